@@ -1,0 +1,55 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+)
+
+// MaxBodyBytes is the largest request body an endpoint accepts (1 MiB);
+// larger bodies are refused with 413.
+const MaxBodyBytes = 1 << 20
+
+// Object is a JSON object whose members are decoded on demand, so handlers
+// can tell an absent member from an explicit null and report the member's
+// name in every validation error.
+type Object map[string]json.RawMessage
+
+// DecodeObject parses a request body that must be one JSON object: a body
+// over MaxBodyBytes is 413, anything that is not a JSON object is 400.
+func DecodeObject(body string) (Object, error) {
+	if len(body) > MaxBodyBytes {
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: "Request body is too large (limit 1 MiB)"}
+	}
+	return parseObject([]byte(body))
+}
+
+func parseObject(b []byte) (Object, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, BadRequest("Request body must be a JSON object")
+	}
+	if !json.Valid(b) {
+		return nil, BadRequest("Request body is not valid JSON")
+	}
+	if b[0] != '{' {
+		return nil, BadRequest("Request body must be a JSON object")
+	}
+	var o Object
+	if err := json.Unmarshal(b, &o); err != nil {
+		return nil, BadRequest("Request body must be a JSON object")
+	}
+	return o, nil
+}
+
+// Field returns the member name of o; its Present is false when o lacks it.
+func (o Object) Field(name string) Field {
+	raw, ok := o[name]
+	return Field{Name: name, Raw: raw, Present: ok}
+}
+
+// Has reports whether o has the member name, null or not.
+func (o Object) Has(name string) bool {
+	_, ok := o[name]
+	return ok
+}

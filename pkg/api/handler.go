@@ -1,0 +1,120 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Handler serves one authenticated API call. It returns a Response, or an
+// error: an *Error (possibly wrapped) becomes its 4xx, anything else a 500.
+type Handler func(ctx context.Context, r *Request) (*Response, error)
+
+// LambdaHandler is the Lambda proxy-integration signature of an endpoint.
+type LambdaHandler = func(context.Context, events.APIGatewayProxyRequest) (events.APIGatewayProxyResponse, error)
+
+// Limiter decides whether an account may make one more request now.
+type Limiter interface {
+	// Allow counts the request and reports whether it may proceed; when it
+	// may not, retryAfter is the whole seconds until it may.
+	Allow(ctx context.Context, a Account) (ok bool, retryAfter int, err error)
+}
+
+// Lambda adapts h to API Gateway: it takes the account from the authorizer
+// context, enforces the rate limit, logs the request with its id and its
+// DynamoDB cost, and maps errors to responses. A panic is a logged 500.
+func Lambda(h Handler, lim Limiter) LambdaHandler {
+	return func(ctx context.Context, ev events.APIGatewayProxyRequest) (resp events.APIGatewayProxyResponse, err error) {
+		start := time.Now()
+		ctx, meter := store.WithMeter(ctx)
+		log := slog.Default().With("request_id", ev.RequestContext.RequestID,
+			"method", ev.HTTPMethod, "resource", ev.Resource)
+		ctx = WithLogger(ctx, log)
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				resp, err = internalError(), nil
+			}
+			log.Info("request", "status", resp.StatusCode, "duration_ms", time.Since(start).Milliseconds(),
+				"ddb_calls", meter.Calls(), "ddb_rcu", meter.ReadUnits(), "ddb_wcu", meter.WriteUnits())
+		}()
+		acct, ok := AccountFromAuthorizer(ev.RequestContext.Authorizer)
+		if !ok {
+			return Unauthorized(), nil
+		}
+		log = log.With("account_id", acct.ID)
+		ctx = WithLogger(ctx, log)
+		if lim != nil {
+			allowed, retry, lerr := lim.Allow(ctx, acct)
+			if lerr != nil {
+				log.Error("rate limiter", "error", lerr)
+				return internalError(), nil
+			}
+			if !allowed {
+				return RateLimited(retry), nil
+			}
+		}
+		r, herr := h(ctx, &Request{APIGatewayProxyRequest: ev, Account: acct})
+		if herr != nil {
+			var apiErr *Error
+			if errors.As(herr, &apiErr) {
+				return errorResponse(apiErr), nil
+			}
+			log.Error("handler", "error", herr)
+			return internalError(), nil
+		}
+		if r == nil {
+			r = &Response{Status: http.StatusOK, Body: map[string]any{}}
+		}
+		return r.proxy(), nil
+	}
+}
+
+// AccountFromAuthorizer reads the account the authorizer put in the request
+// context. API Gateway may hand context values over as strings or numbers.
+func AccountFromAuthorizer(m map[string]any) (Account, bool) {
+	id, _ := m["account_id"].(string)
+	if id == "" {
+		return Account{}, false
+	}
+	return Account{ID: id, RPS: intValue(m["rps"]), RPM: intValue(m["rpm"])}, true
+}
+
+func intValue(v any) int {
+	switch x := v.(type) {
+	case float64:
+		return int(x)
+	case int:
+		return x
+	case int64:
+		return int(x)
+	case string:
+		n, _ := strconv.Atoi(x)
+		return n
+	}
+	return 0
+}
+
+type loggerKey struct{}
+
+// WithLogger returns ctx carrying log.
+func WithLogger(ctx context.Context, log *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, log)
+}
+
+// Log returns the request's logger (with its request id), or the default.
+func Log(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}

@@ -1,0 +1,88 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/aws/aws-lambda-go/events"
+)
+
+// ContentType is the Content-Type of every JSON response.
+const ContentType = "application/json; charset=utf-8"
+
+// Response is what a Handler returns on success: a status, a body that is
+// marshalled to JSON, and extra headers.
+type Response struct {
+	Status int
+	Body   any
+	Header map[string]string
+}
+
+// OK is a 200 with body.
+func OK(body any) *Response { return &Response{Status: http.StatusOK, Body: body} }
+
+// Created is a 201 with body.
+func Created(body any) *Response { return &Response{Status: http.StatusCreated, Body: body} }
+
+// Message is a 200 {"message": msg}.
+func Message(msg string) *Response { return OK(map[string]string{"message": msg}) }
+
+// WithTotalPages sets the Total-Pages header.
+func (r *Response) WithTotalPages(n int) *Response {
+	if r.Header == nil {
+		r.Header = map[string]string{}
+	}
+	r.Header["Total-Pages"] = strconv.Itoa(n)
+	return r
+}
+
+// proxy turns r into the API Gateway proxy response.
+func (r *Response) proxy() events.APIGatewayProxyResponse {
+	b, err := json.Marshal(r.Body)
+	if err != nil {
+		return internalError()
+	}
+	h := map[string]string{"Content-Type": ContentType}
+	for k, v := range r.Header {
+		h[k] = v
+	}
+	return events.APIGatewayProxyResponse{StatusCode: r.Status, Headers: h, Body: string(b)}
+}
+
+func errorResponse(e *Error) events.APIGatewayProxyResponse {
+	return (&Response{Status: e.Status, Body: e.body()}).proxy()
+}
+
+func internalError() events.APIGatewayProxyResponse {
+	return events.APIGatewayProxyResponse{
+		StatusCode: http.StatusInternalServerError,
+		Headers:    map[string]string{"Content-Type": ContentType},
+		Body:       `{"error":"Internal server error"}`,
+	}
+}
+
+// Unauthorized is the 401 every authentication failure gets.
+func Unauthorized() events.APIGatewayProxyResponse {
+	return events.APIGatewayProxyResponse{
+		StatusCode: http.StatusUnauthorized,
+		Headers: map[string]string{
+			"Content-Type":     ContentType,
+			"WWW-Authenticate": `Basic realm="multisell"`,
+		},
+		Body: `{"error":"Could not authenticate you"}`,
+	}
+}
+
+// RateLimited is the 403 of an exceeded rate limit, plain text as the spec
+// says, with Retry-After in whole seconds.
+func RateLimited(retryAfter int) events.APIGatewayProxyResponse {
+	return events.APIGatewayProxyResponse{
+		StatusCode: http.StatusForbidden,
+		Headers: map[string]string{
+			"Content-Type": "text/plain; charset=utf-8",
+			"Retry-After":  strconv.Itoa(retryAfter),
+		},
+		Body: "Rate Limit Exceeded",
+	}
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Deps are the clients the handlers share; build them once per process.
+type Deps struct {
+	Config Config
+	Table  store.Table
+	SQS    *sqs.Client
+}
+
+// New builds the clients. With local endpoints set it uses static dummy
+// credentials, as the emulators want; otherwise the standard AWS chain.
+func New(ctx context.Context, cfg Config) (*Deps, error) {
+	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region)}
+	if cfg.DynamoDBEndpoint != "" || cfg.SQSEndpoint != "" {
+		opts = append(opts, awsconfig.WithCredentialsProvider(
+			credentials.NewStaticCredentialsProvider("local", "local", "")))
+	}
+	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("load AWS config: %w", err)
+	}
+	db := dynamodb.NewFromConfig(awsCfg, store.Metering, func(o *dynamodb.Options) {
+		if cfg.DynamoDBEndpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
+		}
+	})
+	q := sqs.NewFromConfig(awsCfg, func(o *sqs.Options) {
+		if cfg.SQSEndpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.SQSEndpoint)
+		}
+	})
+	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q}, nil
+}
+
+// SetupLogging makes log/slog write JSON to stderr, as CloudWatch wants.
+func SetupLogging() {
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+}

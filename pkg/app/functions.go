@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/auth"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/ratelimit"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// HTTPHandler is the handler of an API function.
+type HTTPHandler = api.LambdaHandler
+
+// AuthorizerHandler is the handler of the Lambda REQUEST authorizer.
+type AuthorizerHandler = func(context.Context, events.APIGatewayCustomAuthorizerRequestTypeRequest) (events.APIGatewayCustomAuthorizerResponse, error)
+
+// SQSHandler is the handler of an SQS-triggered function.
+type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)
+
+// functions maps each folder under functions/ (one Lambda each, see
+// template.yaml) to the handler it runs. This table is the one place to
+// look from a route to its code.
+var functions = map[string]func(d *Deps) any{
+	"authorizer": func(d *Deps) any { return AuthorizerHandler(auth.Authorizer{Table: d.Table}.Handle) },
+
+	"channels-list": func(d *Deps) any { return d.http(channels.Service{Table: d.Table}.List) },
+
+	"warehouses-list":   func(d *Deps) any { return d.http(d.warehouses().List) },
+	"warehouses-create": func(d *Deps) any { return d.http(d.warehouses().Create) },
+	"warehouses-update": func(d *Deps) any { return d.http(d.warehouses().Update) },
+
+	// catalog: products and variation groups
+
+	// inventory
+
+	// orders, fulfillments and shipments
+}
+
+// Names returns every function name, sorted.
+func Names() []string {
+	out := make([]string, 0, len(functions))
+	for n := range functions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Handler returns the Lambda handler of the function name: an HTTPHandler,
+// an AuthorizerHandler or an SQSHandler.
+func (d *Deps) Handler(name string) (any, error) {
+	f, ok := functions[name]
+	if !ok {
+		return nil, fmt.Errorf("no function %q", name)
+	}
+	return f(d), nil
+}
+
+// http wraps an endpoint handler in the shared envelope with the rate limit.
+func (d *Deps) http(h api.Handler) HTTPHandler {
+	return api.Lambda(h, ratelimit.Limiter{Table: d.Table})
+}
+
+func (d *Deps) warehouses() warehouses.Service {
+	return warehouses.Service{Table: d.Table}
+}

@@ -1,0 +1,71 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/multisell/multisell/pkg/accounts"
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// ErrUnauthorized is the error API Gateway turns into its UNAUTHORIZED
+// gateway response (401).
+var ErrUnauthorized = errors.New("Unauthorized")
+
+// Authorizer is the Lambda REQUEST authorizer.
+type Authorizer struct {
+	Table store.Table
+}
+
+// Handle authenticates the request's Basic credentials. On success it allows
+// every method of the API (the result is cached per Authorization header)
+// and passes the account id and its rate limits in the context; otherwise
+// it returns ErrUnauthorized. Nothing secret is logged.
+func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAuthorizerRequestTypeRequest) (events.APIGatewayCustomAuthorizerResponse, error) {
+	token, secret, ok := ParseBasic(api.HeaderValue(req.Headers, req.MultiValueHeaders, "Authorization"))
+	if !ok {
+		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
+	}
+	id := accounts.IDForToken(token)
+	acct, err := accounts.Get(ctx, a.Table, id)
+	if errors.Is(err, accounts.ErrNotFound) {
+		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
+	}
+	if err != nil {
+		slog.ErrorContext(ctx, "authorizer: read account", "account_id", id, "error", err)
+		return events.APIGatewayCustomAuthorizerResponse{}, err
+	}
+	if subtle.ConstantTimeCompare([]byte(accounts.HashSecret(secret)), []byte(acct.SecretHash)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(token), []byte(acct.Token)) != 1 {
+		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
+	}
+	return events.APIGatewayCustomAuthorizerResponse{
+		PrincipalID: acct.ID,
+		PolicyDocument: events.APIGatewayCustomAuthorizerPolicy{
+			Version: "2012-10-17",
+			Statement: []events.IAMPolicyStatement{{
+				Action: []string{"execute-api:Invoke"}, Effect: "Allow",
+				Resource: []string{apiWildcard(req.MethodArn)},
+			}},
+		},
+		Context: map[string]any{"account_id": acct.ID, "rps": acct.RPS, "rpm": acct.RPM},
+	}, nil
+}
+
+// apiWildcard turns the method ARN
+// arn:aws:execute-api:region:acct:api/stage/METHOD/path into
+// arn:aws:execute-api:region:acct:api/stage/*/* so that the cached policy
+// covers every endpoint.
+func apiWildcard(methodArn string) string {
+	parts := strings.SplitN(methodArn, "/", 3)
+	if len(parts) < 2 {
+		return "*"
+	}
+	return parts[0] + "/" + parts[1] + "/*/*"
+}

@@ -1,0 +1,25 @@
+package channels
+
+import (
+	"context"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Service serves the channel endpoints.
+type Service struct{ Table store.Table }
+
+// List serves GET /channels: a page of the account's channels in creation
+// order, with Total-Pages.
+func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+	page, err := api.ParsePage(r)
+	if err != nil {
+		return nil, err
+	}
+	all, err := List(ctx, s.Table, r.Account.ID)
+	if err != nil {
+		return nil, err
+	}
+	return api.OK(api.Slice(all, page)).WithTotalPages(api.TotalPages(len(all), page.Limit)), nil
+}

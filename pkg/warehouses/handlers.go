@@ -1,0 +1,166 @@
+package warehouses
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// ArchiveHook is told when a warehouse becomes archived, so that what it
+// held can be allocated elsewhere (the orders domain sets it).
+type ArchiveHook func(ctx context.Context, account, uuid string) error
+
+// Service serves the warehouse endpoints.
+type Service struct {
+	Table store.Table
+	// OnArchive, if set, runs after a warehouse is archived.
+	OnArchive ArchiveHook
+}
+
+// List serves GET /warehouses: a page in creation order with Total-Pages.
+func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+	page, err := api.ParsePage(r)
+	if err != nil {
+		return nil, err
+	}
+	all, err := List(ctx, s.Table, r.Account.ID)
+	if err != nil {
+		return nil, err
+	}
+	return api.OK(api.Slice(all, page)).WithTotalPages(api.TotalPages(len(all), page.Limit)), nil
+}
+
+// Create serves POST /warehouses. Without a priority the warehouse comes
+// last: its priority is the number of warehouses the account then has.
+func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
+	body, err := r.Decode()
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseBody(body, true)
+	if err != nil {
+		return nil, err
+	}
+	if c.set["priority"] == nil {
+		existing, err := List(ctx, s.Table, r.Account.ID)
+		if err != nil {
+			return nil, err
+		}
+		c.set["priority"] = &types.AttributeValueMemberN{Value: strconv.Itoa(len(existing) + 1)}
+	}
+	id := store.NewID()
+	item := store.Key(pk(r.Account.ID), id)
+	item["uuid"] = store.S(id)
+	item["inventory_master"] = store.S(MasterMultisell)
+	item["created_at"] = store.S(api.FormatTime(time.Now()))
+	for _, b := range []string{"enable_shipping_software", "archived"} {
+		item[b] = &types.AttributeValueMemberBOOL{}
+	}
+	for k, v := range c.set {
+		item[k] = v
+	}
+	_, err = s.Table.DB.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: s.Table.TableName(), Item: item,
+		ConditionExpression: aws.String("attribute_not_exists(PK)"),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("put warehouse: %w", err)
+	}
+	return api.OK(map[string]string{"message": "Warehouse created", "warehouse_uuid": id}), nil
+}
+
+// Update serves PUT /warehouses/{uuid}: it changes only the fields sent (an
+// explicit null clears one) with one conditional write; 404 for a uuid the
+// account does not have.
+func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, error) {
+	id := r.PathParam("uuid")
+	body, err := r.Decode()
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseBody(body, false)
+	if err != nil {
+		return nil, err
+	}
+	if !store.ValidID(id) {
+		return nil, api.NotFound(NotFoundMessage)
+	}
+	names := map[string]string{}
+	values := map[string]types.AttributeValue{}
+	var sets, removes []string
+	for attr, v := range c.set {
+		n, val := "#"+attr, ":"+attr
+		names[n], values[val] = attr, v
+		sets = append(sets, n+" = "+val)
+	}
+	for _, attr := range c.remove {
+		names["#"+attr] = attr
+		removes = append(removes, "#"+attr)
+	}
+	expr := ""
+	if len(sets) > 0 {
+		expr = "SET " + strings.Join(sets, ", ")
+	}
+	if len(removes) > 0 {
+		expr += " REMOVE " + strings.Join(removes, ", ")
+	}
+	in := &dynamodb.UpdateItemInput{
+		TableName: s.Table.TableName(), Key: Key(r.Account.ID, id),
+		ConditionExpression: aws.String("attribute_exists(PK)"),
+		ReturnValues:        types.ReturnValueUpdatedOld,
+	}
+	if expr == "" {
+		// Nothing to change: still answer 404 for an unknown warehouse.
+		if _, err := Get(ctx, s.Table, r.Account.ID, id); err != nil {
+			return nil, notFound(err)
+		}
+		return api.Message("Warehouse updated"), nil
+	}
+	in.UpdateExpression = aws.String(strings.TrimSpace(expr))
+	in.ExpressionAttributeNames = names
+	if len(values) > 0 {
+		in.ExpressionAttributeValues = values
+	}
+	out, err := s.Table.DB.UpdateItem(ctx, in)
+	if store.ConditionFailed(err) {
+		return nil, api.NotFound(NotFoundMessage)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("update warehouse: %w", err)
+	}
+	if s.OnArchive != nil && archiving(c, out.Attributes) {
+		if err := s.OnArchive(ctx, r.Account.ID, id); err != nil {
+			return nil, fmt.Errorf("re-allocate archived warehouse: %w", err)
+		}
+	}
+	return api.Message("Warehouse updated"), nil
+}
+
+// archiving reports whether the update turned archived from false to true.
+func archiving(c changes, old map[string]types.AttributeValue) bool {
+	now, ok := c.set["archived"].(*types.AttributeValueMemberBOOL)
+	if !ok || !now.Value {
+		return false
+	}
+	was, _ := old["archived"].(*types.AttributeValueMemberBOOL)
+	return was == nil || !was.Value
+}
+
+func notFound(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return api.NotFound(NotFoundMessage)
+	}
+	return err
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
