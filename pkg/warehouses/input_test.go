@@ -1,0 +1,69 @@
+package warehouses
+
+import (
+	"errors"
+	"maps"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/api"
+)
+
+func TestParseBody(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		body   string
+		create bool
+		errs   map[string][]string
+		set    []string
+		remove []string
+	}{
+		{name: "minimal create", body: `{"warehouse":{"name":"Main"}}`, create: true, set: []string{"name"}},
+		{name: "missing wrapper", body: `{"name":"Main"}`, create: true, errs: map[string][]string{"warehouse": {"can't be blank"}}},
+		{name: "wrapper not object", body: `{"warehouse":"Main"}`, errs: map[string][]string{"warehouse": {"must be an object"}}},
+		{name: "blank name on create", body: `{"warehouse":{"city":"X"}}`, create: true, errs: map[string][]string{"name": {"can't be blank"}}},
+		{name: "whitespace name", body: `{"warehouse":{"name":"  "}}`, errs: map[string][]string{"name": {"can't be blank"}}},
+		{name: "null name", body: `{"warehouse":{"name":null}}`, errs: map[string][]string{"name": {"can't be blank"}}},
+		{name: "bad email", body: `{"warehouse":{"name":"A","email":"nope"}}`, create: true, errs: map[string][]string{"email": {"is invalid"}}},
+		{name: "bad country", body: `{"warehouse":{"country_code":"USA"}}`, errs: map[string][]string{"country_code": {"is invalid"}}},
+		{name: "wrong types", body: `{"warehouse":{"name":["A"],"archived":"maybe","priority":0}}`,
+			errs: map[string][]string{"name": {"must be a string"}, "archived": {"must be true or false"},
+				"priority": {"must be an integer greater than or equal to 1"}}},
+		{name: "update clears and sets", body: `{"warehouse":{"address_2":null,"region":"CA","postal_code":94607,"priority":"2","archived":true}}`,
+			set: []string{"archived", "postal_code", "priority", "state_region"}, remove: []string{"address_2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			body, err := api.DecodeObject(c.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := parseBody(body, c.create)
+			if c.errs != nil {
+				var e *api.Error
+				if !errors.As(err, &e) || e.Status != 422 || !reflect.DeepEqual(e.Fields, c.errs) {
+					t.Fatalf("err = %v, want fields %v", err, c.errs)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if keys := sortedKeys(got.set); !reflect.DeepEqual(keys, c.set) {
+				t.Errorf("set = %v, want %v", keys, c.set)
+			}
+			if !reflect.DeepEqual(got.remove, c.remove) {
+				t.Errorf("remove = %v, want %v", got.remove, c.remove)
+			}
+		})
+	}
+}
+
+func sortedKeys(m map[string]types.AttributeValue) []string {
+	return slices.Sorted(maps.Keys(m))
+}
