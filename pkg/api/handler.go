@@ -35,7 +35,7 @@ type Limiter interface {
 func Lambda(h Handler, lim Limiter) LambdaHandler {
 	return func(ctx context.Context, ev events.APIGatewayProxyRequest) (resp events.APIGatewayProxyResponse, err error) {
 		start := time.Now()
-		ctx, meter := store.WithMeter(ctx)
+		ctx, meter := store.EnsureMeter(ctx)
 		log := slog.Default().With("request_id", ev.RequestContext.RequestID,
 			"method", ev.HTTPMethod, "resource", ev.Resource)
 		ctx = WithLogger(ctx, log)

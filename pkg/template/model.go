@@ -181,7 +181,7 @@ type Queue struct {
 	FifoThroughputLimit       string
 	VisibilityTimeout         time.Duration // default 30 s
 	MessageRetentionPeriod    time.Duration // default 4 days
-	DelaySeconds              time.Duration
+	Delay                     time.Duration
 	ReceiveMessageWaitTime    time.Duration
 	// DeadLetterQueue is the logical id of the redrive target ("" without a redrive policy).
 	DeadLetterQueue string

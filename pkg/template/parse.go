@@ -2,6 +2,7 @@ package template
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -160,7 +161,7 @@ func (t *Template) parseFunction(r Resource, globals map[string]any) (Function, 
 	}
 	timeout, err := t.intValue(p["Timeout"], 3)
 	if err != nil {
-		return f, fmt.Errorf("Timeout: %w", err)
+		return f, fmt.Errorf("property Timeout: %w", err)
 	}
 	f.Timeout = time.Duration(timeout) * time.Second
 	events := asMap(p["Events"])
@@ -193,10 +194,10 @@ func parseAPIEvent(name string, p map[string]any) (APIEvent, error) {
 		Authorizer: asString(asMap(p["Auth"])["Authorizer"]),
 	}
 	if !strings.HasPrefix(e.Path, "/") {
-		return e, fmt.Errorf("Path %q must start with /", e.Path)
+		return e, fmt.Errorf("property Path %q must start with /", e.Path)
 	}
 	if e.Method == "" {
-		return e, fmt.Errorf("Method is required")
+		return e, errors.New("property Method is required")
 	}
 	if rest, ok := p["RestApiId"]; ok {
 		target, ok := refTarget(rest)
@@ -388,7 +389,7 @@ func (t *Template) parseQueue(r Resource) (Queue, error) {
 	}{
 		{"VisibilityTimeout", 30, &q.VisibilityTimeout},
 		{"MessageRetentionPeriod", 345600, &q.MessageRetentionPeriod},
-		{"DelaySeconds", 0, &q.DelaySeconds},
+		{"DelaySeconds", 0, &q.Delay},
 		{"ReceiveMessageWaitTimeSeconds", 0, &q.ReceiveMessageWaitTime},
 	}
 	for _, s := range seconds {

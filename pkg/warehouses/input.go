@@ -66,7 +66,7 @@ func parseBody(body api.Object, create bool) (changes, error) {
 	for _, tf := range textFields {
 		c.text(w, tf, errs)
 	}
-	if create && c.set["name"] == nil {
+	if _, bad := errs["name"]; create && !bad && c.set["name"] == nil {
 		errs["name"] = []string{"can't be blank"}
 	}
 	for _, name := range []string{"enable_shipping_software", "archived"} {

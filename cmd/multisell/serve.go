@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/emulators"
+	"github.com/multisell/multisell/pkg/localgw"
+	"github.com/multisell/multisell/pkg/template"
+)
+
+func init() {
+	register(command{
+		name:    "serve",
+		summary: "run the local stack: API on http://127.0.0.1:$PORT/v1 (default 3000), data in .local/",
+		run:     runServe,
+	})
+}
+
+// demoCredentials are the demo account's credentials; serve keeps them in .local/demo.json
+// (the secret is stored hashed in the table) and prints them at every start.
+type demoCredentials struct {
+	AccountID    string `json:"account_id"`
+	AccountToken string `json:"account_token"`
+	SecretKey    string `json:"secret_key"`
+}
+
+// onFirstStart, when set (by the demo data's file), runs once, when serve has just created
+// the table: it creates the demo account and its data and returns the credentials.
+var onFirstStart func(ctx context.Context, d *app.Deps) (demoCredentials, error)
+
+// stackFile is .local/stack.json: how other commands reach the running local stack.
+type stackFile struct {
+	PID                 int               `json:"pid"`
+	APIURL              string            `json:"api_url"`
+	DynamoDBEndpoint    string            `json:"dynamodb_endpoint"`
+	SQSEndpoint         string            `json:"sqs_endpoint"`
+	Region              string            `json:"region"`
+	TableName           string            `json:"table_name"`
+	AdjustmentsQueueURL string            `json:"adjustments_queue_url"`
+	OrderImportQueueURL string            `json:"order_import_queue_url"`
+	QueueURLs           map[string]string `json:"queue_urls"`
+}
+
+// localDir returns the .local directory at the repository root (or the working directory).
+func localDir() string {
+	root, err := emulators.RepoRoot()
+	if err != nil {
+		root = "."
+	}
+	return filepath.Join(root, ".local")
+}
+
+// readStackFile returns the running local stack, or nil when there is none (no file, or
+// the process that wrote it is gone).
+func readStackFile() (*stackFile, error) {
+	data, err := os.ReadFile(filepath.Join(localDir(), "stack.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read .local/stack.json: %w", err)
+	}
+	var s stackFile
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("read .local/stack.json: %w", err)
+	}
+	if s.PID <= 0 || syscall.Kill(s.PID, 0) != nil {
+		return nil, nil // stale: serve did not exit cleanly
+	}
+	return &s, nil
+}
+
+// loadConfig returns the configuration of the running local stack (.local/stack.json),
+// or else the one of the environment (AWS: standard AWS config and TABLE_NAME).
+func loadConfig() (app.Config, error) {
+	s, err := readStackFile()
+	if err != nil {
+		return app.Config{}, err
+	}
+	if s == nil {
+		cfg := app.ConfigFromEnv()
+		if cfg.TableName == "" {
+			return cfg, errors.New("no local stack is running (start one with `make run`) and TABLE_NAME is not set")
+		}
+		return cfg, nil
+	}
+	return app.Config{
+		TableName:           s.TableName,
+		AdjustmentsQueueURL: s.AdjustmentsQueueURL,
+		OrderImportQueueURL: s.OrderImportQueueURL,
+		DynamoDBEndpoint:    s.DynamoDBEndpoint,
+		SQSEndpoint:         s.SQSEndpoint,
+		Region:              s.Region,
+	}, nil
+}
+
+func runServe(ctx context.Context, args []string) error {
+	fs := newFlagSet("serve", "[flags]")
+	port := fs.Int("port", envInt("PORT", 3000), "port to serve the API on (env PORT)")
+	host := fs.String("host", "127.0.0.1", "address to listen on")
+	authTTL := fs.Duration("auth-cache", -1, "authorizer result cache TTL (default: the template's ReauthorizeEvery)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	root, err := emulators.RepoRoot()
+	if err != nil {
+		return err
+	}
+	tpl, err := template.ParseFile(filepath.Join(root, "template.yaml"))
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(root, ".local")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create .local: %w", err)
+	}
+	if running, err := readStackFile(); err != nil {
+		return err
+	} else if running != nil {
+		return fmt.Errorf("a local stack is already running (pid %d, %s)", running.PID, running.APIURL)
+	}
+	// Listen first, so a busy port fails before anything starts.
+	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer func() { _ = ln.Close() }()
+
+	ddb, sqsProc, err := startEmulators(ctx, filepath.Join(dir, "dynoxide.db"))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = ddb.Stop() }()
+	defer func() { _ = sqsProc.Stop() }()
+	slog.Info("emulators started", "dynamodb", ddb.Endpoint, "sqs", sqsProc.Endpoint)
+
+	stack, err := localgw.Provision(ctx, tpl, localgw.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint}, localgw.ProvisionOptions{})
+	if err != nil {
+		return err
+	}
+	cfg, err := stack.AppConfig()
+	if err != nil {
+		return err
+	}
+	deps, err := app.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+
+	ttl := *authTTL
+	if ttl < 0 {
+		ttl = 0
+		if tpl.API != nil {
+			if az, ok := tpl.API.Authorizers[tpl.API.DefaultAuthorizer]; ok {
+				ttl = az.ReauthorizeEvery
+			}
+		}
+	}
+	gw, err := localgw.NewGateway(tpl, deps.Handler, localgw.Options{AuthCacheTTL: ttl})
+	if err != nil {
+		return err
+	}
+	pollers, err := localgw.NewPollers(stack, deps.Handler, localgw.PollerOptions{})
+	if err != nil {
+		return err
+	}
+	pollers.Start(ctx)
+	defer pollers.Stop()
+
+	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	defer func() {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdownCtx)
+	}()
+
+	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
+	demo, err := demoAccount(ctx, dir, stack.TableCreated, deps)
+	if err != nil {
+		slog.Error("demo data", "error", err.Error())
+	}
+
+	sf := stackFile{
+		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
+		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
+		OrderImportQueueURL: cfg.OrderImportQueueURL, QueueURLs: map[string]string{},
+	}
+	for id, q := range stack.Queues {
+		sf.QueueURLs[id] = q.URL
+	}
+	stackPath := filepath.Join(dir, "stack.json")
+	if err := writeJSONFile(stackPath, sf); err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(stackPath) }()
+
+	printBanner(apiURL, demo)
+	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
+
+	select {
+	case <-ctx.Done():
+		slog.Info("shutting down")
+		return nil
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	case <-ddb.Done():
+		return fmt.Errorf("dynoxide exited: %s", ddb.Output())
+	case <-sqsProc.Done():
+		return fmt.Errorf("fauxqs exited: %s", sqsProc.Output())
+	}
+}
+
+// startEmulators starts Dynoxide (data in dbPath) and fauxqs side by side.
+func startEmulators(ctx context.Context, dbPath string) (ddb, sqsProc *emulators.Process, err error) {
+	var (
+		wg             sync.WaitGroup
+		ddbErr, sqsErr error
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		ddb, ddbErr = emulators.StartDynoxide(ctx, emulators.DynoxideOptions{DBPath: dbPath})
+	}()
+	go func() {
+		defer wg.Done()
+		sqsProc, sqsErr = emulators.StartFauxqs(ctx)
+	}()
+	wg.Wait()
+	if err := errors.Join(ddbErr, sqsErr); err != nil {
+		for _, p := range []*emulators.Process{ddb, sqsProc} {
+			if p != nil {
+				_ = p.Stop()
+			}
+		}
+		return nil, nil, err
+	}
+	return ddb, sqsProc, nil
+}
+
+// demoAccount runs onFirstStart when the table is new and keeps its credentials in
+// .local/demo.json; otherwise it reads them back from there. It returns nil without demo.
+func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Deps) (*demoCredentials, error) {
+	path := filepath.Join(dir, "demo.json")
+	if firstStart && onFirstStart != nil {
+		slog.Info("first start: creating the demo account and data")
+		creds, err := onFirstStart(ctx, deps)
+		if err != nil {
+			return nil, fmt.Errorf("create demo data: %w", err)
+		}
+		if err := writeJSONFile(path, creds); err != nil {
+			return nil, err
+		}
+		return &creds, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read demo credentials: %w", err)
+	}
+	var creds demoCredentials
+	if err := json.Unmarshal(data, &creds); err != nil {
+		return nil, fmt.Errorf("read demo credentials: %w", err)
+	}
+	return &creds, nil
+}
+
+// writeJSONFile writes v atomically, readable by the owner only (it may hold a secret).
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func printBanner(apiURL string, demo *demoCredentials) {
+	_, _ = fmt.Fprintf(stdout, "\nmultisell local stack is up: %s\n", apiURL)
+	if demo != nil && demo.AccountToken != "" {
+		_, _ = fmt.Fprintf(stdout, "  demo account: %s\n  token:  %s\n  secret: %s\n  try:    curl --user %s:%s %s/warehouses\n",
+			demo.AccountID, demo.AccountToken, demo.SecretKey, demo.AccountToken, demo.SecretKey, apiURL)
+	} else {
+		_, _ = fmt.Fprintf(stdout, "  create an account: go run ./cmd/multisell accounts create --name NAME\n  then:  curl --user TOKEN:SECRET %s/warehouses\n", apiURL)
+	}
+	_, _ = fmt.Fprintln(stdout, "  data persists in .local/ (delete it to start over); Ctrl-C stops")
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}

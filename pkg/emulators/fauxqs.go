@@ -1,0 +1,58 @@
+package emulators
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// StartFauxqs starts the fauxqs SQS emulator (emulators/fauxqs.mjs on Node) on a free
+// loopback port and waits until it answers.
+func StartFauxqs(ctx context.Context) (*Process, error) {
+	mods, err := modulesDir()
+	if err != nil {
+		return nil, fmt.Errorf("start fauxqs: %w: %w", errNotInstalled, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("start fauxqs: %w: %w", errNotInstalled, err)
+	}
+	dir := filepath.Dir(mods)
+	lines := make(chan string, 16)
+	p, err := start("fauxqs", dir, append(os.Environ(), "FAUXQS_LOGGER=false"), lines, node, "fauxqs.mjs", "0")
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for p.Port == 0 {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				<-p.done
+				return nil, fmt.Errorf("start fauxqs: %w", p.exitError())
+			}
+			var msg struct {
+				Port int `json:"port"`
+			}
+			if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &msg) == nil && msg.Port > 0 {
+				p.Port = msg.Port
+			}
+		case <-ctx.Done():
+			_ = p.Stop()
+			return nil, fmt.Errorf("start fauxqs: no port announced: %w; output: %s", ctx.Err(), p.Output())
+		}
+	}
+	p.Endpoint = "http://127.0.0.1:" + strconv.Itoa(p.Port)
+	if err := p.waitReady(ctx, 10*time.Second); err != nil {
+		_ = p.Stop()
+		return nil, fmt.Errorf("start fauxqs: %w", err)
+	}
+	return p, nil
+}

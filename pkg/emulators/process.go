@@ -1,0 +1,209 @@
+package emulators
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Process is a running emulator.
+type Process struct {
+	// Name names the emulator (dynoxide, fauxqs, dynamodb-local).
+	Name string
+	// Port is the loopback port it listens on.
+	Port int
+	// Endpoint is its base URL, http://127.0.0.1:Port.
+	Endpoint string
+
+	cmd      *exec.Cmd
+	out      *tail
+	done     chan struct{} // closed when the process has exited
+	waitErr  error
+	stopOnce sync.Once
+}
+
+// stopGrace is how long Stop waits after SIGTERM before it sends SIGKILL.
+const stopGrace = 5 * time.Second
+
+// start runs name with args in dir, in a new process group. lines, when not nil, receives
+// each line of standard output (and is closed at EOF); all output is also kept in a tail
+// buffer for error messages.
+func start(name, dir string, env []string, lines chan<- string, argv ...string) (*Process, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = sysProcAttr()
+	p := &Process{Name: name, cmd: cmd, out: &tail{max: 16 << 10}, done: make(chan struct{})}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	cmd.Stderr = p.out
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		if lines != nil {
+			defer close(lines)
+		}
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			_, _ = p.out.Write(append(sc.Bytes(), '\n'))
+			if lines != nil {
+				select {
+				case lines <- sc.Text():
+				default:
+				}
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	go func() {
+		<-copied
+		p.waitErr = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Done is closed when the process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Output returns the last output of the process (standard output and error).
+func (p *Process) Output() string { return p.out.String() }
+
+// Stop terminates the process group: SIGTERM, then SIGKILL after a grace period. It is
+// safe to call more than once and on an exited process.
+func (p *Process) Stop() error {
+	p.stopOnce.Do(func() {
+		pgid := p.cmd.Process.Pid
+		select {
+		case <-p.done:
+			// Already gone; still reap anything left in its group.
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			return
+		default:
+		}
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-p.done:
+		case <-time.After(stopGrace):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-p.done
+		}
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	})
+	return nil
+}
+
+// exitError describes an early exit with the process output.
+func (p *Process) exitError() error {
+	return fmt.Errorf("%s exited (%v): %s", p.Name, p.waitErr, strings.TrimSpace(p.Output()))
+}
+
+// waitReady waits until the process answers HTTP on its endpoint (any response counts),
+// the process exits, the timeout passes or ctx ends.
+func (p *Process) waitReady(ctx context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := &http.Client{Timeout: time.Second}
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.Endpoint+"/", strings.NewReader("{}"))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.ListTables")
+		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+		if resp, err := client.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-p.done:
+			return p.exitError()
+		case <-ctx.Done():
+			return fmt.Errorf("%s did not answer on %s within %v: %w; output: %s", p.Name, p.Endpoint, timeout, ctx.Err(), strings.TrimSpace(p.Output()))
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// startOnFreePort starts an emulator that takes its port on the command line, retrying
+// with another port when the chosen one was taken in between.
+func startOnFreePort(ctx context.Context, name string, timeout time.Duration, launch func(port int) (*Process, error)) (*Process, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		p, err := launch(port)
+		if err != nil {
+			return nil, err
+		}
+		p.Port = port
+		p.Endpoint = "http://127.0.0.1:" + strconv.Itoa(port)
+		if lastErr = p.waitReady(ctx, timeout); lastErr == nil {
+			return p, nil
+		}
+		_ = p.Stop()
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, fmt.Errorf("start %s: %w", name, lastErr)
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// errNotInstalled marks a missing emulator or runtime.
+var errNotInstalled = errors.New("not installed")
+
+// IsNotInstalled reports whether err says an emulator or its runtime (node, java) is missing.
+func IsNotInstalled(err error) bool { return errors.Is(err, errNotInstalled) }

@@ -1,0 +1,138 @@
+package ratelimit_test
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// inWindow runs try until it reports that all its requests fell into one
+// clock window of size w (second or minute); a run that straddles a window
+// boundary proves nothing and is repeated with a fresh account.
+func inWindow(t *testing.T, w time.Duration, try func() bool) {
+	t.Helper()
+	for range 5 {
+		// Start just after a boundary so the whole attempt fits the window.
+		time.Sleep(time.Until(time.Now().Truncate(w).Add(w + 20*time.Millisecond)))
+		start := time.Now().Truncate(w)
+		done := try()
+		if time.Now().Truncate(w).Equal(start) {
+			if !done {
+				t.FailNow()
+			}
+			return
+		}
+	}
+	t.Fatal("could not fit the requests into one window")
+}
+
+func TestThirdRequestInOneSecondIsRefused(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	inWindow(t, time.Second, func() bool {
+		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 40}))
+		var got []int
+		for range 3 {
+			got = append(got, c.Do(http.MethodGet, "/channels", nil).Status)
+		}
+		r := c.Do(http.MethodGet, "/channels", nil)
+		if got[0] != 200 || got[1] != 200 || got[2] != 403 || r.Status != 403 {
+			t.Errorf("statuses %v then %d, want 200 200 403 403", got, r.Status)
+			return false
+		}
+		if r.String() != "Rate Limit Exceeded" || r.Header.Get("Retry-After") != "1" {
+			t.Errorf("403 body %q Retry-After %q", r, r.Header.Get("Retry-After"))
+		}
+		// Another account is unaffected.
+		if o := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 40})).Do(http.MethodGet, "/channels", nil); o.Status != 200 {
+			t.Errorf("other account got %d", o.Status)
+		}
+		return true
+	})
+}
+
+func TestFortyFirstRequestInOneMinuteIsRefused(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	if time.Now().Second() > 50 {
+		time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute + 50*time.Millisecond)))
+	}
+	for attempt := 0; ; attempt++ {
+		minute := time.Now().Truncate(time.Minute)
+		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 1000, RPM: 40}))
+		for i := range 40 {
+			if r := c.Do(http.MethodGet, "/warehouses", nil); r.Status != 200 {
+				t.Fatalf("request %d: %d %s", i+1, r.Status, r)
+			}
+		}
+		r := c.Do(http.MethodGet, "/warehouses", nil)
+		if !time.Now().Truncate(time.Minute).Equal(minute) && attempt < 2 {
+			continue // crossed a minute boundary: the count restarted
+		}
+		if r.Status != http.StatusForbidden || r.String() != "Rate Limit Exceeded" {
+			t.Fatalf("41st request: %d %s", r.Status, r)
+		}
+		retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		if err != nil || retry < 1 || retry > 60 {
+			t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
+		}
+		return
+	}
+}
+
+func TestParallelRequestsInOneSecondExactlyTwoPass(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	inWindow(t, time.Second, func() bool {
+		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000}))
+		var wg sync.WaitGroup
+		statuses := make([]int, 10)
+		for i := range statuses {
+			wg.Go(func() { statuses[i] = c.Do(http.MethodGet, "/channels", nil).Status })
+		}
+		wg.Wait()
+		counts := map[int]int{}
+		for _, s := range statuses {
+			counts[s]++
+		}
+		if counts[200] != 2 || counts[403] != 8 {
+			t.Errorf("statuses %v: want exactly 2 x 200 and 8 x 403", statuses)
+			return false
+		}
+		return true
+	})
+}
+
+// TestRefusedRequestsDoNotCount: with 2 per second and 3 per minute, the
+// refused third request of a second leaves room for one more in the next.
+func TestRefusedRequestsDoNotCount(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	if time.Now().Second() > 55 {
+		time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute + 50*time.Millisecond)))
+	}
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 3}))
+	minute := time.Now().Truncate(time.Minute)
+	var got []int
+	for range 3 {
+		got = append(got, c.Do(http.MethodGet, "/channels", nil).Status)
+	}
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)))
+	got = append(got, c.Do(http.MethodGet, "/channels", nil).Status)
+	last := c.Do(http.MethodGet, "/channels", nil)
+	if !time.Now().Truncate(time.Minute).Equal(minute) {
+		t.Skip("crossed a minute boundary; the windows restarted")
+	}
+	if got[0] != 200 || got[1] != 200 || got[2] != 403 || got[3] != 200 || last.Status != 403 {
+		t.Fatalf("statuses %v then %d, want 200 200 403 200 403", got, last.Status)
+	}
+	if ra, _ := strconv.Atoi(last.Header.Get("Retry-After")); ra < 1 {
+		t.Fatalf("Retry-After %q", last.Header.Get("Retry-After"))
+	}
+}

@@ -1,0 +1,18 @@
+// Package testenv is the integration-test harness: one local stack per test binary
+// (Dynoxide in memory, fauxqs, the template's table and queues, the local API Gateway on
+// an httptest.Server and the SQS pollers), accounts, and an HTTP client whose every
+// response is validated against docs/openapi.yaml.
+//
+// Use it from a package's tests:
+//
+//	func TestMain(m *testing.M) { testenv.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		env := testenv.Get(t)
+//		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{}))
+//		r := c.Do("GET", "/warehouses", nil)
+//		...
+//	}
+//
+// Main stops the emulators when the tests end; without it they die with the test binary.
+package testenv

@@ -1,0 +1,185 @@
+package testenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/emulators"
+	"github.com/multisell/multisell/pkg/localgw"
+	"github.com/multisell/multisell/pkg/template"
+)
+
+// Env is the local stack shared by a test binary's tests.
+type Env struct {
+	// Root is the repository root.
+	Root     string
+	Template *template.Template
+	Stack    *localgw.Stack
+	// Config is the application configuration of the stack (what the functions get).
+	Config  app.Config
+	Deps    *app.Deps
+	Gateway *localgw.Gateway
+	Server  *httptest.Server
+	// URL is the API base URL, ending in /v1.
+	URL     string
+	Pollers *localgw.Pollers
+
+	procs  []*emulators.Process
+	cancel context.CancelFunc
+}
+
+var (
+	mu       sync.Mutex
+	shared   *Env
+	startErr error
+	closed   bool
+	cleanups []func()
+)
+
+// Main runs the tests and then stops whatever this package started. Call it from TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	Shutdown()
+	os.Exit(code)
+}
+
+// Shutdown stops the shared stack and DynamoDB Local, if started; the harness cannot be
+// used afterwards. Main calls it.
+func Shutdown() {
+	mu.Lock()
+	defer mu.Unlock()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	cleanups = nil
+	shared, closed = nil, true
+}
+
+// Get returns the shared local stack, starting it on first use.
+func Get(t testing.TB) *Env {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	if closed {
+		t.Fatal("testenv: Get after Shutdown")
+	}
+	if shared == nil && startErr == nil {
+		shared, startErr = start()
+		if startErr == nil {
+			cleanups = append(cleanups, shared.close)
+		}
+	}
+	if startErr != nil {
+		t.Fatalf("testenv: %v", startErr)
+	}
+	return shared
+}
+
+// testLogger logs warnings and errors (handler failures) to stderr, not every request.
+func testLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+func start() (env *Env, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	env = &Env{cancel: cancel}
+	started := env // the named result is nil on the error returns
+	defer func() {
+		if err != nil {
+			started.close()
+		}
+	}()
+	if env.Root, err = emulators.RepoRoot(); err != nil {
+		return nil, err
+	}
+	if env.Template, err = template.ParseFile(filepath.Join(env.Root, "template.yaml")); err != nil {
+		return nil, err
+	}
+	startCtx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	var (
+		wg             sync.WaitGroup
+		ddb, sqs       *emulators.Process
+		ddbErr, sqsErr error
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		ddb, ddbErr = emulators.StartDynoxide(startCtx, emulators.DynoxideOptions{})
+	}()
+	go func() {
+		defer wg.Done()
+		sqs, sqsErr = emulators.StartFauxqs(startCtx)
+	}()
+	wg.Wait()
+	for _, p := range []*emulators.Process{ddb, sqs} {
+		if p != nil {
+			env.procs = append(env.procs, p)
+		}
+	}
+	if err := errors.Join(ddbErr, sqsErr); err != nil {
+		return nil, err
+	}
+	env.Stack, err = localgw.Provision(startCtx, env.Template, localgw.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqs.Endpoint}, localgw.ProvisionOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if env.Config, err = env.Stack.AppConfig(); err != nil {
+		return nil, err
+	}
+	if env.Deps, err = app.New(ctx, env.Config); err != nil {
+		return nil, fmt.Errorf("app.New: %w", err)
+	}
+	log := testLogger()
+	slog.SetDefault(log) // the handlers' request logs: warnings and errors only
+	env.Gateway, err = localgw.NewGateway(env.Template, env.Deps.Handler, localgw.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	env.Server = httptest.NewServer(env.Gateway)
+	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
+	env.Pollers, err = localgw.NewPollers(env.Stack, env.Deps.Handler, localgw.PollerOptions{
+		Logger:           log,
+		FailedVisibility: time.Second, // retry failed messages quickly instead of after minutes
+	})
+	if err != nil {
+		return nil, err
+	}
+	env.Pollers.Start(ctx)
+	return env, nil
+}
+
+func (e *Env) close() {
+	if e.Server != nil {
+		e.Server.Close()
+	}
+	if e.Pollers != nil {
+		e.Pollers.Stop()
+	}
+	if e.cancel != nil {
+		e.cancel()
+	}
+	for _, p := range e.procs {
+		_ = p.Stop()
+	}
+}
+
+// Drain waits (up to 30 s) until the SQS consumers have processed every queued message,
+// e.g. after an inventory adjustment, and fails the test otherwise.
+func (e *Env) Drain(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.Pollers.Drain(ctx); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+}
