@@ -36,10 +36,27 @@ var functions = map[string]func(d *Deps) any{
 	"warehouses-update": func(d *Deps) any { return d.http(d.warehouses().Update) },
 
 	// catalog: products and variation groups
+	"products-list":           func(d *Deps) any { return d.http(d.catalog().List) },
+	"products-get":            func(d *Deps) any { return d.http(d.catalog().Get) },
+	"products-upsert":         func(d *Deps) any { return d.http(d.catalog().Upsert) },
+	"products-delete":         func(d *Deps) any { return d.http(d.catalog().Delete) },
+	"variation-groups-list":   func(d *Deps) any { return d.http(d.catalog().ListGroups) },
+	"variation-groups-put":    func(d *Deps) any { return d.http(d.catalog().PutGroup) },
+	"variation-groups-delete": func(d *Deps) any { return d.http(d.catalog().DeleteGroup) },
 
 	// inventory
+	"inventory-list":            func(d *Deps) any { return d.http(d.inventory().List) },
+	"inventory-create":          func(d *Deps) any { return d.http(d.inventory().Create) },
+	"inventory-adjust":          func(d *Deps) any { return d.http(d.inventory().Adjust) },
+	"inventory-adjustment-get":  func(d *Deps) any { return d.http(d.inventory().GetAdjustment) },
+	"inventory-adjust-consumer": func(d *Deps) any { return SQSHandler(d.inventory().Consume) },
 
 	// orders, fulfillments and shipments
+	"orders-list":                 func(d *Deps) any { return d.http(d.orders().List) },
+	"orders-get":                  func(d *Deps) any { return d.http(d.orders().GetOne) },
+	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(d.orders().Fulfillments) },
+	"shipments-create":            func(d *Deps) any { return d.http(d.orders().CreateShipment) },
+	"order-import":                func(d *Deps) any { return SQSHandler(d.orders().Consume) },
 }
 
 // Names returns every function name, sorted.
@@ -68,5 +85,5 @@ func (d *Deps) http(h api.Handler) HTTPHandler {
 }
 
 func (d *Deps) warehouses() warehouses.Service {
-	return warehouses.Service{Table: d.Table}
+	return warehouses.Service{Table: d.Table, OnArchive: d.orders().OnArchive}
 }

@@ -1,0 +1,10 @@
+package app
+
+import "github.com/multisell/multisell/pkg/orders"
+
+// orders is the orders service: orders, fulfillments, shipments, the
+// order-import consumer, and the hooks that keep allocations right when
+// stock arrives or a warehouse is archived.
+func (d *Deps) orders() orders.Service {
+	return orders.Service{Table: d.Table}
+}

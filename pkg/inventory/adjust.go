@@ -1,0 +1,121 @@
+package inventory
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Adjustment methods: PUT creates missing records, PATCH skips them.
+const (
+	MethodPut   = http.MethodPut
+	MethodPatch = http.MethodPatch
+)
+
+// NotFoundMessage is the 404 of a PATCH none of whose records exist.
+const NotFoundMessage = "Inventory not found"
+
+// Adjustment is one PUT or PATCH /inventory call as queued: the body of its
+// SQS message. The consumer applies it with Apply.
+type Adjustment struct {
+	RequestID string `json:"request_id"`
+	Account   string `json:"account"`
+	Method    string `json:"method"`
+	Items     []Item `json:"items"`
+}
+
+// Adjust serves PUT and PATCH /inventory: the whole body is validated (422)
+// and the warehouses checked (404) before anything is queued; a PATCH none of
+// whose records exists is 404 Inventory not found. The call becomes one
+// message to the FIFO queue, grouped by account so an account's adjustments
+// apply in order, and the answer carries its request id.
+func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
+	body, err := r.Decode()
+	if err != nil {
+		return nil, err
+	}
+	items, err := ParseItems(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWarehouses(ctx, s.Table, r.Account.ID, items); err != nil {
+		return nil, err
+	}
+	adj := Adjustment{RequestID: newRequestID(r.Account.ID), Account: r.Account.ID, Method: MethodPut, Items: items}
+	if r.HTTPMethod == http.MethodPatch {
+		adj.Method = MethodPatch
+		found, err := anyExists(ctx, s.Table, r.Account.ID, items)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, api.NotFound(NotFoundMessage)
+		}
+	}
+	if err := s.enqueue(ctx, adj); err != nil {
+		return nil, err
+	}
+	return api.OK(map[string]string{"body": "Request received", "request_id": adj.RequestID}), nil
+}
+
+// enqueue sends adj as one message of the account's group; the request id
+// is the deduplication id.
+func (s Service) enqueue(ctx context.Context, adj Adjustment) error {
+	body, err := encodeAdjustment(adj)
+	if err != nil {
+		return err
+	}
+	_, err = s.SQS.SendMessage(ctx, &sqs.SendMessageInput{
+		QueueUrl:               aws.String(s.QueueURL),
+		MessageBody:            aws.String(body),
+		MessageGroupId:         aws.String(adj.Account),
+		MessageDeduplicationId: aws.String(adj.RequestID),
+	})
+	if err != nil {
+		return fmt.Errorf("queue adjustment %s: %w", adj.RequestID, err)
+	}
+	return nil
+}
+
+// encodeAdjustment is the message body of adj: its JSON, gzipped and in
+// base64. SQS takes only some Unicode (fauxqs no characters beyond U+FFFD)
+// and at most 256 KiB; base64 is plain ASCII, and gzip keeps the largest
+// adjustment a client can send (50 items of 255-character SKUs, bin
+// locations and descriptions) well under the limit.
+func encodeAdjustment(adj Adjustment) (string, error) {
+	var b bytes.Buffer
+	b64 := base64.NewEncoder(base64.StdEncoding, &b)
+	zw := gzip.NewWriter(b64)
+	if err := json.NewEncoder(zw).Encode(adj); err != nil {
+		return "", fmt.Errorf("encode adjustment: %w", err)
+	}
+	if err := errors.Join(zw.Close(), b64.Close()); err != nil {
+		return "", fmt.Errorf("compress adjustment: %w", err)
+	}
+	return b.String(), nil
+}
+
+// anyExists reports whether any item's record exists: one BatchGetItem.
+func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
+	keys := make([]map[string]types.AttributeValue, len(items))
+	for i, it := range items {
+		keys[i] = Key(account, it.SKU, it.Warehouse)
+	}
+	found, err := t.BatchGet(ctx, keys, false)
+	if err != nil {
+		return false, fmt.Errorf("look up inventory records: %w", err)
+	}
+	return len(found) > 0, nil
+}

@@ -1,0 +1,70 @@
+package inventory
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// TestItemUpdate checks the update of each kind of item: the invariant is
+// kept in the expression, PATCH never creates, and every name and value
+// sent is used (DynamoDB refuses unused ones).
+func TestItemUpdate(t *testing.T) {
+	t.Parallel()
+	one, cost, bin := int64(1), 2.5, "B-1"
+	tests := []struct {
+		name   string
+		method string
+		item   Item
+		want   []string
+	}{
+		{"put on_hand", MethodPut, Item{SKU: "A", Warehouse: wh, OnHand: &one},
+			[]string{"#on_hand = :x", "#available = :x - if_not_exists(#reserved, :zero)", "#created_by = if_not_exists(#created_by, :req)"}},
+		{"put available", MethodPut, Item{SKU: "A", Warehouse: wh, Available: &one},
+			[]string{"#on_hand = :x + if_not_exists(#reserved, :zero)", "#available = :x", "#GSI1PK = :GSI1PK"}},
+		{"patch with fields", MethodPatch, Item{SKU: "A", Warehouse: wh, OnHand: &one, Cost: &cost, BinLocation: &bin, Clear: []string{attrDescription}},
+			[]string{"#cost = :cost", "#bin_location = :bin", "REMOVE #description", "attribute_exists(#PK)"}},
+	}
+	placeholder := regexp.MustCompile(`[:#][A-Za-z0-9_]+`)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			adj := Adjustment{RequestID: "r", Account: "acct", Method: tt.method, Items: []Item{tt.item}}
+			in := itemUpdate(store.Table{Name: "T"}, adj, tt.item, "2024-01-01T00:00:00Z")
+			exprs := aws.ToString(in.UpdateExpression) + " " + aws.ToString(in.ConditionExpression)
+			for _, w := range tt.want {
+				if !strings.Contains(exprs, w) {
+					t.Errorf("%q lacks %q", exprs, w)
+				}
+			}
+			if tt.method == MethodPatch && strings.Contains(exprs, "created_by") {
+				t.Errorf("PATCH sets created_by: %q", exprs)
+			}
+			used := map[string]bool{}
+			for _, p := range placeholder.FindAllString(exprs, -1) {
+				used[p] = true
+			}
+			for name := range in.ExpressionAttributeNames {
+				if !used[name] {
+					t.Errorf("unused name %s", name)
+				}
+			}
+			for v := range in.ExpressionAttributeValues {
+				if !used[v] {
+					t.Errorf("unused value %s", v)
+				}
+			}
+			for p := range used {
+				_, isName := in.ExpressionAttributeNames[p]
+				_, isValue := in.ExpressionAttributeValues[p]
+				if !isName && !isValue {
+					t.Errorf("undefined placeholder %s", p)
+				}
+			}
+		})
+	}
+}

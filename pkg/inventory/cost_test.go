@@ -1,0 +1,149 @@
+package inventory_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// costCase is one endpoint at its largest: run makes the call (i numbers
+// the run, for calls that must differ each time) and want is its DynamoDB
+// calls. The rate limiter's one write per request is the envelope's and
+// not counted.
+type costCase struct {
+	name  string
+	run   func(ctx context.Context, i int) error
+	want  map[string]int
+	sends int
+}
+
+// costCases sets up an account with 50 products and records and returns
+// the cases, and a pointer to the number of SQS messages sent so far.
+func costCases(tb testing.TB) ([]costCase, *int) {
+	f := newFixture(tb)
+	w := f.warehouse("W")
+	sends := new(int)
+	svc := inventory.Service{
+		Table: f.env.Deps.Table, QueueURL: f.env.Config.AdjustmentsQueueURL,
+		SQS: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
+			o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+				return s.Initialize.Add(middleware.InitializeMiddlewareFunc("count", func(ctx context.Context,
+					in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+					*sends++
+					return next.HandleInitialize(ctx, in)
+				}), middleware.After)
+			})
+		}),
+	}
+	items := func(prefix string) string {
+		out := make([]string, 50)
+		for i := range out {
+			out[i] = record(fmt.Sprintf("%s%02d", prefix, i), w, i)
+		}
+		return body(out...)
+	}
+	for i := range 50 {
+		sku := fmt.Sprintf("S%02d", i)
+		f.product(sku, `{"name":"Product `+sku+`"}`)
+	}
+	if r := f.c.Do(http.MethodPost, "/inventory", items("S")); r.Status != http.StatusCreated {
+		tb.Fatalf("POST: %d %s", r.Status, r.Body)
+	}
+	call := func(h api.Handler, method, b string, query map[string][]string) func(context.Context, int) error {
+		return func(ctx context.Context, _ int) error {
+			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
+			req.HTTPMethod, req.Body, req.MultiValueQueryStringParameters = method, b, query
+			_, err := h(ctx, req)
+			return err
+		}
+	}
+	adj := inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID), Account: f.acct.ID,
+		Method: inventory.MethodPut, Items: itemsOf(w, 50)}
+	if _, err := inventory.Apply(context.Background(), f.env.Deps.Table, adj); err != nil {
+		tb.Fatal(err)
+	}
+	return []costCase{
+		{name: "GET /inventory page of 100", run: call(svc.List, http.MethodGet, "", map[string][]string{"limit": {"100"}}),
+			want: map[string]int{"Query": 1, "BatchGetItem": 1}},
+		{name: "POST /inventory 50 items", run: func(ctx context.Context, i int) error {
+			return call(svc.Create, http.MethodPost, items(fmt.Sprintf("P%d-", i)), nil)(ctx, i)
+		}, want: map[string]int{"Query": 1, "TransactWriteItems": 1}},
+		{name: "PUT /inventory 50 items", run: call(svc.Adjust, http.MethodPut, items("S"), nil),
+			want: map[string]int{"Query": 1}, sends: 1},
+		{name: "PATCH /inventory 50 items", run: call(svc.Adjust, http.MethodPatch, items("S"), nil),
+			want: map[string]int{"Query": 1, "BatchGetItem": 1}, sends: 1},
+		{name: "consumer 50-item message", run: func(ctx context.Context, _ int) error {
+			a := adj
+			a.RequestID = inventory.NewRequestID(f.acct.ID)
+			_, err := inventory.Apply(ctx, f.env.Deps.Table, a)
+			return err
+		}, want: map[string]int{"GetItem": 1, "UpdateItem": 50, "PutItem": 1}},
+		{name: "consumer redelivery", run: func(ctx context.Context, _ int) error {
+			_, err := inventory.Apply(ctx, f.env.Deps.Table, adj)
+			return err
+		}, want: map[string]int{"GetItem": 1}},
+		{name: "GET /inventory/adjustments/{id}", run: func(ctx context.Context, _ int) error {
+			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
+			req.PathParameters = map[string]string{"request_id": adj.RequestID}
+			_, err := svc.GetAdjustment(ctx, req)
+			return err
+		}, want: map[string]int{"GetItem": 1}},
+	}, sends
+}
+
+// TestCost checks each endpoint's DynamoDB calls and SQS messages against
+// its budget.
+func TestCost(t *testing.T) {
+	t.Parallel()
+	cases, sends := costCases(t)
+	for _, c := range cases {
+		ctx, meter := store.WithMeter(context.Background())
+		before := *sends
+		if err := c.run(ctx, 0); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := meter.Ops(); !maps.Equal(got, c.want) {
+			t.Errorf("%s: DynamoDB calls %v, want %v", c.name, got, c.want)
+		}
+		if got := *sends - before; got != c.sends {
+			t.Errorf("%s: %d SQS messages, want %d", c.name, got, c.sends)
+		}
+	}
+}
+
+// BenchmarkCost reports each endpoint's DynamoDB calls and write units per
+// call (make bench).
+func BenchmarkCost(b *testing.B) {
+	cases, _ := costCases(b)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			calls, wcu, i := 0, 0.0, 0
+			for b.Loop() {
+				ctx, meter := store.WithMeter(context.Background())
+				if err := c.run(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+				calls, wcu, i = calls+meter.Calls(), wcu+meter.WriteUnits(), i+1
+			}
+			b.ReportMetric(float64(calls)/float64(i), "ddb-calls/op")
+			b.ReportMetric(wcu/float64(i), "ddb-wcu/op")
+		})
+	}
+}
+
+func itemsOf(w string, n int) []inventory.Item {
+	out := make([]inventory.Item, n)
+	for i := range out {
+		out[i] = onHand(fmt.Sprintf("S%02d", i), w, int64(100+i))
+	}
+	return out
+}

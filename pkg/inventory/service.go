@@ -1,0 +1,52 @@
+package inventory
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// Service serves the inventory endpoints and consumes the adjustments queue.
+type Service struct {
+	Table store.Table
+	// SQS and QueueURL are where PUT and PATCH queue adjustments.
+	SQS      *sqs.Client
+	QueueURL string
+	// Stock, if set, is told which records changed after POST creates
+	// records and after the consumer applies an adjustment.
+	Stock StockListener
+}
+
+// notify tells the stock listener about records a request created. The
+// records are written already, so a listener error is logged, not returned.
+func (s Service) notify(ctx context.Context, account string, records []SKUWarehouse) {
+	if s.Stock == nil || len(records) == 0 {
+		return
+	}
+	if err := s.Stock.StockAvailable(ctx, account, records); err != nil {
+		api.Log(ctx).Error("stock listener", "error", err, "records", len(records))
+	}
+}
+
+// checkWarehouses answers 404 Warehouse not found unless every item's
+// warehouse is one of the account's: one Query for all of them.
+func checkWarehouses(ctx context.Context, t store.Table, account string, items []Item) error {
+	all, err := warehouses.List(ctx, t, account)
+	if err != nil {
+		return err
+	}
+	known := make(map[string]bool, len(all))
+	for _, w := range all {
+		known[w.UUID] = true
+	}
+	for _, it := range items {
+		if !known[it.Warehouse] {
+			return api.NotFound(warehouses.NotFoundMessage)
+		}
+	}
+	return nil
+}

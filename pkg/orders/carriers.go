@@ -1,0 +1,70 @@
+package orders
+
+import (
+	"strings"
+	"unicode"
+)
+
+// CarrierOther is the carrier type of a carrier outside the preferred list.
+const CarrierOther = "Other"
+
+// Carriers are the preferred carrier names (spec 2.10), each with the
+// spellings merchants send for it.
+var Carriers = map[string][]string{
+	"USPS":             {"usps", "us postal service", "united states postal service"},
+	"UPS":              {"ups", "united parcel service", "ups mail innovations"},
+	"FedEx":            {"fedex", "federal express", "fedex smartpost"},
+	"DHL":              {"dhl", "dhl express"},
+	"DHL eCommerce":    {"dhl ecommerce", "dhl global mail"},
+	"OnTrac":           {"ontrac"},
+	"Amazon Logistics": {"amazon logistics", "amzl", "amazon shipping"},
+	"Canada Post":      {"canada post", "postes canada"},
+	"Purolator":        {"purolator"},
+	"Royal Mail":       {"royal mail"},
+	"Parcelforce":      {"parcelforce", "parcelforce worldwide"},
+	"Evri":             {"evri", "hermes", "myhermes"},
+	"DPD":              {"dpd"},
+	"GLS":              {"gls"},
+	"Yodel":            {"yodel"},
+	"Deutsche Post":    {"deutsche post"},
+	"La Poste":         {"la poste", "colissimo"},
+	"PostNL":           {"postnl"},
+	"Australia Post":   {"australia post", "auspost"},
+	"Japan Post":       {"japan post"},
+	"China Post":       {"china post"},
+	"TNT":              {"tnt"},
+	"Aramex":           {"aramex"},
+	CarrierOther:       {"other"},
+}
+
+// carrierIndex maps a folded spelling to its preferred name.
+var carrierIndex = func() map[string]string {
+	m := map[string]string{}
+	for name, spellings := range Carriers {
+		m[fold(name)] = name
+		for _, s := range spellings {
+			m[fold(s)] = name
+		}
+	}
+	return m
+}()
+
+// fold lowercases s and drops everything but letters and digits.
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// NormalizeCarrier returns the preferred name of a carrier, and whether it
+// is one; an unknown carrier is Other.
+func NormalizeCarrier(name string) (string, bool) {
+	if c, ok := carrierIndex[fold(name)]; ok {
+		return c, true
+	}
+	return CarrierOther, false
+}

@@ -1,0 +1,361 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// Import results.
+const (
+	ResultCreated   = "created"
+	ResultUpdated   = "updated"
+	ResultUnchanged = "unchanged"
+	ResultError     = "error"
+)
+
+// Result is the outcome of importing one document.
+type Result struct {
+	ChannelUUID string `json:"channel_uuid"`
+	DisplayRef  string `json:"display_ref"`
+	Seq         *int64 `json:"sb_order_seq"`
+	Result      string `json:"result"`
+	Error       string `json:"error,omitempty"`
+}
+
+// Import imports documents (DESIGN.md section 6) into the account, each on
+// its own: an invalid document gets a result with its error and the others
+// still import. The error return is for failures of the service itself.
+func (s Service) Import(ctx context.Context, account string, docs []json.RawMessage) ([]Result, error) {
+	im := &importer{Service: s, account: account, channels: map[string]*channels.Channel{}}
+	out := make([]Result, 0, len(docs))
+	for _, raw := range docs {
+		res, err := im.one(ctx, raw)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// importer carries what a batch of documents shares: channels, the
+// warehouse list and the last sequence number read.
+type importer struct {
+	Service
+	account  string
+	channels map[string]*channels.Channel
+	whs      []string
+	whsRead  bool
+	lastSeq  *int64
+}
+
+func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error) {
+	var res Result
+	d, err := parseDocument(raw)
+	var de *docError
+	if errors.As(err, &de) {
+		var id struct {
+			ChannelUUID any `json:"channel_uuid"`
+			DisplayRef  any `json:"display_ref"`
+		}
+		_ = json.Unmarshal(raw, &id)
+		res.ChannelUUID, res.DisplayRef = text(id.ChannelUUID), text(id.DisplayRef)
+		res.Result, res.Error = ResultError, de.msg
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	res.ChannelUUID, res.DisplayRef = d.ChannelUUID, d.DisplayRef
+	ch, err := im.channel(ctx, d.ChannelUUID)
+	if errors.Is(err, channels.ErrNotFound) {
+		res.Result, res.Error = ResultError, "channel_uuid is not a channel of this account"
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	var freed []inventory.SKUWarehouse
+	err = retry(ctx, func() error {
+		var err error
+		res.Seq, res.Result, freed, err = im.apply(ctx, d, ch)
+		if errors.Is(err, ErrRetry) {
+			im.lastSeq = nil
+		}
+		return err
+	})
+	if err != nil {
+		return res, fmt.Errorf("import %s/%s: %w", d.ChannelUUID, d.DisplayRef, err)
+	}
+	if len(freed) > 0 {
+		if err := im.StockAvailable(ctx, im.account, freed); err != nil {
+			return res, fmt.Errorf("allocate released stock: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// text renders a JSON identity value for an error result.
+func text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return ""
+}
+
+func (im *importer) channel(ctx context.Context, id string) (*channels.Channel, error) {
+	if c, ok := im.channels[id]; ok {
+		return c, nil
+	}
+	c, err := channels.Get(ctx, im.Table, im.account, id)
+	if err != nil {
+		return nil, err
+	}
+	im.channels[id] = &c
+	return &c, nil
+}
+
+func (im *importer) warehouses(ctx context.Context) ([]string, error) {
+	if !im.whsRead {
+		whs, err := warehouses.ByPriority(ctx, im.Table, im.account)
+		if err != nil {
+			return nil, err
+		}
+		im.whs, im.whsRead = warehouseIDs(whs), true
+	}
+	return im.whs, nil
+}
+
+// apply imports d once: it creates the order or updates it, returning its
+// seq, the result and the records it released stock at.
+func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel) (*int64, string, []inventory.SKUWarehouse, error) {
+	out, err := im.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: im.Table.TableName(), Key: refKey(im.account, d.ChannelUUID, d.DisplayRef), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("read order ref: %w", err)
+	}
+	if out.Item == nil {
+		seq, err := im.create(ctx, d, ch)
+		return seq, ResultCreated, nil, err
+	}
+	seq, err := itemSeq(out.Item)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cur, err := Get(ctx, im.Table, im.account, seq)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	next, err := im.merge(ctx, cur, d)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if reflect.DeepEqual(cur, next) {
+		return &seq, ResultUnchanged, nil, nil
+	}
+	if err := save(ctx, im.Table, im.account, cur, next, nil, nil); err != nil {
+		return nil, "", nil, err
+	}
+	return &seq, ResultUpdated, released(cur, next), nil
+}
+
+// create stores a new order with the next sequence number, allocated.
+func (im *importer) create(ctx context.Context, d *document, ch *channels.Channel) (*int64, error) {
+	o := &Order{
+		DisplayRef: d.DisplayRef, ChannelUUID: ch.UUID, ChannelName: ch.Name,
+		ChannelTypeDisplayName: ch.ChannelTypeDisplayName, OrderedAt: d.OrderedAt, PaymentStatus: None,
+	}
+	if err := overlay(o, d.Fields); err != nil {
+		return nil, err
+	}
+	if d.Payment != "" {
+		o.PaymentStatus = d.Payment
+	}
+	o.Items = make([]Item, len(d.Items))
+	for i, di := range d.Items {
+		it := Item{OrderItemRef: di.Ref, SKU: di.SKU, Quantity: di.Quantity}
+		if err := overlay(&it, di.Fields); err != nil {
+			return nil, err
+		}
+		o.Items[i] = it
+	}
+	if err := im.resolve(ctx, o); err != nil {
+		return nil, err
+	}
+	prev, err := im.seq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.Seq = prev + 1
+	o.derive()
+	if err := im.plan(ctx, o); err != nil {
+		return nil, err
+	}
+	if err := save(ctx, im.Table, im.account, nil, o, im.createItems(d, prev), nil); err != nil {
+		return nil, err
+	}
+	im.lastSeq = &o.Seq
+	return &o.Seq, nil
+}
+
+// createItems are the writes that go with a new order: its idempotency key
+// (which must not exist) and the sequence counter (which must still hold
+// prev, so numbers are never reused nor skipped).
+func (im *importer) createItems(d *document, prev int64) []types.TransactWriteItem {
+	ref := refKey(im.account, d.ChannelUUID, d.DisplayRef)
+	ref["seq"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)}
+	ref["channel_uuid"], ref["display_ref"] = store.S(d.ChannelUUID), store.S(d.DisplayRef)
+	counter := &types.Update{
+		TableName:        im.Table.TableName(),
+		Key:              seqKey(im.account),
+		UpdateExpression: aws.String("SET seq = :next"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":next": &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)},
+		},
+	}
+	if prev == 0 {
+		counter.ConditionExpression = aws.String("attribute_not_exists(seq)")
+	} else {
+		counter.ConditionExpression = aws.String("seq = :prev")
+		counter.ExpressionAttributeValues[":prev"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(prev, 10)}
+	}
+	return []types.TransactWriteItem{
+		{Put: &types.Put{TableName: im.Table.TableName(), Item: ref, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
+		{Update: counter},
+	}
+}
+
+// seq returns the account's last sequence number.
+func (im *importer) seq(ctx context.Context) (int64, error) {
+	if im.lastSeq != nil {
+		return *im.lastSeq, nil
+	}
+	out, err := im.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: im.Table.TableName(), Key: seqKey(im.account), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read order sequence: %w", err)
+	}
+	if out.Item == nil {
+		return 0, nil
+	}
+	return itemSeq(out.Item)
+}
+
+// plan allocates o's unassigned quantities.
+func (im *importer) plan(ctx context.Context, o *Order) error {
+	if len(o.needs()) == 0 {
+		return nil
+	}
+	whs, err := im.warehouses(ctx)
+	if err != nil {
+		return err
+	}
+	return allocate(ctx, im.Table, im.account, o, whs)
+}
+
+// merge applies a re-import to cur (see docs/orders.md): payment,
+// cancellation, notes, addresses, dates and line details change; the lines'
+// SKUs and quantities, and ordered_at, do not. A cancelled order stays
+// cancelled and a completed one cannot be cancelled.
+func (im *importer) merge(ctx context.Context, cur *Order, d *document) (*Order, error) {
+	next := cur.clone()
+	fields := map[string]any{}
+	for k, v := range d.Fields {
+		fields[k] = v
+	}
+	if cur.CancelledAt != nil || cur.Status == StatusCompleted {
+		delete(fields, "cancelled_at")
+	} else if v, ok := fields["cancelled_at"]; ok && v == nil {
+		delete(fields, "cancelled_at")
+	}
+	items, version := next.Items, next.Version
+	if err := overlay(&next, fields); err != nil {
+		return nil, err
+	}
+	next.Items, next.Version = items, version
+	if d.Payment != "" {
+		next.PaymentStatus = d.Payment
+	}
+	for _, di := range d.Items {
+		for i := range next.Items {
+			it := &next.Items[i]
+			if it.OrderItemRef != di.Ref {
+				continue
+			}
+			f := map[string]any{}
+			for k, v := range di.Fields {
+				f[k] = v
+			}
+			if it.CancelledAt != nil || cur.Status != StatusOpen || f["cancelled_at"] == nil {
+				delete(f, "cancelled_at")
+			}
+			alloc, shipped := it.Alloc, it.Shipped
+			if err := overlay(it, f); err != nil {
+				return nil, err
+			}
+			it.Alloc, it.Shipped = alloc, shipped
+		}
+	}
+	if err := im.resolve(ctx, &next); err != nil {
+		return nil, err
+	}
+	next.derive()
+	if err := im.plan(ctx, &next); err != nil {
+		return nil, err
+	}
+	return &next, nil
+}
+
+// resolve sets the inventory_sku of o's lines that have none: the product
+// a listing link maps the channel SKU to, else the product of that SKU.
+func (im *importer) resolve(ctx context.Context, o *Order) error {
+	var skus []string
+	for _, it := range o.Items {
+		if it.InventorySKU == nil {
+			skus = append(skus, it.SKU)
+		}
+	}
+	if len(skus) == 0 || !o.open() && o.Version > 0 {
+		return nil
+	}
+	links, err := LinkedProducts(ctx, im.Table, im.account, o.ChannelUUID, skus)
+	if err != nil {
+		return err
+	}
+	products, err := catalog.Lookup(ctx, im.Table, im.account, skus)
+	if err != nil {
+		return fmt.Errorf("look up products: %w", err)
+	}
+	for i := range o.Items {
+		it := &o.Items[i]
+		if it.InventorySKU != nil {
+			continue
+		}
+		if p, ok := links[it.SKU]; ok {
+			it.InventorySKU = &p
+		} else if _, ok := products[it.SKU]; ok {
+			sku := it.SKU
+			it.InventorySKU = &sku
+		}
+	}
+	return nil
+}

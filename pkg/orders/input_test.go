@@ -1,0 +1,142 @@
+package orders
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/api"
+)
+
+func TestDerive(t *testing.T) {
+	t.Parallel()
+	ts := "2024-01-01T00:00:00Z"
+	tests := []struct {
+		name                  string
+		payment               string
+		cancelled             *string
+		items                 []Item
+		status, shipmentState string
+	}{
+		{"nothing shipped", None, nil, []Item{{Quantity: 2}}, StatusOpen, None},
+		{"part shipped", All, nil, []Item{{Quantity: 2, QuantityFulfilled: 1}}, StatusOpen, Partial},
+		{"all shipped and paid", All, nil, []Item{{Quantity: 2, QuantityFulfilled: 2}}, StatusCompleted, All},
+		{"all shipped, part paid", Partial, nil, []Item{{Quantity: 2, QuantityFulfilled: 2}}, StatusOpen, All},
+		{"cancelled line counts as done", All, nil, []Item{{Quantity: 1, QuantityFulfilled: 1}, {Quantity: 3, CancelledAt: &ts}}, StatusCompleted, All},
+		{"every line cancelled", All, nil, []Item{{Quantity: 1, CancelledAt: &ts}}, StatusCancelled, None},
+		{"cancelled order", All, &ts, []Item{{Quantity: 2, QuantityFulfilled: 1}}, StatusCancelled, Partial},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o := Order{PaymentStatus: tt.payment, CancelledAt: tt.cancelled, Items: tt.items}
+			for i := range o.Items {
+				o.Items[i].Alloc = []WarehouseQty{{WarehouseUUID: "w", Quantity: 0}}
+			}
+			o.derive()
+			if o.Status != tt.status || o.ShipmentStatus != tt.shipmentState {
+				t.Errorf("derive = %s/%s, want %s/%s", o.Status, o.ShipmentStatus, tt.status, tt.shipmentState)
+			}
+			if o.Status != StatusOpen {
+				for _, it := range o.Items {
+					if it.Alloc != nil {
+						t.Errorf("a %s order keeps allocations", o.Status)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestApplyShipment(t *testing.T) {
+	t.Parallel()
+	sku := "S"
+	base := func() Order {
+		return Order{Status: StatusOpen, Items: []Item{{OrderItemRef: "1", SKU: "CH", InventorySKU: &sku, Quantity: 5,
+			Alloc: []WarehouseQty{{"A", 2}, {"B", 1}}}}}
+	}
+	o := base()
+	moves, err := applyShipment(&o, []shipItem{{SKU: "S", Qty: 3}}, "", "")
+	if err != nil || moves[recordOf("A")] != (move{2, 2}) || moves[recordOf("B")] != (move{1, 1}) || o.Items[0].Allocated() != 0 {
+		t.Errorf("from allocations: %v %v %+v", moves, err, o.Items[0])
+	}
+	o = base()
+	if _, err := applyShipment(&o, []shipItem{{SKU: "CH", Qty: 4}}, "", ""); !errors.Is(err, errNeedFallback) {
+		t.Errorf("unassigned without warehouse: %v", err)
+	}
+	o = base()
+	moves, _ = applyShipment(&o, []shipItem{{SKU: "CH", Qty: 4}}, "", "C")
+	if moves[recordOf("C")] != (move{1, 0}) || o.Items[0].QuantityFulfilled != 4 {
+		t.Errorf("fallback: %v", moves)
+	}
+	o = base()
+	moves, _ = applyShipment(&o, []shipItem{{SKU: "S", Qty: 5}}, "B", "")
+	if moves[recordOf("B")] != (move{5, 1}) || o.Items[0].Allocated() != 0 || len(moves) != 1 {
+		t.Errorf("from a named warehouse: %v %+v", moves, o.Items[0])
+	}
+	o = base()
+	if _, err := applyShipment(&o, []shipItem{{SKU: "S", Qty: 6}}, "", "C"); err == nil {
+		t.Error("shipping more than ordered succeeded")
+	}
+}
+
+func recordOf(wh string) struct{ SKU, Warehouse string } {
+	return struct{ SKU, Warehouse string }{"S", wh}
+}
+
+// FuzzParseDocument: any input is a document or a document error, never a
+// panic nor another error, and a valid document has what import needs.
+func FuzzParseDocument(f *testing.F) {
+	for _, s := range []string{
+		`{"channel_uuid":"c","display_ref":"r","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1}]}`,
+		`{"channel_uuid":"c","display_ref":1,"ordered_at":"2024-01-01T00:00:00+02:00","paid_at":null,"items":[{"order_item_ref":1,"sku":"A/B C+#?","quantity":"2","cancelled_at":"2024-01-02"}]}`,
+		`{"items":{}}`, `[]`, `null`, `{"ordered_at":5}`, `{"channel_uuid":"c","display_ref":"r","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"\u0001","quantity":1}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := parseDocument(json.RawMessage(b))
+		var de *docError
+		if err != nil {
+			if !errors.As(err, &de) {
+				t.Fatalf("non-document error %v", err)
+			}
+			return
+		}
+		if d.ChannelUUID == "" || d.DisplayRef == "" || len(d.Items) == 0 {
+			t.Fatalf("valid document lacks identity or items: %+v", d)
+		}
+		for _, it := range d.Items {
+			if it.Quantity < 1 || !api.ValidSKU(it.SKU) {
+				t.Fatalf("bad line accepted: %+v", it)
+			}
+		}
+		if _, ok := api.ParseTime(d.OrderedAt); !ok {
+			t.Fatalf("ordered_at %q", d.OrderedAt)
+		}
+	})
+}
+
+// FuzzParseShipment: any body parses to a request or a 4xx, never a panic.
+func FuzzParseShipment(f *testing.F) {
+	for _, s := range []string{
+		`{"shipment":{"sb_order_seq":1,"carrier_name":"UPS","tracking_number":"1","items":[{"sku":"S","quantity":1}]}}`,
+		`{"shipment":{"sb_order_seq":"x","items":[]}}`, `{"shipment":{"items":"S"}}`, `{"shipment":[]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		body, err := api.DecodeObject(s)
+		if err != nil {
+			return
+		}
+		req, err := parseShipment(body)
+		var ae *api.Error
+		if err != nil && !errors.As(err, &ae) {
+			t.Fatalf("non-API error %v", err)
+		}
+		if err == nil && (len(req.Items) == 0 || req.Seq < 1) {
+			t.Fatalf("request without items or order: %+v", req)
+		}
+	})
+}

@@ -1,0 +1,91 @@
+package orders
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/inventory"
+)
+
+// fixOverReserved handles records whose on_hand was lowered below what is
+// reserved there (available < 0): the newest orders allocated there give
+// their allocation back until the record is no longer over-reserved, and
+// are planned again over the warehouses that still have stock.
+func (s Service) fixOverReserved(ctx context.Context, account string, records []inventory.SKUWarehouse, whs []string) error {
+	keys := make([]map[string]types.AttributeValue, len(records))
+	for i, r := range records {
+		keys[i] = inventory.Key(account, r.SKU, r.Warehouse)
+	}
+	items, err := s.Table.BatchGet(ctx, keys, true)
+	if err != nil {
+		return fmt.Errorf("read changed stock: %w", err)
+	}
+	for _, it := range items {
+		var r inventory.Record
+		if err := attributevalue.UnmarshalMap(it, &r); err != nil {
+			return fmt.Errorf("unmarshal inventory: %w", err)
+		}
+		if r.Available >= 0 {
+			continue
+		}
+		if err := s.takeBack(ctx, account, r.SKU, r.Warehouse, int(-r.Available), whs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeBack releases up to deficit units of sku at wh from the newest open
+// orders allocated there.
+func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit int, whs []string) error {
+	seqs, err := queryIndex(ctx, s.Table, fulfillPK(account, wh), false, containsAny("skus", []string{sku}))
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if deficit <= 0 {
+			return nil
+		}
+		err := retry(ctx, func() error {
+			cur, err := Get(ctx, s.Table, account, seq)
+			if err != nil {
+				return err
+			}
+			next := cur.clone()
+			taken := 0
+			for i := len(next.Items) - 1; i >= 0 && taken < deficit; i-- {
+				it := &next.Items[i]
+				if it.InventorySKU == nil || *it.InventorySKU != sku {
+					continue
+				}
+				n := min(it.AllocatedAt(wh), deficit-taken)
+				it.Alloc = addQty(it.Alloc, wh, -n)
+				taken += n
+			}
+			if taken == 0 {
+				return nil
+			}
+			others := make([]string, 0, len(whs))
+			for _, w := range whs {
+				if w != wh {
+					others = append(others, w)
+				}
+			}
+			if err := allocate(ctx, s.Table, account, &next, others); err != nil {
+				return err
+			}
+			if err := save(ctx, s.Table, account, cur, &next, nil, nil); err != nil {
+				return err
+			}
+			deficit -= taken
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("take back order %d: %w", seq, err)
+		}
+	}
+	return nil
+}

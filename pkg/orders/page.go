@@ -1,0 +1,164 @@
+package orders
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// listing is one page request over a listing partition.
+type listing struct {
+	account string
+	pk      string
+	lo, hi  string
+	filter  *filter
+}
+
+// key identifies the listing (without the page) for the cursor cache.
+func (l listing) key(limit int) string {
+	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + strconv.Itoa(limit)
+	if l.filter != nil {
+		k += "|" + l.filter.expr
+		for _, name := range sortedKeys(l.filter.values) {
+			if s, ok := l.filter.values[name].(*types.AttributeValueMemberS); ok {
+				k += "|" + name + "=" + s.Value
+			}
+		}
+	}
+	return k
+}
+
+// page returns the seqs on page p of the listing, in (ordered_at, seq)
+// order. A page starts where the previous one ended: sequential paging reads
+// each page once (the previous request left its end in the cursor cache);
+// a jump to page P reads only the keys of the pages it skips.
+func (l listing) page(ctx context.Context, t store.Table, p api.Page) ([]int64, error) {
+	ck := l.key(p.Limit)
+	from, start := cursors.nearest(l.account, ck, p.Number)
+	start, ok, err := l.walk(ctx, t, start, (p.Number-from)*p.Limit, nil)
+	if err != nil || !ok {
+		return []int64{}, err
+	}
+	seqs := make([]int64, 0, p.Limit)
+	end, full, err := l.walk(ctx, t, start, p.Limit, &seqs)
+	if err != nil {
+		return nil, err
+	}
+	if full && len(end) > 0 {
+		cursors.put(l.account, ck, p.Number+1, end)
+	}
+	return seqs, nil
+}
+
+// walk reads n matching items after start (nil: from the beginning),
+// appending their seqs to seqs if given (else reading keys only). It returns
+// the key of the last item read and whether n items were found.
+func (l listing) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, seqs *[]int64) (map[string]types.AttributeValue, bool, error) {
+	if n == 0 {
+		return start, true, nil
+	}
+	in := indexQuery(t, l.pk, l.lo, l.hi, true, l.filter)
+	if seqs == nil {
+		in.ProjectionExpression = aws.String("PK, SK")
+		delete(in.ExpressionAttributeNames, "#seq")
+		if len(in.ExpressionAttributeNames) == 0 {
+			in.ExpressionAttributeNames = nil
+		}
+	}
+	in.ExclusiveStartKey = start
+	last := start
+	for got := 0; got < n; {
+		in.Limit = aws.Int32(int32(n - got))
+		res, err := t.DB.Query(ctx, in)
+		if err != nil {
+			return nil, false, fmt.Errorf("query %s: %w", l.pk, err)
+		}
+		for _, it := range res.Items {
+			if seqs != nil {
+				seq, err := itemSeq(it)
+				if err != nil {
+					return nil, false, err
+				}
+				*seqs = append(*seqs, seq)
+			}
+			last = map[string]types.AttributeValue{store.AttrPK: it[store.AttrPK], store.AttrSK: it[store.AttrSK]}
+			got++
+		}
+		if len(res.LastEvaluatedKey) == 0 {
+			return last, got == n, nil
+		}
+		in.ExclusiveStartKey = res.LastEvaluatedKey
+		if got == n {
+			break
+		}
+	}
+	return last, true, nil
+}
+
+// cursorTTL bounds how long a page boundary is trusted: within it, orders
+// imported by other processes may shift later pages by their number.
+const cursorTTL = time.Minute
+
+// maxCursors bounds the cache; it is cleared when full.
+const maxCursors = 10000
+
+// cursorCache remembers where pages start, per account, listing and page.
+type cursorCache struct {
+	mu sync.Mutex
+	m  map[string]map[string]cursor // account -> listing|page -> cursor
+	n  int
+}
+
+type cursor struct {
+	key map[string]types.AttributeValue
+	at  time.Time
+}
+
+var cursors = &cursorCache{m: map[string]map[string]cursor{}}
+
+// nearest returns the highest page <= page whose start is known, and that
+// start (page 1 starts at nil).
+func (c *cursorCache) nearest(account, listing string, page int) (int, map[string]types.AttributeValue) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	acc := c.m[account]
+	for p := page; p > 1 && acc != nil; p-- {
+		cur, ok := acc[listing+"|"+strconv.Itoa(p)]
+		if ok && time.Since(cur.at) < cursorTTL {
+			return p, cur.key
+		}
+		if page-p > 50 {
+			break
+		}
+	}
+	return 1, nil
+}
+
+func (c *cursorCache) put(account, listing string, page int, key map[string]types.AttributeValue) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n >= maxCursors {
+		c.m, c.n = map[string]map[string]cursor{}, 0
+	}
+	if c.m[account] == nil {
+		c.m[account] = map[string]cursor{}
+	}
+	c.m[account][listing+"|"+strconv.Itoa(page)] = cursor{key: key, at: time.Now()}
+	c.n++
+}
+
+// forget drops the account's cursors: its orders changed.
+func (c *cursorCache) forget(account string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n -= len(c.m[account])
+	delete(c.m, account)
+}

@@ -1,0 +1,124 @@
+package orders
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/api"
+)
+
+// shipItem is one validated line of a shipment request.
+type shipItem struct {
+	SKU string
+	Qty int
+}
+
+// move is what a shipment takes out of one inventory record: Qty units of
+// on_hand, of which FromReserved were reserved for the order.
+type move struct{ Qty, FromReserved int }
+
+// errNeedFallback means the shipment takes unassigned units without a
+// ship-from warehouse: the caller must name the highest-priority one.
+var errNeedFallback = errors.New("a ship-from warehouse is needed")
+
+// applyShipment records the shipment on o (quantities fulfilled, shipped
+// and allocated per warehouse) and returns the stock it moves per record.
+// Items match a line by its sku or its inventory_sku, filling lines in
+// order. Stock leaves wh if given (its allocation there first, then the
+// line's unassigned units, then allocations elsewhere are given back),
+// else the warehouses the line is allocated at and then fallback.
+func applyShipment(o *Order, items []shipItem, wh, fallback string) (map[allocation.Record]move, error) {
+	taken := make([]int, len(o.Items))
+	for idx, si := range items {
+		rem, matched := si.Qty, false
+		for i, it := range o.Items {
+			if it.SKU != si.SKU && (it.InventorySKU == nil || *it.InventorySKU != si.SKU) {
+				continue
+			}
+			matched = true
+			if it.CancelledAt != nil {
+				continue
+			}
+			take := min(rem, it.Quantity-it.QuantityFulfilled-taken[i])
+			taken[i] += take
+			rem -= take
+		}
+		if !matched {
+			return nil, api.Invalid("items[%d].sku %q is not an item of this order", idx, si.SKU)
+		}
+		if rem > 0 {
+			return nil, api.Invalid("items[%d].quantity %d is more than the %d left to ship", idx, si.Qty, si.Qty-rem)
+		}
+	}
+	moves := map[allocation.Record]move{}
+	for i, q := range taken {
+		if q > 0 {
+			if err := shipLine(&o.Items[i], q, wh, fallback, moves); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return moves, nil
+}
+
+// shipLine ships q units of it (see applyShipment).
+func shipLine(it *Item, q int, wh, fallback string, moves map[allocation.Record]move) error {
+	unassigned := it.Unassigned()
+	defer func() { it.QuantityFulfilled += q }()
+	if it.InventorySKU == nil {
+		if wh != "" {
+			it.Shipped = addQty(it.Shipped, wh, q)
+		}
+		return nil
+	}
+	add := func(w string, qty, fromReserved int) {
+		r := allocation.Record{SKU: *it.InventorySKU, Warehouse: w}
+		m := moves[r]
+		moves[r] = move{Qty: m.Qty + qty, FromReserved: m.FromReserved + fromReserved}
+		it.Shipped = addQty(it.Shipped, w, qty)
+		it.Alloc = addQty(it.Alloc, w, -fromReserved)
+	}
+	if wh != "" {
+		fromReserved := min(q, it.AllocatedAt(wh))
+		add(wh, q, fromReserved)
+		rest := q - fromReserved - min(q-fromReserved, unassigned)
+		for i := len(it.Alloc) - 1; i >= 0 && rest > 0; i-- {
+			a := it.Alloc[i]
+			n := min(rest, a.Quantity)
+			it.Alloc = addQty(it.Alloc, a.WarehouseUUID, -n)
+			rest -= n
+		}
+		return nil
+	}
+	rest := q
+	for _, a := range append([]WarehouseQty(nil), it.Alloc...) {
+		if rest == 0 {
+			break
+		}
+		n := min(rest, a.Quantity)
+		add(a.WarehouseUUID, n, n)
+		rest -= n
+	}
+	if rest > 0 {
+		if fallback == "" {
+			return errNeedFallback
+		}
+		add(fallback, rest, 0)
+	}
+	return nil
+}
+
+// covered is the reservation change the moves make themselves.
+func covered(moves map[allocation.Record]move) map[allocation.Record]int {
+	out := map[allocation.Record]int{}
+	for r, m := range moves {
+		out[r] = m.FromReserved
+	}
+	return out
+}
+
+// describe names a record for an error message.
+func describe(r allocation.Record) string {
+	return fmt.Sprintf("SKU %q at warehouse %s", r.SKU, r.Warehouse)
+}
