@@ -70,12 +70,16 @@ test: deps lint ## the whole suite: lint, then every test with the race detector
 	@echo "== go test"
 	@$(GO) test -race -timeout 15m ./...
 
-bench: deps ## run the benchmarks
-	@$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request, as a table
+	@mkdir -p .local
+	@$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./... | tee .local/bench.txt | awk -f .ci/benchtable.awk
+
+BENCHTIME ?= 20x
 
 # ---------------------------------------------------------------- local stack
 run: deps ## serve the API on http://127.0.0.1:3000/v1 (env PORT; data persists in .local/)
-	@PORT=$(PORT) $(GO) run ./cmd/multisell serve
+	@$(GO) build -o bin/multisell ./cmd/multisell
+	@PORT=$(PORT) exec bin/multisell serve
 
 clean: ## remove build outputs (not .local/, the local data)
 	rm -rf bin .aws-sam

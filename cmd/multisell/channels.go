@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/multisell/multisell/pkg/channels"
 )
@@ -13,11 +12,10 @@ func init() {
 
 func runChannels(ctx context.Context, args []string) error {
 	const use = "--account TOKEN --name NAME --type TYPE [--site-id S --region R --state active|inactive|disconnected]"
-	if len(args) == 0 || args[0] != "create" {
-		return errors.New("usage: multisell channels create " + use)
+	fs, token, err := accountCommand("channels", "create", use, args)
+	if err != nil {
+		return err
 	}
-	fs := newFlagSet("channels create", use)
-	token := fs.String("account", "", "the account token (required)")
 	var in channels.Input
 	fs.StringVar(&in.Name, "name", "", "the channel's name (required)")
 	fs.StringVar(&in.Type, "type", "", `the channel type's display name: "Amazon", "eBay", "Shopify", any text (required)`)
@@ -27,11 +25,7 @@ func runChannels(ctx context.Context, args []string) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	d, err := connect(ctx)
-	if err != nil {
-		return err
-	}
-	account, err := accountByToken(ctx, d, *token)
+	d, account, err := openAccount(ctx, *token)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/multisell/multisell/pkg/accounts"
@@ -32,4 +33,26 @@ func accountByToken(ctx context.Context, d *app.Deps, token string) (string, err
 		return "", err
 	}
 	return a.ID, nil
+}
+
+// accountCommand begins a subcommand shaped `multisell NAME VERB --account
+// TOKEN ...`: it checks the verb and returns the verb's flag set, with
+// --account defined, and the token flag. Parse args[1:] with it.
+func accountCommand(name, verb, use string, args []string) (*flag.FlagSet, *string, error) {
+	if len(args) == 0 || args[0] != verb {
+		return nil, nil, fmt.Errorf("usage: multisell %s %s %s", name, verb, use)
+	}
+	fs := newFlagSet(name+" "+verb, use)
+	return fs, fs.String("account", "", "the account token (required)"), nil
+}
+
+// openAccount connects to the stack and resolves the account token to the
+// account id.
+func openAccount(ctx context.Context, token string) (*app.Deps, string, error) {
+	d, err := connect(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	account, err := accountByToken(ctx, d, token)
+	return d, account, err
 }

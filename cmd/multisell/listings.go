@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/multisell/multisell/pkg/orders"
 )
@@ -15,11 +14,10 @@ func init() {
 // orders draw that product's inventory.
 func runListings(ctx context.Context, args []string) error {
 	const use = "--account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU"
-	if len(args) == 0 || args[0] != "link" {
-		return errors.New("usage: multisell listings link " + use)
+	fs, token, err := accountCommand("listings", "link", use, args)
+	if err != nil {
+		return err
 	}
-	fs := newFlagSet("listings link", use)
-	token := fs.String("account", "", "the account token (required)")
 	var l orders.Link
 	fs.StringVar(&l.ChannelUUID, "channel", "", "the channel's uuid (required)")
 	fs.StringVar(&l.ChannelSKU, "sku", "", "the SKU of the listing on the channel (required)")
@@ -27,11 +25,7 @@ func runListings(ctx context.Context, args []string) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	d, err := connect(ctx)
-	if err != nil {
-		return err
-	}
-	account, err := accountByToken(ctx, d, *token)
+	d, account, err := openAccount(ctx, *token)
 	if err != nil {
 		return err
 	}

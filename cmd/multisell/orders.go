@@ -18,11 +18,10 @@ func init() {
 // and prints one result per document; it exits 1 if any document failed.
 func runOrders(ctx context.Context, args []string) error {
 	const use = "--account TOKEN FILE|-"
-	if len(args) == 0 || args[0] != "import" {
-		return errors.New("usage: multisell orders import " + use)
+	fs, token, err := accountCommand("orders", "import", use, args)
+	if err != nil {
+		return err
 	}
-	fs := newFlagSet("orders import", use)
-	token := fs.String("account", "", "the account token (required)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -37,11 +36,7 @@ func runOrders(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := connect(ctx)
-	if err != nil {
-		return err
-	}
-	account, err := accountByToken(ctx, d, *token)
+	d, account, err := openAccount(ctx, *token)
 	if err != nil {
 		return err
 	}

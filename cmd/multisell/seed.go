@@ -27,11 +27,7 @@ func runSeed(ctx context.Context, args []string) error {
 	if s.Orders < 0 || s.Products < 0 || s.Warehouses < 0 {
 		return errors.New("sizes must not be negative")
 	}
-	d, err := connect(ctx)
-	if err != nil {
-		return err
-	}
-	account, err := accountByToken(ctx, d, *token)
+	d, account, err := openAccount(ctx, *token)
 	if err != nil {
 		return err
 	}

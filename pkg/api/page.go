@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strconv"
 	"strings"
 )
@@ -63,4 +64,19 @@ func Slice[T any](items []T, p Page) []T {
 		return []T{}
 	}
 	return items[start:min(start+p.Limit, len(items))]
+}
+
+// ListAll answers a list whose whole content one read returns (channels,
+// warehouses): it validates the page first, then reads, and answers the
+// page with Total-Pages.
+func ListAll[T any](ctx context.Context, r *Request, read func(context.Context) ([]T, error)) (*Response, error) {
+	page, err := ParsePage(r)
+	if err != nil {
+		return nil, err
+	}
+	all, err := read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return OK(Slice(all, page)).WithTotalPages(TotalPages(len(all), page.Limit)), nil
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // costCase is one endpoint in one situation: run makes the call (i numbers
@@ -21,6 +20,15 @@ type costCase struct {
 	name string
 	run  func(ctx context.Context, i int) error
 	want map[string]int
+}
+
+// measured converts the cases for testenv's cost checks.
+func measured(cases []costCase) []testenv.CostCase {
+	out := make([]testenv.CostCase, len(cases))
+	for i, c := range cases {
+		out[i] = testenv.CostCase{Name: c.name, Run: c.run, Want: c.want}
+	}
+	return out
 }
 
 // handler picks a handler of the catalog service.
@@ -140,33 +148,9 @@ func costCases(tb testing.TB) []costCase {
 // /products one Query.
 func TestCost(t *testing.T) {
 	t.Parallel()
-	for _, c := range costCases(t) {
-		ctx, meter := store.WithMeter(context.Background())
-		if err := c.run(ctx, 0); err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if got := meter.Ops(); !maps.Equal(got, c.want) {
-			t.Errorf("%s: DynamoDB calls %v, want %v", c.name, got, c.want)
-		}
-	}
+	testenv.CheckCosts(t, measured(costCases(t)))
 }
 
 // BenchmarkCost reports each endpoint's DynamoDB calls and capacity per
 // call (make bench).
-func BenchmarkCost(b *testing.B) {
-	for _, c := range costCases(b) {
-		b.Run(c.name, func(b *testing.B) {
-			calls, rcu, wcu, i := 0, 0.0, 0.0, 0
-			for b.Loop() {
-				ctx, meter := store.WithMeter(context.Background())
-				if err := c.run(ctx, i); err != nil {
-					b.Fatal(err)
-				}
-				calls, rcu, wcu, i = calls+meter.Calls(), rcu+meter.ReadUnits(), wcu+meter.WriteUnits(), i+1
-			}
-			b.ReportMetric(float64(calls)/float64(i), "ddb-calls/op")
-			b.ReportMetric(rcu/float64(i), "ddb-rcu/op")
-			b.ReportMetric(wcu/float64(i), "ddb-wcu/op")
-		})
-	}
-}
+func BenchmarkCost(b *testing.B) { testenv.BenchCosts(b, measured(costCases(b))) }

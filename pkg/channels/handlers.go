@@ -13,13 +13,5 @@ type Service struct{ Table store.Table }
 // List serves GET /channels: a page of the account's channels in creation
 // order, with Total-Pages.
 func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	page, err := api.ParsePage(r)
-	if err != nil {
-		return nil, err
-	}
-	all, err := List(ctx, s.Table, r.Account.ID)
-	if err != nil {
-		return nil, err
-	}
-	return api.OK(api.Slice(all, page)).WithTotalPages(api.TotalPages(len(all), page.Limit)), nil
+	return api.ListAll(ctx, r, func(ctx context.Context) ([]Channel, error) { return List(ctx, s.Table, r.Account.ID) })
 }

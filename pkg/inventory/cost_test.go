@@ -13,6 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // costCase is one endpoint at its largest: run makes the call (i numbers
@@ -120,24 +121,15 @@ func TestCost(t *testing.T) {
 	}
 }
 
-// BenchmarkCost reports each endpoint's DynamoDB calls and write units per
+// BenchmarkCost reports each endpoint's DynamoDB calls and capacity per
 // call (make bench).
 func BenchmarkCost(b *testing.B) {
 	cases, _ := costCases(b)
-	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			calls, wcu, i := 0, 0.0, 0
-			for b.Loop() {
-				ctx, meter := store.WithMeter(context.Background())
-				if err := c.run(ctx, i); err != nil {
-					b.Fatal(err)
-				}
-				calls, wcu, i = calls+meter.Calls(), wcu+meter.WriteUnits(), i+1
-			}
-			b.ReportMetric(float64(calls)/float64(i), "ddb-calls/op")
-			b.ReportMetric(wcu/float64(i), "ddb-wcu/op")
-		})
+	bench := make([]testenv.CostCase, len(cases))
+	for i, c := range cases {
+		bench[i] = testenv.CostCase{Name: c.name, Run: c.run, Want: c.want}
 	}
+	testenv.BenchCosts(b, bench)
 }
 
 func itemsOf(w string, n int) []inventory.Item {

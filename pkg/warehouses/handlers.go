@@ -29,15 +29,7 @@ type Service struct {
 
 // List serves GET /warehouses: a page in creation order with Total-Pages.
 func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	page, err := api.ParsePage(r)
-	if err != nil {
-		return nil, err
-	}
-	all, err := List(ctx, s.Table, r.Account.ID)
-	if err != nil {
-		return nil, err
-	}
-	return api.OK(api.Slice(all, page)).WithTotalPages(api.TotalPages(len(all), page.Limit)), nil
+	return api.ListAll(ctx, r, func(ctx context.Context) ([]Warehouse, error) { return List(ctx, s.Table, r.Account.ID) })
 }
 
 // Create serves POST /warehouses. Without a priority the warehouse comes

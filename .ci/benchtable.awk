@@ -1,0 +1,20 @@
+# Turns `go test -bench` output into a table: one row per benchmark with its
+# DynamoDB calls, read and write capacity units and time per request.
+function metric(name,   i) {
+	for (i = 3; i < NF; i++) if ($(i + 1) == name) return $i
+	return "-"
+}
+/^pkg: / { pkg = $2; sub(/^github.com\/multisell\/multisell\//, "", pkg); next }
+/^Benchmark/ {
+	name = $1
+	sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name); gsub(/_/, " ", name)
+	if (!header++) {
+		printf "%-14s %-58s %10s %10s %10s %12s\n", "package", "benchmark", "ddb calls", "RCU", "WCU", "ms/request"
+		printf "%-14s %-58s %10s %10s %10s %12s\n", "-------", "---------", "---------", "---", "---", "----------"
+	}
+	ms = metric("ns/op"); if (ms != "-") ms = sprintf("%.2f", ms / 1e6)
+	printf "%-14s %-58s %10s %10s %10s %12s\n", pkg, name, metric("ddb-calls/op"), metric("ddb-rcu/op"), metric("ddb-wcu/op"), ms
+	next
+}
+/^(FAIL|panic|---)/ { print; failed = 1 }
+END { if (failed) exit 1 }

@@ -1,0 +1,258 @@
+package orders_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// seeded is an account holding n orders written in bulk (seed).
+type seeded struct {
+	env  *testenv.Env
+	acct testenv.Account
+	wh   string // the warehouse the open orders are allocated at
+	n    int
+}
+
+// seedBase is the ordered_at of order 0; order i is i minutes later, so
+// every listing's first page holds the same orders whatever n is.
+var seedBase = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// seedTime is the ordered_at of order seq.
+func seedTime(seq int) string { return api.FormatTime(seedBase.Add(time.Duration(seq) * time.Minute)) }
+
+// seedOrder is order seq of the seeded accounts, one line of 2 units of
+// SKU "S", by seq % 10: 0 cancelled; 1 completed (shipped from wh, paid);
+// 2 and 5 half shipped, the rest allocated at wh; 3, 4, 6-9 allocated at
+// wh. Even seqs are paid. So with n >= 300, each of the partitions the
+// tests list (open, paid, not shipped, wh's fulfillments) holds more than
+// a page of 100.
+func seedOrder(ch channels.Channel, wh string, seq int) *orders.Order {
+	str := func(s string) *string { return &s }
+	num := func(f float64) *float64 { return &f }
+	sku := "S"
+	it := orders.Item{
+		OrderItemRef: "1", SKU: sku, InventorySKU: &sku, Quantity: 2,
+		Title: str("Seeded product with a title of a realistic length"), UnitPrice: num(12.5), Price: num(25), Total: num(25),
+	}
+	o := &orders.Order{
+		DisplayRef: fmt.Sprintf("SEED-%07d", seq), Seq: int64(seq), ChannelUUID: ch.UUID, ChannelName: ch.Name,
+		ChannelTypeDisplayName: ch.ChannelTypeDisplayName, OrderedAt: seedTime(seq), PaymentStatus: orders.None,
+		ShippingContactName: str("Jane Doe"), ShippingAddress1: str("1 Main Street"), ShippingCity: str("Springfield"),
+		ShippingPostalCode: str("12345"), ShippingCountryCode: str("US"), ShippingEmail: str("jane@example.com"),
+		Subtotal: num(25), Total: num(25),
+	}
+	if seq%2 == 0 || seq%10 == 1 {
+		o.PaymentStatus, o.PaidAt = orders.All, str(o.OrderedAt)
+	}
+	switch seq % 10 {
+	case 0:
+		o.CancelledAt = str(o.OrderedAt)
+	case 1:
+		it.QuantityFulfilled, it.Shipped, o.ShippedAt = 2, []orders.WarehouseQty{{WarehouseUUID: wh, Quantity: 2}}, str(o.OrderedAt)
+	case 2, 5:
+		it.QuantityFulfilled, it.Shipped, o.ShippedAt = 1, []orders.WarehouseQty{{WarehouseUUID: wh, Quantity: 1}}, str(o.OrderedAt)
+		it.Alloc = []orders.WarehouseQty{{WarehouseUUID: wh, Quantity: 1}}
+	default:
+		it.Alloc = []orders.WarehouseQty{{WarehouseUUID: wh, Quantity: 2}}
+	}
+	o.Items = []orders.Item{it}
+	return o
+}
+
+// seedWorkers is the number of concurrent BatchWriteItem callers.
+const seedWorkers = 16
+
+// seed creates an account with a channel, a warehouse, the inventory
+// record of SKU "S" there and n orders: the items the import would have
+// written (orders.SeedItems), stored with BatchWriteItem 25 at a time by
+// concurrent workers, then the record's reservation and the sequence
+// counter, so the account holds every invariant (orders.CheckInvariants).
+func seed(tb testing.TB, n int) *seeded {
+	tb.Helper()
+	ctx := context.Background()
+	env := testenv.Get(tb)
+	t := env.Deps.Table
+	s := &seeded{env: env, acct: env.NewAccount(tb, testenv.AccountOptions{}), n: n}
+	ch, err := channels.Create(ctx, t, s.acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := env.Client(tb, s.acct).Do(http.MethodPost, "/warehouses", map[string]any{"warehouse": map[string]any{"name": "W"}})
+	var w struct {
+		UUID string `json:"warehouse_uuid"`
+	}
+	if r.Status != http.StatusOK {
+		tb.Fatalf("create warehouse: %d %s", r.Status, r)
+	}
+	r.JSON(tb, &w)
+	s.wh = w.UUID
+	onHand := int64(2 * n)
+	if err := inventory.Create(ctx, t, s.acct.ID, []inventory.Item{{SKU: "S", Warehouse: s.wh, OnHand: &onHand}}); err != nil {
+		tb.Fatal(err)
+	}
+
+	start := time.Now()
+	batches := make(chan []types.WriteRequest, seedWorkers)
+	errs := make(chan error, seedWorkers)
+	var wg sync.WaitGroup
+	for range seedWorkers {
+		wg.Go(func() {
+			for b := range batches {
+				if err := batchWrite(ctx, t, b); err != nil {
+					errs <- err
+					for range batches { // drain, so the producer ends
+					}
+					return
+				}
+			}
+		})
+	}
+	reserved := 0
+	var batch []types.WriteRequest
+	for seq := 1; seq <= n; seq++ {
+		o := seedOrder(ch, s.wh, seq)
+		items, err := orders.SeedItems(s.acct.ID, o)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		reserved += o.Items[0].Allocated()
+		for _, it := range items {
+			batch = append(batch, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			if len(batch) == 25 {
+				batches <- batch
+				batch = nil
+			}
+		}
+	}
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		tb.Fatalf("seed %d orders: %v", n, err)
+	}
+	_, err = t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		inventory.Reserve(t, s.acct.ID, "S", s.wh, reserved),
+		{Put: &types.Put{TableName: t.TableName(), Item: orders.SeqCounterItem(s.acct.ID, int64(n))}},
+	}})
+	if err != nil {
+		tb.Fatalf("reserve seeded stock: %v", err)
+	}
+	tb.Logf("seeded %d orders in %v", n, time.Since(start).Round(time.Millisecond))
+	return s
+}
+
+// batchWrite writes one batch, retrying what DynamoDB leaves unprocessed.
+func batchWrite(ctx context.Context, t store.Table, batch []types.WriteRequest) error {
+	req := map[string][]types.WriteRequest{t.Name: batch}
+	for attempt := 0; len(req) > 0; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Duration(min(attempt, 20)) * 10 * time.Millisecond)
+		}
+		out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: req})
+		if err != nil {
+			return err
+		}
+		req = out.UnprocessedItems
+	}
+	return nil
+}
+
+// scaleCases are the first pages whose cost must not depend on the
+// account's size (GET /orders alone and with each filter, fulfillments),
+// and a jump to page jump of 10 (which must read only the keys it skips).
+func scaleCases(s *seeded, jump int) []testenv.CostCase {
+	page := map[string]int{"Query": 1, "BatchGetItem": 1, "UpdateItem": 1}
+	get := func(path string) testenv.CostCase {
+		return testenv.CostCase{Name: "GET " + path, Run: s.env.Request(s.acct, http.MethodGet, path, http.StatusOK, nil), Want: page}
+	}
+	jumpPath := fmt.Sprintf("/orders?limit=10&page=%d", jump)
+	jumpRun := s.env.Request(s.acct, http.MethodGet, jumpPath, http.StatusOK, nil)
+	return []testenv.CostCase{
+		get("/orders"),
+		get("/orders?sb_status=open"),
+		get("/orders?sb_payment_status=all"),
+		get("/orders?shipment_status=none"),
+		get("/orders?min_ordered_at=" + seedTime(101)),
+		get("/orders?max_ordered_at=" + seedTime(250)),
+		get("/warehouses/" + s.wh + "/fulfillments"),
+		get("/warehouses/fulfillments/" + s.wh),
+		{Name: "GET " + jumpPath + " (jump)", Run: func(ctx context.Context, i int) error {
+			orders.ForgetCursors(s.acct.ID) // a fresh listing: no page start is known
+			return jumpRun(ctx, i)
+		}, Want: map[string]int{"Query": 2, "BatchGetItem": 1, "UpdateItem": 1}},
+	}
+}
+
+// TestScaleSmall proves the scale property (acceptance item 5) at a size
+// CI affords: every first page, and a jump, costs the same calls and the
+// same read units with 300 orders as with 3,000. The seeded accounts hold
+// every invariant, so the bulk writes are what imports would have written.
+func TestScaleSmall(t *testing.T) {
+	t.Parallel()
+	var small, large *seeded
+	t.Run("seed", func(t *testing.T) {
+		t.Run("300", func(t *testing.T) { t.Parallel(); small = seed(t, 300) })
+		t.Run("3000", func(t *testing.T) { t.Parallel(); large = seed(t, 3000) })
+	})
+	if small == nil || large == nil {
+		t.FailNow()
+	}
+	for _, s := range []*seeded{small, large} {
+		if err := orders.CheckInvariants(context.Background(), s.env.Deps.Table, s.acct.ID); err != nil {
+			t.Fatalf("seeded %d orders: invariants: %v", s.n, err)
+		}
+	}
+	smallCases, largeCases := scaleCases(small, 20), scaleCases(large, 20)
+	for i, sc := range smallCases {
+		lc := largeCases[i]
+		sOps, sRead := measure(t, sc)
+		lOps, lRead := measure(t, lc)
+		if !maps.Equal(sOps, sc.Want) {
+			t.Errorf("%s, %d orders: DynamoDB calls %v, want %v", sc.Name, small.n, sOps, sc.Want)
+		}
+		if !maps.Equal(sOps, lOps) || sRead != lRead || sRead == 0 {
+			t.Errorf("%s: %d orders cost %v and %g RCU, %d orders %v and %g RCU", sc.Name, small.n, sOps, sRead, large.n, lOps, lRead)
+		}
+	}
+}
+
+// measure runs c once and returns its calls and read units.
+func measure(t *testing.T, c testenv.CostCase) (map[string]int, float64) {
+	t.Helper()
+	ctx, meter := store.WithMeter(context.Background())
+	if err := c.Run(ctx, 0); err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	return meter.Ops(), meter.ReadUnits()
+}
+
+// BenchmarkScale reports the first pages and a jump to page 50 with 1,000
+// and with 100,000 orders in the account (acceptance item 5): the
+// ddb-calls/op and ddb-rcu/op of each request are the same at both sizes.
+// Seeding 100,000 orders takes a while, so `go test` without -bench does
+// not run it; TestScaleSmall proves the same at 300 and 3,000.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("%d orders", n), func(b *testing.B) {
+			testenv.BenchCosts(b, scaleCases(seed(b, n), 50))
+		})
+	}
+}
