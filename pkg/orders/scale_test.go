@@ -225,6 +225,7 @@ func TestScaleSmall(t *testing.T) {
 		lc := largeCases[i]
 		sOps, sRead := measure(t, sc)
 		lOps, lRead := measure(t, lc)
+		t.Logf("%s: %v, %g RCU", sc.Name, sOps, sRead)
 		if !maps.Equal(sOps, sc.Want) {
 			t.Errorf("%s, %d orders: DynamoDB calls %v, want %v", sc.Name, small.n, sOps, sc.Want)
 		}
