@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,6 +16,9 @@ import (
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/store"
 )
+
+// applyConcurrency is how many items of one adjustment are applied at once.
+const applyConcurrency = 10
 
 // Apply applies a queued adjustment exactly once, however often it is
 // delivered, and returns the result of each item in order.
@@ -33,12 +37,21 @@ func Apply(ctx context.Context, t store.Table, adj Adjustment) ([]Result, error)
 	}
 	now := time.Now()
 	results := make([]Result, len(adj.Items))
+	errs := make([]error, len(adj.Items))
+	// The items name distinct records (duplicates are refused up front), so
+	// they are applied concurrently, a few at a time.
+	sem := make(chan struct{}, applyConcurrency)
+	var wg sync.WaitGroup
 	for i, it := range adj.Items {
-		r, err := applyItem(ctx, t, adj, it, api.FormatTime(now))
-		if err != nil {
-			return nil, err
-		}
-		results[i] = r
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			results[i], errs[i] = applyItem(ctx, t, adj, it, api.FormatTime(now))
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	st := Status{RequestID: adj.RequestID, Status: StatusApplied, Items: results}
 	if err := putStatus(ctx, t, adj.Account, st, now); err != nil {

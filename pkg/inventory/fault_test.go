@@ -145,7 +145,10 @@ func TestFailureMidMessage(t *testing.T) {
 	if st := f.status(id); st.Status != inventory.StatusQueued {
 		t.Errorf("status with a failing item: %+v", st)
 	}
-	check(t, f.get("C", w), 1, 0, 1)
+	// Items apply concurrently: C may be applied already or not, but whole.
+	if c := f.get("C", w); c.OnHand != 1 && c.OnHand != 30 {
+		t.Errorf("C half applied: %+v", c)
+	}
 	// A reservation meanwhile must survive the retry of A.
 	if err := f.reserve("A", w, 4); err != nil {
 		t.Fatal(err)
