@@ -1,20 +1,14 @@
 package inventory
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -73,38 +67,7 @@ func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, err
 // enqueue sends adj as one message of the account's group; the request id
 // is the deduplication id.
 func (s Service) enqueue(ctx context.Context, adj Adjustment) error {
-	body, err := encodeAdjustment(adj)
-	if err != nil {
-		return err
-	}
-	_, err = s.SQS.SendMessage(ctx, &sqs.SendMessageInput{
-		QueueUrl:               aws.String(s.QueueURL),
-		MessageBody:            aws.String(body),
-		MessageGroupId:         aws.String(adj.Account),
-		MessageDeduplicationId: aws.String(adj.RequestID),
-	})
-	if err != nil {
-		return fmt.Errorf("queue adjustment %s: %w", adj.RequestID, err)
-	}
-	return nil
-}
-
-// encodeAdjustment is the message body of adj: its JSON, gzipped and in
-// base64. SQS takes only some Unicode (fauxqs no characters beyond U+FFFD)
-// and at most 256 KiB; base64 is plain ASCII, and gzip keeps the largest
-// adjustment a client can send (50 items of 255-character SKUs, bin
-// locations and descriptions) well under the limit.
-func encodeAdjustment(adj Adjustment) (string, error) {
-	var b bytes.Buffer
-	b64 := base64.NewEncoder(base64.StdEncoding, &b)
-	zw := gzip.NewWriter(b64)
-	if err := json.NewEncoder(zw).Encode(adj); err != nil {
-		return "", fmt.Errorf("encode adjustment: %w", err)
-	}
-	if err := errors.Join(zw.Close(), b64.Close()); err != nil {
-		return "", fmt.Errorf("compress adjustment: %w", err)
-	}
-	return b.String(), nil
+	return queue.SendFIFO(ctx, s.SQS, s.QueueURL, adj.Account, adj.RequestID, adj)
 }
 
 // anyExists reports whether any item's record exists: one BatchGetItem.

@@ -1,44 +1,26 @@
 package inventory
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/queue"
 )
 
 // Consume is the handler of the adjustments queue (an SQS event source with
-// ReportBatchItemFailures). Messages are applied in order; when one fails,
-// it and every message after it are reported as failures, so SQS delivers
-// them again in the same order and, after the queue's maxReceiveCount,
-// moves a message that keeps failing to the dead-letter queue. Applying is
-// idempotent, so a retried message changes nothing twice.
+// ReportBatchItemFailures): messages apply in order, and a failed one is
+// retried with those after it and ends in the dead-letter queue if it keeps
+// failing (queue.FIFOBatch). Applying is idempotent, so a retried message
+// changes nothing twice.
 func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-	var resp events.SQSEventResponse
-	for i, m := range ev.Records {
-		log := api.Log(ctx).With("message_id", m.MessageId)
-		mctx, meter := store.EnsureMeter(api.WithLogger(ctx, log))
-		err := s.consume(mctx, m.Body)
-		log.Info("adjustment", "ok", err == nil, "ddb_calls", meter.Calls(), "ddb_wcu", meter.WriteUnits())
-		if err != nil {
-			log.Error("adjustment failed", "error", err)
-			for _, rest := range ev.Records[i:] {
-				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: rest.MessageId})
-			}
-			break
-		}
-	}
-	return resp, nil
+	return queue.FIFOBatch(ctx, ev, func(ctx context.Context, m events.SQSMessage) error {
+		return s.consume(ctx, m.Body)
+	}), nil
 }
 
 // consume applies one message and tells the stock listener which records
@@ -68,20 +50,11 @@ func (s Service) consume(ctx context.Context, body string) error {
 	return nil
 }
 
-// maxMessageJSON bounds the JSON a message body may unzip to: a real one is
-// far smaller, so a hostile body cannot exhaust memory.
-const maxMessageJSON = 1 << 20
-
-// decodeAdjustment reads and checks a message body (see encodeAdjustment).
+// decodeAdjustment reads and checks a message body.
 func decodeAdjustment(body string) (Adjustment, error) {
 	var adj Adjustment
-	zr, err := gzip.NewReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(body)))
-	if err != nil {
-		return adj, fmt.Errorf("decode adjustment: %w", err)
-	}
-	dec := json.NewDecoder(io.LimitReader(zr, maxMessageJSON))
-	if err := dec.Decode(&adj); err != nil {
-		return adj, fmt.Errorf("decode adjustment: %w", err)
+	if err := queue.Decode(body, &adj); err != nil {
+		return adj, fmt.Errorf("adjustment: %w", err)
 	}
 	if err := adj.validate(); err != nil {
 		return adj, fmt.Errorf("adjustment %q: %w", adj.RequestID, err)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/multisell/multisell/pkg/queue"
 )
 
 func TestAdjustmentValidate(t *testing.T) {
@@ -69,7 +71,7 @@ func TestLargestMessageFits(t *testing.T) {
 	}
 	account := "acct_0123456789abcdef0123"
 	adj := Adjustment{RequestID: newRequestID(account), Account: account, Method: MethodPatch, Items: got}
-	body, err := encodeAdjustment(adj)
+	body, err := queue.Encode(adj)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func FuzzConsumeMessage(f *testing.F) {
 		{RequestID: id, Account: "acct_b", Method: MethodPut},
 		{Items: []Item{{}}},
 	} {
-		body, err := encodeAdjustment(adj)
+		body, err := queue.Encode(adj)
 		if err != nil {
 			f.Fatal(err)
 		}

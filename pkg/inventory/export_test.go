@@ -1,8 +1,5 @@
 package inventory
 
-// Internals the integration tests (package inventory_test) use to craft
+// NewRequestID lets the integration tests (package inventory_test) craft
 // queue messages as PUT and PATCH do.
-var (
-	EncodeAdjustment = encodeAdjustment
-	NewRequestID     = newRequestID
-)
+var NewRequestID = newRequestID

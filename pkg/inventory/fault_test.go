@@ -18,6 +18,8 @@ import (
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
+
+	"github.com/multisell/multisell/pkg/queue"
 )
 
 // message encodes an adjustment of the fixture's account as PUT or PATCH
@@ -25,7 +27,7 @@ import (
 func (f *fixture) message(method string, items ...inventory.Item) (id, msgBody string) {
 	f.t.Helper()
 	id = inventory.NewRequestID(f.acct.ID)
-	msgBody, err := inventory.EncodeAdjustment(inventory.Adjustment{RequestID: id, Account: f.acct.ID, Method: method, Items: items})
+	msgBody, err := queue.Encode(inventory.Adjustment{RequestID: id, Account: f.acct.ID, Method: method, Items: items})
 	if err != nil {
 		f.t.Fatal(err)
 	}

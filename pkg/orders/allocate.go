@@ -83,12 +83,13 @@ func allocate(ctx context.Context, t store.Table, account string, o *Order, whs 
 	return nil
 }
 
-// released returns the records where next holds less than cur: stock that
-// the change makes available to other orders.
-func released(cur, next *Order) []inventory.SKUWarehouse {
+// released returns the records where next holds less than cur, net of the
+// reserved units shipped from them (a shipment's covered moves, nil for
+// other changes): stock that the change makes available to other orders.
+func released(cur, next *Order, shipped map[allocation.Record]int) []inventory.SKUWarehouse {
 	var out []inventory.SKUWarehouse
 	for _, d := range reserveDeltas(cur, next) {
-		if d.Qty < 0 {
+		if d.Qty+shipped[d.Record] < 0 {
 			out = append(out, inventory.SKUWarehouse{SKU: d.SKU, Warehouse: d.Warehouse})
 		}
 	}

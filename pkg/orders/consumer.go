@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/queue"
 )
 
 // AccountAttribute is the SQS message attribute naming the account an
@@ -18,49 +18,32 @@ import (
 // account as the message group).
 const AccountAttribute = "account_id"
 
-// errBadMessage is a message that can never import: retrying is useless.
-var errBadMessage = errors.New("bad order import message")
-
 // Consume is the order-import function: each SQS message holds one import
 // document or a JSON array of them, for the account of its account_id
 // attribute. Invalid documents are logged with their error and dropped
-// (re-sending them cannot help); a failure of the service fails the
-// message and those after it in the batch, so they are retried in order.
+// (re-sending them cannot help), and so is a message that is not JSON or
+// names no account; a failure of the service fails the message and those
+// after it in the batch, so they are retried in order (queue.FIFOBatch).
 func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-	var resp events.SQSEventResponse
-	for i, m := range ev.Records {
-		log := api.Log(ctx).With("message_id", m.MessageId)
-		mctx, meter := store.EnsureMeter(api.WithLogger(ctx, log))
-		results, err := s.consume(mctx, m)
+	return queue.FIFOBatch(ctx, ev, func(ctx context.Context, m events.SQSMessage) error {
+		results, err := s.consume(ctx, m)
 		for _, r := range results {
 			if r.Result == ResultError {
-				log.Warn("order import rejected", "channel_uuid", r.ChannelUUID, "display_ref", r.DisplayRef, "error", r.Error)
+				api.Log(ctx).Warn("order import rejected", "channel_uuid", r.ChannelUUID, "display_ref", r.DisplayRef, "error", r.Error)
 			}
 		}
-		log.Info("order import", "documents", len(results), "ok", err == nil, "ddb_calls", meter.Calls())
-		if errors.Is(err, errBadMessage) {
-			log.Warn("order import message dropped", "error", err)
-			continue
-		}
-		if err != nil {
-			log.Error("order import failed", "error", err)
-			for _, rest := range ev.Records[i:] {
-				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: rest.MessageId})
-			}
-			break
-		}
-	}
-	return resp, nil
+		return err
+	}), nil
 }
 
 func (s Service) consume(ctx context.Context, m events.SQSMessage) ([]Result, error) {
 	attr, ok := m.MessageAttributes[AccountAttribute]
 	if !ok || attr.StringValue == nil || *attr.StringValue == "" {
-		return nil, fmt.Errorf("%w: no %s attribute", errBadMessage, AccountAttribute)
+		return nil, queue.Drop(fmt.Errorf("order import message without the %s attribute", AccountAttribute))
 	}
 	docs, err := SplitDocuments([]byte(m.Body))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errBadMessage, err)
+		return nil, queue.Drop(err)
 	}
 	return s.Import(ctx, *attr.StringValue, docs)
 }

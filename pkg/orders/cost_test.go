@@ -187,7 +187,6 @@ type recorder struct {
 }
 
 type call struct {
-	op  string
 	in  any
 	out any
 }
@@ -198,10 +197,15 @@ func newRecorder(env *testenv.Env) *recorder {
 		o.APIOptions = append(slices.Clip(o.APIOptions), func(s *middleware.Stack) error {
 			return s.Initialize.Add(middleware.InitializeMiddlewareFunc("record", func(ctx context.Context,
 				in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				params := in.Parameters
+				if q, ok := params.(*dynamodb.QueryInput); ok {
+					cp := *q // the caller reuses its input for the next Query
+					params = &cp
+				}
 				out, md, err := next.HandleInitialize(ctx, in)
 				if err == nil {
 					r.mu.Lock()
-					r.calls = append(r.calls, call{op: fmt.Sprintf("%T", in.Parameters), in: in.Parameters, out: out.Result})
+					r.calls = append(r.calls, call{in: params, out: out.Result})
 					r.mu.Unlock()
 				}
 				return out, md, err

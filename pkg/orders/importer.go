@@ -174,7 +174,7 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 	if err := save(ctx, im.Table, im.account, cur, next, nil, nil); err != nil {
 		return nil, "", nil, err
 	}
-	return &seq, ResultUpdated, released(cur, next), nil
+	return &seq, ResultUpdated, released(cur, next, nil), nil
 }
 
 // create stores a new order with the next sequence number, allocated.

@@ -160,20 +160,20 @@ func batchWrite(ctx context.Context, t store.Table, batch []types.WriteRequest) 
 // and a jump to page jump of 10 (which must read only the keys it skips).
 func scaleCases(s *seeded, jump int) []testenv.CostCase {
 	page := map[string]int{"Query": 1, "BatchGetItem": 1, "UpdateItem": 1}
-	get := func(path string) testenv.CostCase {
-		return testenv.CostCase{Name: "GET " + path, Run: s.env.Request(s.acct, http.MethodGet, path, http.StatusOK, nil), Want: page}
+	get := func(name, path string) testenv.CostCase {
+		return testenv.CostCase{Name: name, Run: s.env.Request(s.acct, http.MethodGet, path, http.StatusOK, nil), Want: page}
 	}
 	jumpPath := fmt.Sprintf("/orders?limit=10&page=%d", jump)
 	jumpRun := s.env.Request(s.acct, http.MethodGet, jumpPath, http.StatusOK, nil)
 	return []testenv.CostCase{
-		get("/orders"),
-		get("/orders?sb_status=open"),
-		get("/orders?sb_payment_status=all"),
-		get("/orders?shipment_status=none"),
-		get("/orders?min_ordered_at=" + seedTime(101)),
-		get("/orders?max_ordered_at=" + seedTime(250)),
-		get("/warehouses/" + s.wh + "/fulfillments"),
-		get("/warehouses/fulfillments/" + s.wh),
+		get("GET /orders", "/orders"),
+		get("GET /orders?sb_status=open", "/orders?sb_status=open"),
+		get("GET /orders?sb_payment_status=all", "/orders?sb_payment_status=all"),
+		get("GET /orders?shipment_status=none", "/orders?shipment_status=none"),
+		get("GET /orders?min_ordered_at", "/orders?min_ordered_at="+seedTime(101)),
+		get("GET /orders?max_ordered_at", "/orders?max_ordered_at="+seedTime(250)),
+		get("GET /warehouses/{uuid}/fulfillments", "/warehouses/"+s.wh+"/fulfillments"),
+		get("GET /warehouses/fulfillments/{uuid}", "/warehouses/fulfillments/"+s.wh),
 		{Name: "GET " + jumpPath + " (jump)", Run: func(ctx context.Context, i int) error {
 			orders.ForgetCursors(s.acct.ID) // a fresh listing: no page start is known
 			return jumpRun(ctx, i)
@@ -183,14 +183,15 @@ func scaleCases(s *seeded, jump int) []testenv.CostCase {
 
 // TestScaleSmall proves the scale property (acceptance item 5) at a size
 // CI affords: every first page, and a jump, costs the same calls and the
-// same read units with 300 orders as with 3,000. The seeded accounts hold
-// every invariant, so the bulk writes are what imports would have written.
+// same read units with 300 orders as with 3,000. The 300-order account is
+// checked for every invariant: the bulk writes are what imports would have
+// written (the 3,000 are written by the same code).
 func TestScaleSmall(t *testing.T) {
 	t.Parallel()
 	var small, large *seeded
 	t.Run("seed", func(t *testing.T) {
 		t.Run("300", func(t *testing.T) { t.Parallel(); small = seed(t, 300, true) })
-		t.Run("3000", func(t *testing.T) { t.Parallel(); large = seed(t, 3000, true) })
+		t.Run("3000", func(t *testing.T) { t.Parallel(); large = seed(t, 3000, false) })
 	})
 	if small == nil || large == nil {
 		t.FailNow()

@@ -140,7 +140,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 	if err != nil {
 		return nil, shipFailure(err, len(extra), records)
 	}
-	return released(cur, &next), nil
+	return released(cur, &next, covered(moves)), nil
 }
 
 // afterWarehouse returns err, unless the named warehouse is unknown: that

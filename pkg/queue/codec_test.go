@@ -1,0 +1,41 @@
+package queue
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestEncodeDecode(t *testing.T) {
+	t.Parallel()
+	in := map[string]string{"sku": "A/B C+#? 😀 ü", "big": strings.Repeat("x", 100_000)}
+	body, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range body {
+		if r > 127 {
+			t.Fatalf("body is not ASCII: %q", r)
+		}
+	}
+	if len(body) > 10_000 {
+		t.Errorf("body of %d bytes: not compressed", len(body))
+	}
+	var out map[string]string
+	if err := Decode(body, &out); err != nil || out["sku"] != in["sku"] || out["big"] != in["big"] {
+		t.Fatalf("round trip: %v", err)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	good, _ := Encode(map[string]int{"a": 1})
+	for _, s := range []string{good, "", "not base64", "H4sIAAAAAAAA/w==", good[:len(good)/2]} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		var v any
+		if err := Decode(body, &v); err == nil && !utf8.ValidString(body) {
+			t.Fatalf("decoded a body that is not even text: %q", body)
+		}
+	})
+}
