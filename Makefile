@@ -72,7 +72,7 @@ test: deps lint ## the whole suite: lint, then every test with the race detector
 
 bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request, as a table
 	@mkdir -p .local
-	@$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./... | tee .local/bench.txt | awk -f .ci/benchtable.awk
+	@$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./... | tee .local/bench.txt | awk -f .ci/benchtable.awk
 
 BENCHTIME ?= 20x
 

@@ -188,14 +188,7 @@ func scaleCases(s *seeded, jump int) []testenv.CostCase {
 // written (the 3,000 are written by the same code).
 func TestScaleSmall(t *testing.T) {
 	t.Parallel()
-	var small, large *seeded
-	t.Run("seed", func(t *testing.T) {
-		t.Run("300", func(t *testing.T) { t.Parallel(); small = seed(t, 300, true) })
-		t.Run("3000", func(t *testing.T) { t.Parallel(); large = seed(t, 3000, false) })
-	})
-	if small == nil || large == nil {
-		t.FailNow()
-	}
+	small, large := seed(t, 300, true), seed(t, 3000, false)
 	smallCases, largeCases := scaleCases(small, 20), scaleCases(large, 20)
 	for i, sc := range smallCases {
 		lc := largeCases[i]
