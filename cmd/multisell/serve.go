@@ -83,19 +83,18 @@ func readStackFile() (*stackFile, error) {
 	return &s, nil
 }
 
-// loadConfig returns the configuration of the running local stack (.local/stack.json),
-// or else the one of the environment (AWS: standard AWS config and TABLE_NAME).
+// loadConfig returns the configuration of the environment when TABLE_NAME is set (AWS:
+// the standard AWS config), else the one of the running local stack (.local/stack.json).
 func loadConfig() (app.Config, error) {
+	if os.Getenv("TABLE_NAME") != "" {
+		return app.ConfigFromEnv(), nil // named explicitly: that table, even with a local stack up
+	}
 	s, err := readStackFile()
 	if err != nil {
 		return app.Config{}, err
 	}
 	if s == nil {
-		cfg := app.ConfigFromEnv()
-		if cfg.TableName == "" {
-			return cfg, errors.New("no local stack is running (start one with `make run`) and TABLE_NAME is not set")
-		}
-		return cfg, nil
+		return app.Config{}, errors.New("no local stack is running (start one with `make run`) and TABLE_NAME is not set")
 	}
 	return app.Config{
 		TableName:           s.TableName,

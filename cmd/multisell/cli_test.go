@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// cli runs the CLI in-process against the test stack (named through the
+// environment, as against AWS) and returns its exit code and outputs.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	stdout, stderr = &out, &errOut
+	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
+	code := run(context.Background(), args)
+	return code, out.String(), errOut.String()
+}
+
+// TestCLI walks the subcommands of DESIGN.md section 3 (they share the
+// process-wide stdout, so the steps run in order, not in parallel).
+func TestCLI(t *testing.T) {
+	env := testenv.Get(t)
+	cfg := env.Config
+	for k, v := range map[string]string{
+		"TABLE_NAME": cfg.TableName, "DYNAMODB_ENDPOINT": cfg.DynamoDBEndpoint, "SQS_ENDPOINT": cfg.SQSEndpoint,
+		"ADJUSTMENTS_QUEUE_URL": cfg.AdjustmentsQueueURL, "ORDER_IMPORT_QUEUE_URL": cfg.OrderImportQueueURL, "AWS_REGION": cfg.Region,
+	} {
+		t.Setenv(k, v)
+	}
+
+	code, out, errOut := cli(t, "accounts", "create", "--name", "CLI Co", "--rps", "100", "--rpm", "1000")
+	var acct struct {
+		AccountID    string `json:"account_id"`
+		AccountToken string `json:"account_token"`
+		SecretKey    string `json:"secret_key"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &acct) != nil || acct.SecretKey == "" {
+		t.Fatalf("accounts create: %d %s %s", code, out, errOut)
+	}
+	if !strings.Contains(out, `"account_token"`) || !strings.Contains(out, `"secret_key"`) {
+		t.Errorf("accounts create prints %s", out)
+	}
+
+	code, out, _ = cli(t, "channels", "create", "--account", acct.AccountToken, "--name", "Amazon US", "--type", "Amazon", "--site-id", "ATVPDKIKX0DER")
+	var ch struct {
+		UUID  string `json:"uuid"`
+		State string `json:"state"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.State != "active" {
+		t.Fatalf("channels create: %d %s", code, out)
+	}
+	if code, _, errOut := cli(t, "channels", "create", "--account", acct.AccountToken, "--name", "X", "--type", "Y", "--state", "paused"); code != 1 || errOut == "" {
+		t.Errorf("bad state: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := cli(t, "channels", "create", "--account", "no-such-token", "--name", "X", "--type", "Y"); code != 1 || !strings.Contains(errOut, "no account") {
+		t.Errorf("unknown token: exit %d, stderr %q", code, errOut)
+	}
+
+	c := env.Client(t, testenv.Account{ID: acct.AccountID, Token: acct.AccountToken, Secret: acct.SecretKey})
+	if r := c.Do("PUT", "/products/WIDGET", `{"name":"Widget"}`); r.Status != 200 {
+		t.Fatalf("create product: %d %s", r.Status, r)
+	}
+	if code, _, errOut := cli(t, "listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-2", "--product", "NOPE"); code != 1 || errOut == "" {
+		t.Errorf("link to an unknown product: exit %d", code)
+	}
+	if code, out, errOut := cli(t, "listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-1", "--product", "WIDGET"); code != 0 {
+		t.Fatalf("listings link: %d %s %s", code, out, errOut)
+	}
+
+	file := filepath.Join(t.TempDir(), "orders.json")
+	docs := `[{"channel_uuid":"` + ch.UUID + `","display_ref":"111-1","ordered_at":"2026-01-02","items":[{"order_item_ref":"1","sku":"AMZ-1","quantity":1}]},
+		{"channel_uuid":"` + ch.UUID + `","display_ref":"111-2","items":[]}]`
+	if err := os.WriteFile(file, []byte(docs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = cli(t, "orders", "import", "--account", acct.AccountToken, file)
+	var results []struct {
+		DisplayRef string `json:"display_ref"`
+		Result     string `json:"result"`
+		Error      string `json:"error"`
+		Seq        *int64 `json:"sb_order_seq"`
+	}
+	if code != 1 || json.Unmarshal([]byte(out), &results) != nil || len(results) != 2 {
+		t.Fatalf("orders import: exit %d, %s", code, out)
+	}
+	if results[0].Result != "created" || results[0].Seq == nil || results[1].Result != "error" || results[1].Error == "" {
+		t.Errorf("import results %+v", results)
+	}
+	var order struct {
+		Items []struct {
+			InventorySKU *string `json:"inventory_sku"`
+		} `json:"items"`
+	}
+	if r := c.Do("GET", "/orders/1", nil); r.Status != 200 {
+		t.Fatalf("imported order: %d %s", r.Status, r)
+	} else if r.JSON(t, &order); order.Items[0].InventorySKU == nil || *order.Items[0].InventorySKU != "WIDGET" {
+		t.Errorf("the listing link did not map the channel SKU: %+v", order)
+	}
+	if code, out, _ := cli(t, "orders", "import", "--account", acct.AccountToken, file); code != 1 || !strings.Contains(out, `"unchanged"`) {
+		t.Errorf("re-import: exit %d, %s", code, out)
+	}
+
+	code, out, errOut = cli(t, "seed", "--account", acct.AccountToken, "--orders", "15", "--products", "8", "--warehouses", "2")
+	if code != 0 || !strings.Contains(out, `"seeded"`) || !strings.Contains(errOut, "[") {
+		t.Fatalf("seed: %d %s %s", code, out, errOut)
+	}
+	var ws []any
+	if r := c.Do("GET", "/warehouses", nil); r.Status != 200 {
+		t.Fatalf("warehouses after seed: %d", r.Status)
+	} else if r.JSON(t, &ws); len(ws) != 2 {
+		t.Errorf("seeded %d warehouses, want 2", len(ws))
+	}
+
+	if code, _, _ := cli(t, "nope"); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
+	}
+}
