@@ -137,9 +137,9 @@ func TestTemplate(t *testing.T) {
 					t.Errorf("%s is served by both %s and %s", key, other, f.LogicalID)
 				}
 				routes[key] = f.LogicalID
-				if !hasPolicy(f, "DynamoDBCrudPolicy") {
-					t.Errorf("%s: HTTP functions need DynamoDBCrudPolicy (the rate limiter writes)", f.LogicalID)
-				}
+			}
+			if len(f.APIEvents) > 0 && !canCountRequests(f) {
+				t.Errorf("%s: HTTP functions need DynamoDBCrudPolicy, or DynamoDBReadPolicy and UpdateItem for the rate limiter", f.LogicalID)
 			}
 		}
 	})
@@ -233,6 +233,27 @@ func TestConfigFromTemplateEnv(t *testing.T) {
 			}
 		})
 	}
+}
+
+// canCountRequests reports whether f may write the rate limiter's item:
+// full CRUD, or read plus a statement allowing dynamodb:UpdateItem.
+func canCountRequests(f template.Function) bool {
+	if hasPolicy(f, "DynamoDBCrudPolicy") {
+		return true
+	}
+	if !hasPolicy(f, "DynamoDBReadPolicy") {
+		return false
+	}
+	for _, p := range f.Policies {
+		m, _ := p.(map[string]any)
+		stmts, _ := m["Statement"].([]any)
+		for _, st := range stmts {
+			if sm, _ := st.(map[string]any); sm["Effect"] == "Allow" && sm["Action"] == "dynamodb:UpdateItem" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasPolicy(f template.Function, name string) bool {
