@@ -24,7 +24,10 @@ func ParseTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	for _, layout := range timeLayouts {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC().Truncate(time.Second), true
+			t = t.UTC().Truncate(time.Second)
+			// Only years RFC 3339 can write back (an offset can move 0001 or
+			// 9999 out of range).
+			return t, t.Year() >= 1 && t.Year() <= 9999
 		}
 	}
 	return time.Time{}, false

@@ -70,3 +70,21 @@ func TestValidSKU(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"2024-03-01", "2024-03-01T10:00:00Z", "2024-03-01T10:00:00+05:30", "", "9999-99-99", "2024-03-01T10:00:00.123456789-07:00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tm, ok := ParseTime(s)
+		if !ok {
+			return
+		}
+		// What is accepted formats to the stored form and parses back to itself.
+		out := FormatTime(tm)
+		back, ok := ParseTime(out)
+		if !ok || !back.Equal(tm) || tm.Location() != time.UTC || tm.Nanosecond() != 0 {
+			t.Fatalf("ParseTime(%q) = %v, formatted %q, back %v %v", s, tm, out, back, ok)
+		}
+	})
+}
