@@ -51,12 +51,14 @@ var functions = map[string]func(d *Deps) any{
 	"inventory-adjustment-get":  func(d *Deps) any { return d.http(d.inventory().GetAdjustment) },
 	"inventory-adjust-consumer": func(d *Deps) any { return SQSHandler(d.inventory().Consume) },
 
-	// orders, fulfillments and shipments
+	// orders and fulfillments
 	"orders-list":                 func(d *Deps) any { return d.http(d.orders().List) },
 	"orders-get":                  func(d *Deps) any { return d.http(d.orders().GetOne) },
 	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(d.orders().Fulfillments) },
-	"shipments-create":            func(d *Deps) any { return d.http(d.orders().CreateShipment) },
 	"order-import":                func(d *Deps) any { return SQSHandler(d.orders().Consume) },
+
+	// shipments
+	"shipments-create": func(d *Deps) any { return d.http(d.shipments().Create) },
 }
 
 // Names returns every function name, sorted.

@@ -11,6 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -77,8 +78,9 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 		e.Progress("orders", done, s.Orders)
 	}
 	toShip := created[:len(created)*6/10]
+	ship := shipments.Service{Table: t, Stock: svc}
 	for i, seq := range toShip {
-		if err := e.shipDemo(ctx, svc, seq); err != nil {
+		if err := e.shipDemo(ctx, ship, seq); err != nil {
 			return err
 		}
 		e.Progress("shipments", i+1, len(toShip))
@@ -118,7 +120,7 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) 
 
 // shipDemo ships a demo order: every allocated unit, or one line only for
 // every third order (a partial shipment).
-func (e *Env) shipDemo(ctx context.Context, svc orders.Service, seq int64) error {
+func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) error {
 	o, err := orders.Get(ctx, e.Deps.Table, e.Account, seq)
 	if err != nil || o.Status != orders.StatusOpen {
 		return err
@@ -142,7 +144,7 @@ func (e *Env) shipDemo(ctx context.Context, svc orders.Service, seq int64) error
 	}
 	req := &api.Request{Account: api.Account{ID: e.Account}}
 	req.Body = string(b)
-	if _, err := svc.CreateShipment(ctx, req); err != nil {
+	if _, err := ship.Create(ctx, req); err != nil {
 		return fmt.Errorf("ship demo order %d: %w", seq, err)
 	}
 	return nil

@@ -63,7 +63,7 @@ func planOrder(o *Order, whs []string, stock allocation.Stock) {
 		i, _ := strconv.Atoi(ref)
 		it := &o.Items[i]
 		for _, a := range allocs {
-			it.Alloc = addQty(it.Alloc, a.Warehouse, a.Qty)
+			it.Alloc = AddQty(it.Alloc, a.Warehouse, a.Qty)
 			stock[allocation.Record{SKU: *it.InventorySKU, Warehouse: a.Warehouse}] -= a.Qty
 		}
 	}
@@ -162,15 +162,15 @@ func anyStock(stock allocation.Stock) bool {
 // lost race re-reads the stock.
 func (s Service) reallocate(ctx context.Context, account string, seq int64, whs []string, drop string, hint allocation.Stock) error {
 	first := true
-	return retry(ctx, func() error {
+	return Retry(ctx, func() error {
 		cur, err := Get(ctx, s.Table, account, seq)
 		if err != nil {
 			return err
 		}
-		next := cur.clone()
+		next := cur.Clone()
 		if drop != "" {
 			for i := range next.Items {
-				next.Items[i].Alloc = addQty(next.Items[i].Alloc, drop, -next.Items[i].AllocatedAt(drop))
+				next.Items[i].Alloc = AddQty(next.Items[i].Alloc, drop, -next.Items[i].AllocatedAt(drop))
 			}
 		}
 		stock := hint

@@ -97,8 +97,8 @@ func (s *shop) importOrder(ref, orderedAt string, qty int, extra map[string]any)
 // costCases are the orders endpoints with their DynamoDB budgets
 // (docs/orders.md, acceptance item 4), each through the gateway, so each
 // request also pays the rate limiter's one UpdateItem. The listings read an
-// account of 30 imported orders (allocated, some paid, some cancelled);
-// shipments ship a new order per run in an account of their own.
+// account of 30 imported orders (allocated, some paid, some cancelled).
+// POST /shipments' budget is checked by pkg/shipments' TestCost.
 func costCases(tb testing.TB) []testenv.CostCase {
 	list := newShop(tb, 1000, true)
 	for i := range 30 {
@@ -113,37 +113,19 @@ func costCases(tb testing.TB) []testenv.CostCase {
 			tb.Fatal(err)
 		}
 	}
-	ships := newShop(tb, 1_000_000, true)
-	// shipment is POST /shipments of a new order of 2 units allocated at the
-	// warehouse, imported unmetered before the request.
-	shipment := func(warehouse bool) func(context.Context, int) error {
-		return func(ctx context.Context, i int) error {
-			seq, err := ships.importOrder(fmt.Sprintf("SHIP-%t-%d", warehouse, i), "2024-02-01T00:00:00Z", 2, nil)
-			if err != nil {
-				return err
-			}
-			body := map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1Z" + strconv.Itoa(i),
-				"items": []any{map[string]any{"sku": "S", "quantity": 2}}}
-			if warehouse {
-				body["warehouse_uuid"] = ships.wh
-			}
-			return ships.env.Request(ships.acct, http.MethodPost, "/shipments", http.StatusOK,
-				func(int) any { return map[string]any{"shipment": body} })(ctx, i)
-		}
-	}
 	get := func(path string) func(context.Context, int) error {
 		return list.env.Request(list.acct, http.MethodGet, path, http.StatusOK, nil)
 	}
-	calls := func(query, batchGet, getItem, transact int) map[string]int {
+	calls := func(query, batchGet, getItem int) map[string]int {
 		m := map[string]int{"UpdateItem": 1} // the rate limiter
-		for op, n := range map[string]int{"Query": query, "BatchGetItem": batchGet, "GetItem": getItem, "TransactWriteItems": transact} {
+		for op, n := range map[string]int{"Query": query, "BatchGetItem": batchGet, "GetItem": getItem} {
 			if n > 0 {
 				m[op] = n
 			}
 		}
 		return m
 	}
-	page := calls(1, 1, 0, 0)
+	page := calls(1, 1, 0)
 	return []testenv.CostCase{
 		{Name: "GET /orders", Run: get("/orders"), Want: page},
 		{Name: "GET /orders?sb_status=open", Run: get("/orders?sb_status=open"), Want: page},
@@ -155,7 +137,7 @@ func costCases(tb testing.TB) []testenv.CostCase {
 		{Name: "GET /orders?limit=10&page=3 (jump)", Run: func(ctx context.Context, i int) error {
 			orders.ForgetCursors(list.acct.ID) // no page start known: read the keys of pages 1 and 2
 			return get("/orders?limit=10&page=3")(ctx, i)
-		}, Want: calls(2, 1, 0, 0)},
+		}, Want: calls(2, 1, 0)},
 		{Name: "GET /orders?limit=10 pages 1-3 (sequential)", Run: func(ctx context.Context, i int) error {
 			for p := 1; p <= 3; p++ {
 				if err := get(fmt.Sprintf("/orders?limit=10&page=%d", p))(ctx, i); err != nil {
@@ -164,13 +146,11 @@ func costCases(tb testing.TB) []testenv.CostCase {
 			}
 			return nil
 		}, Want: map[string]int{"Query": 3, "BatchGetItem": 3, "UpdateItem": 3}},
-		{Name: "GET /orders/{sb_order_seq}", Run: get("/orders/7"), Want: calls(0, 0, 1, 0)},
+		{Name: "GET /orders/{sb_order_seq}", Run: get("/orders/7"), Want: calls(0, 0, 1)},
 		{Name: "GET /warehouses/{uuid}/fulfillments", Run: get("/warehouses/" + list.wh + "/fulfillments"), Want: page},
 		{Name: "GET /warehouses/fulfillments/{uuid}", Run: get("/warehouses/fulfillments/" + list.wh), Want: page},
 		{Name: "GET /warehouses/{uuid}/fulfillments?sb_payment_status=partial (empty)",
-			Run: get("/warehouses/" + list.wh + "/fulfillments?sb_payment_status=partial"), Want: calls(1, 0, 1, 0)},
-		{Name: "POST /shipments", Run: shipment(true), Want: calls(0, 0, 1, 1)},
-		{Name: "POST /shipments without warehouse_uuid", Run: shipment(false), Want: calls(0, 0, 1, 1)},
+			Run: get("/warehouses/" + list.wh + "/fulfillments?sb_payment_status=partial"), Want: calls(1, 0, 1)},
 	}
 }
 

@@ -90,7 +90,7 @@ func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error
 		return res, err
 	}
 	var freed []inventory.SKUWarehouse
-	err = retry(ctx, func() error {
+	err = Retry(ctx, func() error {
 		var err error
 		res.Seq, res.Result, freed, err = im.apply(ctx, d, ch)
 		if errors.Is(err, ErrRetry) {
@@ -277,7 +277,7 @@ func (im *importer) plan(ctx context.Context, o *Order) error {
 // SKUs and quantities, and ordered_at, do not. A cancelled order stays
 // cancelled and a completed one cannot be cancelled.
 func (im *importer) merge(ctx context.Context, cur *Order, d *document) (*Order, error) {
-	next := cur.clone()
+	next := cur.Clone()
 	fields := map[string]any{}
 	for k, v := range d.Fields {
 		fields[k] = v

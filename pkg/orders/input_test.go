@@ -48,42 +48,6 @@ func TestDerive(t *testing.T) {
 	}
 }
 
-func TestApplyShipment(t *testing.T) {
-	t.Parallel()
-	sku := "S"
-	base := func() Order {
-		return Order{Status: StatusOpen, Items: []Item{{OrderItemRef: "1", SKU: "CH", InventorySKU: &sku, Quantity: 5,
-			Alloc: []WarehouseQty{{"A", 2}, {"B", 1}}}}}
-	}
-	o := base()
-	moves, err := applyShipment(&o, []shipItem{{SKU: "S", Qty: 3}}, "", "")
-	if err != nil || moves[recordOf("A")] != (move{2, 2}) || moves[recordOf("B")] != (move{1, 1}) || o.Items[0].Allocated() != 0 {
-		t.Errorf("from allocations: %v %v %+v", moves, err, o.Items[0])
-	}
-	o = base()
-	if _, err := applyShipment(&o, []shipItem{{SKU: "CH", Qty: 4}}, "", ""); !errors.Is(err, errNeedFallback) {
-		t.Errorf("unassigned without warehouse: %v", err)
-	}
-	o = base()
-	moves, _ = applyShipment(&o, []shipItem{{SKU: "CH", Qty: 4}}, "", "C")
-	if moves[recordOf("C")] != (move{1, 0}) || o.Items[0].QuantityFulfilled != 4 {
-		t.Errorf("fallback: %v", moves)
-	}
-	o = base()
-	moves, _ = applyShipment(&o, []shipItem{{SKU: "S", Qty: 5}}, "B", "")
-	if moves[recordOf("B")] != (move{5, 1}) || o.Items[0].Allocated() != 0 || len(moves) != 1 {
-		t.Errorf("from a named warehouse: %v %+v", moves, o.Items[0])
-	}
-	o = base()
-	if _, err := applyShipment(&o, []shipItem{{SKU: "S", Qty: 6}}, "", "C"); err == nil {
-		t.Error("shipping more than ordered succeeded")
-	}
-}
-
-func recordOf(wh string) struct{ SKU, Warehouse string } {
-	return struct{ SKU, Warehouse string }{"S", wh}
-}
-
 // FuzzParseDocument: any input is a document or a document error, never a
 // panic nor another error, and a valid document has what import needs.
 func FuzzParseDocument(f *testing.F) {
@@ -113,30 +77,6 @@ func FuzzParseDocument(f *testing.F) {
 		}
 		if _, ok := api.ParseTime(d.OrderedAt); !ok {
 			t.Fatalf("ordered_at %q", d.OrderedAt)
-		}
-	})
-}
-
-// FuzzParseShipment: any body parses to a request or a 4xx, never a panic.
-func FuzzParseShipment(f *testing.F) {
-	for _, s := range []string{
-		`{"shipment":{"sb_order_seq":1,"carrier_name":"UPS","tracking_number":"1","items":[{"sku":"S","quantity":1}]}}`,
-		`{"shipment":{"sb_order_seq":"x","items":[]}}`, `{"shipment":{"items":"S"}}`, `{"shipment":[]}`,
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		body, err := api.DecodeObject(s)
-		if err != nil {
-			return
-		}
-		req, err := parseShipment(body)
-		var ae *api.Error
-		if err != nil && !errors.As(err, &ae) {
-			t.Fatalf("non-API error %v", err)
-		}
-		if err == nil && (len(req.Items) == 0 || req.Seq < 1) {
-			t.Fatalf("request without items or order: %+v", req)
 		}
 	})
 }

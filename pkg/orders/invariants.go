@@ -81,7 +81,7 @@ func checkOrder(o *Order, bad func(string, ...any)) {
 			bad("order %d line %s: shipped per warehouse %d > fulfilled %d", o.Seq, it.OrderItemRef, sumQty(it.Shipped), it.QuantityFulfilled)
 		}
 	}
-	d := o.clone()
+	d := o.Clone()
 	d.derive()
 	if d.Status != o.Status || d.ShipmentStatus != o.ShipmentStatus {
 		bad("order %d: statuses %s/%s, expected %s/%s", o.Seq, o.Status, o.ShipmentStatus, d.Status, d.ShipmentStatus)
@@ -198,4 +198,9 @@ func checkListings(ctx context.Context, t store.Table, account string, want map[
 		bad("%d listing items found, the orders imply %d", found, len(want))
 	}
 	return nil
+}
+
+// describe names a record in a violation.
+func describe(r allocation.Record) string {
+	return fmt.Sprintf("SKU %q at warehouse %s", r.SKU, r.Warehouse)
 }

@@ -11,28 +11,29 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/orders/orderstest"
 )
 
 // TestListFiltersAndPages: every filter of spec 4.1, in (ordered_at, seq)
 // order, with page and limit.
 func TestListFiltersAndPages(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	a := f.warehouse("A")
-	f.product("S")
-	f.stock("S", a, 100)
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("S")
+	f.Stock("S", a, 100)
 	var all []int64
 	for i := range 7 {
-		d := f.doc(fmt.Sprint("R", i), fmt.Sprintf("2024-01-%02dT00:00:00Z", 7-i), line("1", "S", 1))
+		d := f.Doc(fmt.Sprint("R", i), fmt.Sprintf("2024-01-%02dT00:00:00Z", 7-i), orderstest.Line("1", "S", 1))
 		if i%2 == 0 {
 			d["paid_at"] = "2024-02-01"
 		}
 		if i == 3 {
 			d["cancelled_at"] = "2024-02-01"
 		}
-		all = append([]int64{f.importOne(d)}, all...)
+		all = append([]int64{f.ImportOne(d)}, all...)
 	}
-	if r := f.ship(map[string]any{"sb_order_seq": 1, "carrier_name": "UPS", "tracking_number": "1",
+	if r := f.Ship(map[string]any{"sb_order_seq": 1, "carrier_name": "UPS", "tracking_number": "1",
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != 200 {
 		t.Fatalf("ship: %d %s", r.Status, r)
 	}
@@ -63,46 +64,47 @@ func TestListFiltersAndPages(t *testing.T) {
 		{"?shipment_status=none&sb_status=open&max_ordered_at=2024-01-01T23:59:59Z", []int64{7}},
 	}
 	for _, tt := range tests {
-		if got := seqs(f.list("/orders" + tt.query)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+		if got := orderstest.Seqs(f.List("/orders" + tt.query)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("GET /orders%s = %v, want %v", tt.query, got, tt.want)
 		}
 	}
-	if got := seqs(f.list("/warehouses/" + a + "/fulfillments?limit=2&page=2&sb_payment_status=all")); fmt.Sprint(got) != "[3]" {
+	if got := orderstest.Seqs(f.List("/warehouses/" + a + "/fulfillments?limit=2&page=2&sb_payment_status=all")); fmt.Sprint(got) != "[3]" {
 		t.Errorf("fulfillments page 2 = %v", got)
 	}
-	if got := f.list("/warehouses/" + a + "/fulfillments?sb_status=completed"); len(got) != 0 {
-		t.Errorf("completed fulfillments = %v", seqs(got))
+	if got := f.List("/warehouses/" + a + "/fulfillments?sb_status=completed"); len(got) != 0 {
+		t.Errorf("completed fulfillments = %v", orderstest.Seqs(got))
 	}
 	for _, q := range []string{"page=0", "limit=0", "page=x", "limit=-1", "sb_status=done", "sb_payment_status=some",
 		"shipment_status=x", "min_ordered_at=never", "max_ordered_at=2024-13-45"} {
 		for _, path := range []string{"/orders?", "/warehouses/" + a + "/fulfillments?"} {
-			if r := f.c.Do("GET", path+q, nil); r.Status != http.StatusUnprocessableEntity {
+			if r := f.C.Do("GET", path+q, nil); r.Status != http.StatusUnprocessableEntity {
 				t.Errorf("GET %s%s: %d %s", path, q, r.Status, r)
 			}
 		}
 	}
 	for _, id := range []string{"0190b5a4-0000-7000-8000-000000000000", "nope", "A%2FB%20C%2B%23%3F"} {
 		for _, path := range []string{"/warehouses/" + id + "/fulfillments", "/warehouses/fulfillments/" + id} {
-			if r := f.c.Do("GET", path, nil); r.Status != http.StatusNotFound || !strings.Contains(r.String(), "Warehouse not found") {
+			if r := f.C.Do("GET", path, nil); r.Status != http.StatusNotFound || !strings.Contains(r.String(), "Warehouse not found") {
 				t.Errorf("GET %s: %d %s", path, r.Status, r)
 			}
 		}
 	}
 }
 
-// TestTenantIsolation: account B sees none of account A's orders,
-// fulfillments or shipments, and changes nothing of A's.
+// TestTenantIsolation: account B sees none of account A's orders or
+// fulfillments, and changes nothing of A's (pkg/shipments checks that B
+// cannot ship A's order).
 func TestTenantIsolation(t *testing.T) {
 	t.Parallel()
-	fa, fb := newFixture(t), newFixture(t)
-	a := fa.warehouse("A")
-	fa.product("S")
-	fa.stock("S", a, 5)
-	seq := fa.importOne(fa.doc("R", "2024-01-01", line("1", "S", 2)))
-	before := fa.order(seq)
+	fa, fb := orderstest.New(t), orderstest.New(t)
+	a := fa.Warehouse("A")
+	fa.Product("S")
+	fa.Stock("S", a, 5)
+	seq := fa.ImportOne(fa.Doc("R", "2024-01-01", orderstest.Line("1", "S", 2)))
+	before := fa.Order(seq)
 
-	if got := fb.list("/orders"); len(got) != 0 {
-		t.Errorf("B lists A's orders: %v", seqs(got))
+	if got := fb.List("/orders"); len(got) != 0 {
+		t.Errorf("B lists A's orders: %v", orderstest.Seqs(got))
 	}
 	checks := []struct{ method, path string }{
 		{"GET", fmt.Sprintf("/orders/%d", seq)},
@@ -110,24 +112,19 @@ func TestTenantIsolation(t *testing.T) {
 		{"GET", "/warehouses/fulfillments/" + a},
 	}
 	for _, c := range checks {
-		if r := fb.c.Do(c.method, c.path, nil); r.Status != http.StatusNotFound {
+		if r := fb.C.Do(c.method, c.path, nil); r.Status != http.StatusNotFound {
 			t.Errorf("B %s %s: %d %s", c.method, c.path, r.Status, r)
 		}
 	}
-	r := fb.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1",
-		"warehouse_uuid": a, "items": []any{map[string]any{"sku": "S", "quantity": 1}}})
-	if r.Status != http.StatusNotFound || !strings.Contains(r.String(), orders.MsgOrderNotFound) {
-		t.Errorf("B ships A's order: %d %s", r.Status, r)
-	}
 	// B importing into A's channel is refused.
-	res := fb.importDocs(fa.doc("R", "2024-01-01", line("1", "S", 9)))
+	res := fb.ImportDocs(fa.Doc("R", "2024-01-01", orderstest.Line("1", "S", 9)))
 	if res[0].Result != orders.ResultError {
 		t.Errorf("B imported into A's channel: %+v", res[0])
 	}
-	if after := fa.order(seq); !reflect.DeepEqual(after, before) {
+	if after := fa.Order(seq); !reflect.DeepEqual(after, before) {
 		t.Errorf("A's order changed: %+v", after)
 	}
-	fa.wantStock("S", a, 5, 2)
+	fa.WantStock("S", a, 5, 2)
 }
 
 // TestConcurrentInvariants runs imports, cancellations, adjustments and
@@ -135,13 +132,13 @@ func TestTenantIsolation(t *testing.T) {
 // invariant (the fixture's cleanup) and that no update was lost.
 func TestConcurrentInvariants(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	whs := []string{f.warehouse("A"), f.warehouse("B")}
+	f := orderstest.New(t)
+	whs := []string{f.Warehouse("A"), f.Warehouse("B")}
 	skus := []string{"S1", "S2", "S3"}
 	for _, s := range skus {
-		f.product(s)
+		f.Product(s)
 		for _, w := range whs {
-			f.stock(s, w, 3)
+			f.Stock(s, w, 3)
 		}
 	}
 	const workers, perWorker = 6, 8
@@ -154,22 +151,22 @@ func TestConcurrentInvariants(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			for i := range perWorker {
 				ref := fmt.Sprintf("W%d-%d", w, i)
-				d := f.doc(ref, fmt.Sprintf("2024-01-%02dT%02d:00:00Z", 1+rng.IntN(28), rng.IntN(24)),
-					line("1", skus[rng.IntN(3)], 1+rng.IntN(2)), line("2", skus[rng.IntN(3)], 1))
+				d := f.Doc(ref, fmt.Sprintf("2024-01-%02dT%02d:00:00Z", 1+rng.IntN(28), rng.IntN(24)),
+					orderstest.Line("1", skus[rng.IntN(3)], 1+rng.IntN(2)), orderstest.Line("2", skus[rng.IntN(3)], 1))
 				d["paid_at"] = "2024-02-01"
-				res := f.importDocs(d)
+				res := f.ImportDocs(d)
 				seq := *res[0].Seq
 				switch rng.IntN(4) {
 				case 0:
 					d["cancelled_at"] = "2024-02-02"
-					f.importDocs(d)
+					f.ImportDocs(d)
 				case 1:
-					f.invoke("inventory-adjust", "PUT", nil, map[string]any{"inventory": []any{
+					f.Invoke("inventory-adjust", "PUT", nil, map[string]any{"inventory": []any{
 						map[string]any{"sku": skus[rng.IntN(3)], "warehouse_uuid": whs[rng.IntN(2)], "on_hand": rng.IntN(6)}}})
 				default:
 					body := map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": ref,
 						"items": []any{map[string]any{"sku": d["items"].([]map[string]any)[1]["sku"], "quantity": 1}}}
-					if r := f.c.Do("POST", "/shipments", map[string]any{"shipment": body}); r.Status == 200 {
+					if r := f.C.Do("POST", "/shipments", map[string]any{"shipment": body}); r.Status == 200 {
 						shipped[w]++
 					}
 				}
@@ -177,8 +174,8 @@ func TestConcurrentInvariants(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	f.env.Drain(t)
-	list := f.list("/orders")
+	f.Env.Drain(t)
+	list := f.List("/orders")
 	if len(list) != workers*perWorker {
 		t.Errorf("%d orders, want %d", len(list), workers*perWorker)
 	}
@@ -194,7 +191,7 @@ func TestConcurrentInvariants(t *testing.T) {
 	if fulfilled != want {
 		t.Errorf("fulfilled %d units, %d shipments succeeded: an update was lost", fulfilled, want)
 	}
-	if err := orders.CheckInvariants(context.Background(), f.env.Deps.Table, f.acct.ID); err != nil {
+	if err := orders.CheckInvariants(context.Background(), f.Env.Deps.Table, f.Acct.ID); err != nil {
 		t.Errorf("invariants: %v", err)
 	}
 }

@@ -144,8 +144,10 @@ func qtyAt(qs []WarehouseQty, wh string) int {
 	return 0
 }
 
-// addQty adds n (possibly negative) at wh, dropping entries that reach 0.
-func addQty(qs []WarehouseQty, wh string, n int) []WarehouseQty {
+// AddQty returns qs with n (possibly negative) added at wh, dropping
+// entries that reach 0; qs itself is not changed. It is how a line's Alloc
+// and Shipped change.
+func AddQty(qs []WarehouseQty, wh string, n int) []WarehouseQty {
 	out := slices.Clone(qs)
 	for i := range out {
 		if out[i].WarehouseUUID == wh {
@@ -169,15 +171,15 @@ func (o *Order) forOutput() {
 		it := &o.Items[i]
 		ws := []WarehouseQty{}
 		for _, q := range append(slices.Clone(it.Shipped), it.Alloc...) {
-			ws = addQty(ws, q.WarehouseUUID, q.Quantity)
+			ws = AddQty(ws, q.WarehouseUUID, q.Quantity)
 		}
 		it.Warehouses = ws
 	}
 }
 
-// clone returns a deep copy of o, so a new state can be computed from the
-// current one.
-func (o Order) clone() Order {
+// Clone returns a deep copy of o, so a new state can be computed from the
+// current one (and both given to a save, such as SaveShipment).
+func (o Order) Clone() Order {
 	c := o
 	c.Items = make([]Item, len(o.Items))
 	for i, it := range o.Items {

@@ -49,12 +49,12 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 		if deficit <= 0 {
 			return nil
 		}
-		err := retry(ctx, func() error {
+		err := Retry(ctx, func() error {
 			cur, err := Get(ctx, s.Table, account, seq)
 			if err != nil {
 				return err
 			}
-			next := cur.clone()
+			next := cur.Clone()
 			taken := 0
 			for i := len(next.Items) - 1; i >= 0 && taken < deficit; i-- {
 				it := &next.Items[i]
@@ -62,7 +62,7 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 					continue
 				}
 				n := min(it.AllocatedAt(wh), deficit-taken)
-				it.Alloc = addQty(it.Alloc, wh, -n)
+				it.Alloc = AddQty(it.Alloc, wh, -n)
 				taken += n
 			}
 			if taken == 0 {

@@ -87,15 +87,16 @@ func getMany(ctx context.Context, t store.Table, account string, seqs []int64) (
 // version), its listing items, and one reservation change per inventory
 // record whose allocation differs, plus extra (written with the last
 // step). covered names reservation changes that extra makes itself (a
-// shipment's inventory.Ship of reserved units). When everything does not
-// fit in one transaction, the allocation changes go first in steps that each
-// hold the invariants on their own. A lost race is ErrRetry.
+// shipment's inventory.Ship of reserved units, see SaveShipment). When
+// everything does not fit in one transaction, the allocation changes go
+// first in steps that each hold the invariants on their own. A lost race is
+// ErrRetry.
 func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []types.TransactWriteItem, covered map[allocation.Record]int) error {
 	next.derive()
 	if cur == nil {
 		create := extra
 		if 1+len(indexItems(account, next))+len(reserveDeltas(nil, next))+len(extra) > maxTxItems {
-			base := next.clone()
+			base := next.Clone()
 			for i := range base.Items {
 				base.Items[i].Alloc = nil
 			}
@@ -118,12 +119,12 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 		if room < 1 {
 			return fmt.Errorf("order %d touches too many warehouses for one transaction", next.Seq)
 		}
-		step := cur.clone()
+		step := cur.Clone()
 		for _, d := range deltas[:min(room, len(deltas))] {
 			for i := range step.Items {
 				it := &step.Items[i]
 				if it.InventorySKU != nil && *it.InventorySKU == d.SKU {
-					it.Alloc = addQty(it.Alloc, d.Warehouse, next.Items[i].AllocatedAt(d.Warehouse)-it.AllocatedAt(d.Warehouse))
+					it.Alloc = AddQty(it.Alloc, d.Warehouse, next.Items[i].AllocatedAt(d.Warehouse)-it.AllocatedAt(d.Warehouse))
 				}
 			}
 		}
@@ -132,6 +133,31 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 		}
 		cur = &step
 	}
+}
+
+// SaveShipment commits the order side of a shipment (pkg/shipments): next,
+// a Clone of cur (read with Get) whose lines' quantity_fulfilled, Alloc and
+// Shipped and whose shipped_at the shipment changed, written over cur in the
+// same TransactWriteItems as shipment, the shipment's own writes (its
+// inventory.Ship per record, its record, its checks). Those go last in the
+// transaction, in order, so the last len(shipment) reasons of a cancelled
+// transaction (store.CancellationReasons) are theirs. shipped is the
+// reserved units the Ship writes take out of each record themselves, which
+// the order's reservation changes must not release again. next's statuses
+// are derived here. It returns the records where the change released stock
+// to other orders, for Service.StockAvailable.
+//
+// A cancelled transaction is ErrRetry, wrapping the cancellation: the
+// caller tells a lost race on the order (the first reason) from a failed
+// condition of its own writes (the last reasons). As for every save, an
+// order whose allocation changes do not fit in one transaction with
+// everything else has them written first, in steps of their own; the
+// shipment's writes always go with the order's last write.
+func SaveShipment(ctx context.Context, t store.Table, account string, cur, next *Order, shipment []types.TransactWriteItem, shipped map[allocation.Record]int) ([]inventory.SKUWarehouse, error) {
+	if err := save(ctx, t, account, cur, next, shipment, shipped); err != nil {
+		return nil, err
+	}
+	return released(cur, next, shipped), nil
 }
 
 // delta is a change of the quantity reserved at one inventory record.
@@ -243,8 +269,10 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 // maxAttempts bounds the retries of an operation that keeps losing races.
 const maxAttempts = 25
 
-// retry runs op until it does not return ErrRetry, with jittered backoff.
-func retry(ctx context.Context, op func() error) error {
+// Retry runs op until it does not return ErrRetry, with jittered backoff,
+// at most maxAttempts times: the loop of every read-modify-write of an
+// order (Get, change a Clone, save).
+func Retry(ctx context.Context, op func() error) error {
 	var err error
 	for attempt := range maxAttempts {
 		if err = op(); !errors.Is(err, ErrRetry) {

@@ -1,66 +1,69 @@
-package orders_test
+package shipments_test
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/orders/orderstest"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // TestShipmentPartialThenFull ships an order in two parts and checks every
 // status and quantity on the way.
 func TestShipmentPartialThenFull(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	a := f.warehouse("A")
-	f.product("S")
-	f.stock("S", a, 10)
-	doc := f.doc("R-1", "2024-01-02", line("1", "S", 3))
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("S")
+	f.Stock("S", a, 10)
+	doc := f.Doc("R-1", "2024-01-02", orderstest.Line("1", "S", 3))
 	doc["paid_at"] = "2024-01-02T10:00:00+02:00"
-	seq := f.importOne(doc)
-	o := f.order(seq)
+	seq := f.ImportOne(doc)
+	o := f.Order(seq)
 	if o.PaymentStatus != orders.All || o.Status != orders.StatusOpen || o.ShipmentStatus != orders.None || *o.PaidAt != "2024-01-02T08:00:00Z" {
 		t.Fatalf("imported: %s %s %s %v", o.PaymentStatus, o.Status, o.ShipmentStatus, *o.PaidAt)
 	}
-	f.wantStock("S", a, 10, 3)
+	f.WantStock("S", a, 10, 3)
 
-	r := f.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "usps", "tracking_number": "1Z",
+	r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "usps", "tracking_number": "1Z",
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}})
 	if r.Status != http.StatusOK || !strings.Contains(r.String(), "Shipment created") {
 		t.Fatalf("ship 1: %d %s", r.Status, r)
 	}
-	o = f.order(seq)
+	o = f.Order(seq)
 	if o.ShipmentStatus != orders.Partial || o.Status != orders.StatusOpen || o.Items[0].QuantityFulfilled != 1 || o.ShippedAt == nil {
 		t.Errorf("after part: %s %s fulfilled %d", o.ShipmentStatus, o.Status, o.Items[0].QuantityFulfilled)
 	}
-	if got := whs(o.Items[0]); !maps.Equal(got, map[string]int{a: 3}) {
+	if got := orderstest.Warehouses(o.Items[0]); !maps.Equal(got, map[string]int{a: 3}) {
 		t.Errorf("warehouses = %v (allocated 2 + shipped 1)", got)
 	}
-	f.wantStock("S", a, 9, 2)
-	if fl := f.list("/warehouses/" + a + "/fulfillments"); len(fl) != 1 || *fl[0].Items[0].FulfillmentQuantity != 2 {
+	f.WantStock("S", a, 9, 2)
+	if fl := f.List("/warehouses/" + a + "/fulfillments"); len(fl) != 1 || *fl[0].Items[0].FulfillmentQuantity != 2 {
 		t.Errorf("fulfillments after part = %+v", fl)
 	}
 
-	r = f.ship(map[string]any{"sb_order_seq": fmt.Sprint(seq), "carrier_name": "Bob's Couriers", "tracking_number": "2",
+	r = f.Ship(map[string]any{"sb_order_seq": fmt.Sprint(seq), "carrier_name": "Bob's Couriers", "tracking_number": "2",
 		"warehouse_uuid": a, "items": []any{map[string]any{"sku": "S", "quantity": "2"}}})
 	if r.Status != http.StatusOK {
 		t.Fatalf("ship 2: %d %s", r.Status, r)
 	}
-	o = f.order(seq)
+	o = f.Order(seq)
 	if o.ShipmentStatus != orders.All || o.Status != orders.StatusCompleted || o.Items[0].QuantityFulfilled != 3 {
 		t.Errorf("after all: %s %s fulfilled %d", o.ShipmentStatus, o.Status, o.Items[0].QuantityFulfilled)
 	}
-	f.wantStock("S", a, 7, 0)
-	if fl := f.list("/warehouses/" + a + "/fulfillments"); len(fl) != 0 {
+	f.WantStock("S", a, 7, 0)
+	if fl := f.List("/warehouses/" + a + "/fulfillments"); len(fl) != 0 {
 		t.Errorf("completed order still a fulfillment")
 	}
-	r = f.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "3",
+	r = f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "3",
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}})
-	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), orders.MsgNotOpen) {
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), shipments.MsgNotOpen) {
 		t.Errorf("ship completed: %d %s", r.Status, r)
 	}
 }
@@ -69,24 +72,24 @@ func TestShipmentPartialThenFull(t *testing.T) {
 // re-import with the payment completes it.
 func TestShipUnpaidStaysOpen(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	a := f.warehouse("A")
-	f.product("S")
-	f.stock("S", a, 1)
-	seq := f.importOne(f.doc("R", "2024-01-02", line("1", "S", 1)))
-	if r := f.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1",
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("S")
+	f.Stock("S", a, 1)
+	seq := f.ImportOne(f.Doc("R", "2024-01-02", orderstest.Line("1", "S", 1)))
+	if r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1",
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != 200 {
 		t.Fatalf("ship: %d %s", r.Status, r)
 	}
-	if o := f.order(seq); o.Status != orders.StatusOpen || o.ShipmentStatus != orders.All || o.PaymentStatus != orders.None {
+	if o := f.Order(seq); o.Status != orders.StatusOpen || o.ShipmentStatus != orders.All || o.PaymentStatus != orders.None {
 		t.Errorf("unpaid shipped: %s %s %s", o.Status, o.ShipmentStatus, o.PaymentStatus)
 	}
-	doc := f.doc("R", "2024-01-02", line("1", "S", 1))
+	doc := f.Doc("R", "2024-01-02", orderstest.Line("1", "S", 1))
 	doc["payment_status"] = "all"
-	if res := f.importDocs(doc); res[0].Result != orders.ResultUpdated {
+	if res := f.ImportDocs(doc); res[0].Result != orders.ResultUpdated {
 		t.Errorf("re-import = %+v", res[0])
 	}
-	if o := f.order(seq); o.Status != orders.StatusCompleted {
+	if o := f.Order(seq); o.Status != orders.StatusCompleted {
 		t.Errorf("paid and shipped: %s", o.Status)
 	}
 }
@@ -95,47 +98,47 @@ func TestShipUnpaidStaysOpen(t *testing.T) {
 // SKU, and an unallocated line ships from the highest-priority warehouse.
 func TestShipByInventorySKU(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	a := f.warehouse("A")
-	f.product("PROD-1")
-	if err := orders.LinkListing(context.Background(), f.env.Deps.Table, f.acct.ID,
-		orders.Link{ChannelUUID: f.ch, ChannelSKU: "AMZ-1", ProductSKU: "PROD-1"}); err != nil {
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("PROD-1")
+	if err := orders.LinkListing(context.Background(), f.Env.Deps.Table, f.Acct.ID,
+		orders.Link{ChannelUUID: f.Channel, ChannelSKU: "AMZ-1", ProductSKU: "PROD-1"}); err != nil {
 		t.Fatal(err)
 	}
-	f.stock("PROD-1", a, 1)
-	seq := f.importOne(f.doc("R", "2024-01-02", line("1", "AMZ-1", 3)))
-	o := f.order(seq)
+	f.Stock("PROD-1", a, 1)
+	seq := f.ImportOne(f.Doc("R", "2024-01-02", orderstest.Line("1", "AMZ-1", 3)))
+	o := f.Order(seq)
 	if o.Items[0].InventorySKU == nil || *o.Items[0].InventorySKU != "PROD-1" {
 		t.Fatalf("inventory_sku = %v", o.Items[0].InventorySKU)
 	}
-	f.adjust("PROD-1", a, 5) // 1 was allocated; 2 more now
-	if r := f.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "FedEx", "tracking_number": "1",
+	f.Adjust("PROD-1", a, 5) // 1 was allocated; 2 more now
+	if r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "FedEx", "tracking_number": "1",
 		"items": []any{map[string]any{"sku": "PROD-1", "quantity": 2}}}); r.Status != 200 {
 		t.Fatalf("ship by inventory_sku: %d %s", r.Status, r)
 	}
-	if r := f.ship(map[string]any{"sb_order_seq": seq, "carrier_name": "FedEx", "tracking_number": "2",
+	if r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "FedEx", "tracking_number": "2",
 		"items": []any{map[string]any{"sku": "AMZ-1", "quantity": 1}}}); r.Status != 200 {
 		t.Fatalf("ship by channel sku: %d %s", r.Status, r)
 	}
-	o = f.order(seq)
+	o = f.Order(seq)
 	if o.Items[0].QuantityFulfilled != 3 || o.ShipmentStatus != orders.All {
 		t.Errorf("fulfilled %d, %s", o.Items[0].QuantityFulfilled, o.ShipmentStatus)
 	}
-	f.wantStock("PROD-1", a, 2, 0)
+	f.WantStock("PROD-1", a, 2, 0)
 }
 
 // TestShipmentErrors checks each error of spec 4.7 in DESIGN.md's order,
 // and that a refused shipment changes nothing.
 func TestShipmentErrors(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	a, b := f.warehouse("A"), f.warehouse("B")
-	f.product("S")
-	f.stock("S", a, 5)
-	seq := f.importOne(f.doc("R", "2024-01-02", line("1", "S", 2), line("2", "T", 1)))
-	cancelled := f.doc("C", "2024-01-02", line("1", "S", 1))
+	f := orderstest.New(t)
+	a, b := f.Warehouse("A"), f.Warehouse("B")
+	f.Product("S")
+	f.Stock("S", a, 5)
+	seq := f.ImportOne(f.Doc("R", "2024-01-02", orderstest.Line("1", "S", 2), orderstest.Line("2", "T", 1)))
+	cancelled := f.Doc("C", "2024-01-02", orderstest.Line("1", "S", 1))
 	cancelled["cancelled_at"] = "2024-01-03"
-	cseq := f.importOne(cancelled)
+	cseq := f.ImportOne(cancelled)
 	item := func(sku string, q any) []any { return []any{map[string]any{"sku": sku, "quantity": q}} }
 	ok := map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1", "items": item("S", 1)}
 	with := func(k string, v any) map[string]any {
@@ -153,14 +156,14 @@ func TestShipmentErrors(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"no items", with("items", nil), 400, orders.MsgNoItems},
-		{"empty items", with("items", []any{}), 400, orders.MsgNoItems},
-		{"no items before unknown order", map[string]any{"sb_order_seq": 999}, 400, orders.MsgNoItems},
-		{"no shipment", map[string]any{}, 400, orders.MsgNoItems},
-		{"unknown order", with("sb_order_seq", 999), 404, orders.MsgOrderNotFound},
-		{"garbage order", with("sb_order_seq", "abc"), 404, orders.MsgOrderNotFound},
-		{"unknown order before bad item", map[string]any{"sb_order_seq": 999, "items": item("S", 0)}, 404, orders.MsgOrderNotFound},
-		{"cancelled order", with("sb_order_seq", cseq), 422, orders.MsgNotOpen},
+		{"no items", with("items", nil), 400, shipments.MsgNoItems},
+		{"empty items", with("items", []any{}), 400, shipments.MsgNoItems},
+		{"no items before unknown order", map[string]any{"sb_order_seq": 999}, 400, shipments.MsgNoItems},
+		{"no shipment", map[string]any{}, 400, shipments.MsgNoItems},
+		{"unknown order", with("sb_order_seq", 999), 404, shipments.MsgOrderNotFound},
+		{"garbage order", with("sb_order_seq", "abc"), 404, shipments.MsgOrderNotFound},
+		{"unknown order before bad item", map[string]any{"sb_order_seq": 999, "items": item("S", 0)}, 404, shipments.MsgOrderNotFound},
+		{"cancelled order", with("sb_order_seq", cseq), 422, shipments.MsgNotOpen},
 		{"unknown warehouse", with("warehouse_uuid", "0190b5a4-0000-7000-8000-000000000000"), 404, "Warehouse not found"},
 		{"odd warehouse", with("warehouse_uuid", "A/B C+#?"), 404, "Warehouse not found"},
 		{"unknown warehouse before missing carrier", map[string]any{"sb_order_seq": seq, "warehouse_uuid": "0190b5a4-0000-7000-8000-000000000000", "tracking_number": "1", "items": item("S", 1)}, 404, "Warehouse not found"},
@@ -177,24 +180,46 @@ func TestShipmentErrors(t *testing.T) {
 		{"no stock at the ship-from warehouse", with("warehouse_uuid", b), 422, "Not enough stock"},
 	}
 	for _, tt := range tests {
-		r := f.c.Do("POST", "/shipments", map[string]any{"shipment": tt.body})
+		r := f.C.Do("POST", "/shipments", map[string]any{"shipment": tt.body})
 		if tt.name == "no shipment" || tt.name == "shipment not object" {
-			r = f.c.Do("POST", "/shipments", tt.body)
+			r = f.C.Do("POST", "/shipments", tt.body)
 		}
 		if r.Status != tt.status || !strings.Contains(r.String(), tt.msg) {
 			t.Errorf("%s: %d %s, want %d %q", tt.name, r.Status, r, tt.status, tt.msg)
 		}
 	}
 	for _, raw := range []string{`{"shipment":`, `[1]`, `"x"`, ``} {
-		if r := f.c.Do("POST", "/shipments", raw); r.Status != 400 {
+		if r := f.C.Do("POST", "/shipments", raw); r.Status != 400 {
 			t.Errorf("body %q: %d %s", raw, r.Status, r)
 		}
 	}
-	if r := f.c.Do("POST", "/shipments", `{"shipment":{"pad":"`+strings.Repeat("x", 1<<20)+`"}}`); r.Status != 413 {
+	if r := f.C.Do("POST", "/shipments", `{"shipment":{"pad":"`+strings.Repeat("x", 1<<20)+`"}}`); r.Status != 413 {
 		t.Errorf("oversize: %d", r.Status)
 	}
-	if o := f.order(seq); o.Items[0].QuantityFulfilled != 0 || o.ShipmentStatus != orders.None {
+	if o := f.Order(seq); o.Items[0].QuantityFulfilled != 0 || o.ShipmentStatus != orders.None {
 		t.Errorf("refused shipments changed the order: %+v", o.Items[0])
 	}
-	f.wantStock("S", a, 5, 2)
+	f.WantStock("S", a, 5, 2)
+}
+
+// TestTenantIsolation: account B cannot ship account A's order (it is not
+// found), and changes nothing of A's order nor of its stock.
+func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
+	fa, fb := orderstest.New(t), orderstest.New(t)
+	a := fa.Warehouse("A")
+	fa.Product("S")
+	fa.Stock("S", a, 5)
+	seq := fa.ImportOne(fa.Doc("R", "2024-01-01", orderstest.Line("1", "S", 2)))
+	before := fa.Order(seq)
+
+	r := fb.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1",
+		"warehouse_uuid": a, "items": []any{map[string]any{"sku": "S", "quantity": 1}}})
+	if r.Status != http.StatusNotFound || !strings.Contains(r.String(), shipments.MsgOrderNotFound) {
+		t.Errorf("B ships A's order: %d %s", r.Status, r)
+	}
+	if after := fa.Order(seq); !reflect.DeepEqual(after, before) {
+		t.Errorf("A's order changed: %+v", after)
+	}
+	fa.WantStock("S", a, 5, 2)
 }

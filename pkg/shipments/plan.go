@@ -1,4 +1,4 @@
-package orders
+package shipments
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/orders"
 )
 
 // shipItem is one validated line of a shipment request.
@@ -28,7 +29,7 @@ var errNeedFallback = errors.New("a ship-from warehouse is needed")
 // order. Stock leaves wh if given (its allocation there first, then the
 // line's unassigned units, then allocations elsewhere are given back),
 // else the warehouses the line is allocated at and then fallback.
-func applyShipment(o *Order, items []shipItem, wh, fallback string) (map[allocation.Record]move, error) {
+func applyShipment(o *orders.Order, items []shipItem, wh, fallback string) (map[allocation.Record]move, error) {
 	taken := make([]int, len(o.Items))
 	for idx, si := range items {
 		rem, matched := si.Qty, false
@@ -63,12 +64,12 @@ func applyShipment(o *Order, items []shipItem, wh, fallback string) (map[allocat
 }
 
 // shipLine ships q units of it (see applyShipment).
-func shipLine(it *Item, q int, wh, fallback string, moves map[allocation.Record]move) error {
+func shipLine(it *orders.Item, q int, wh, fallback string, moves map[allocation.Record]move) error {
 	unassigned := it.Unassigned()
 	defer func() { it.QuantityFulfilled += q }()
 	if it.InventorySKU == nil {
 		if wh != "" {
-			it.Shipped = addQty(it.Shipped, wh, q)
+			it.Shipped = orders.AddQty(it.Shipped, wh, q)
 		}
 		return nil
 	}
@@ -76,8 +77,8 @@ func shipLine(it *Item, q int, wh, fallback string, moves map[allocation.Record]
 		r := allocation.Record{SKU: *it.InventorySKU, Warehouse: w}
 		m := moves[r]
 		moves[r] = move{Qty: m.Qty + qty, FromReserved: m.FromReserved + fromReserved}
-		it.Shipped = addQty(it.Shipped, w, qty)
-		it.Alloc = addQty(it.Alloc, w, -fromReserved)
+		it.Shipped = orders.AddQty(it.Shipped, w, qty)
+		it.Alloc = orders.AddQty(it.Alloc, w, -fromReserved)
 	}
 	if wh != "" {
 		fromReserved := min(q, it.AllocatedAt(wh))
@@ -86,13 +87,13 @@ func shipLine(it *Item, q int, wh, fallback string, moves map[allocation.Record]
 		for i := len(it.Alloc) - 1; i >= 0 && rest > 0; i-- {
 			a := it.Alloc[i]
 			n := min(rest, a.Quantity)
-			it.Alloc = addQty(it.Alloc, a.WarehouseUUID, -n)
+			it.Alloc = orders.AddQty(it.Alloc, a.WarehouseUUID, -n)
 			rest -= n
 		}
 		return nil
 	}
 	rest := q
-	for _, a := range append([]WarehouseQty(nil), it.Alloc...) {
+	for _, a := range append([]orders.WarehouseQty(nil), it.Alloc...) {
 		if rest == 0 {
 			break
 		}

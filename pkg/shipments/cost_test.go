@@ -1,0 +1,59 @@
+package shipments_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/orders/orderstest"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// costCases are POST /shipments with its DynamoDB budget
+// (docs/shipments.md), through the gateway, so each request also pays the
+// rate limiter's one UpdateItem: one GetItem of the order and one
+// TransactWriteItems of every effect, with or without warehouse_uuid. Each
+// run ships a new order of 2 units allocated at the warehouse, imported
+// unmetered before the request, in an account of its own.
+func costCases(tb testing.TB) []testenv.CostCase {
+	f := orderstest.New(tb)
+	wh := f.Warehouse("W")
+	f.Product("S")
+	f.Stock("S", wh, 1_000_000)
+	shipment := func(warehouse bool) func(context.Context, int) error {
+		return func(ctx context.Context, i int) error {
+			res, err := f.Import(f.Doc(fmt.Sprintf("SHIP-%t-%d", warehouse, i), "2024-02-01T00:00:00Z", orderstest.Line("1", "S", 2)))
+			if err != nil {
+				return err
+			}
+			if res[0].Seq == nil || res[0].Result != orders.ResultCreated {
+				return fmt.Errorf("import: %+v", res[0])
+			}
+			body := map[string]any{"sb_order_seq": *res[0].Seq, "carrier_name": "UPS", "tracking_number": "1Z" + strconv.Itoa(i),
+				"items": []any{map[string]any{"sku": "S", "quantity": 2}}}
+			if warehouse {
+				body["warehouse_uuid"] = wh
+			}
+			return f.Env.Request(f.Acct, http.MethodPost, "/shipments", http.StatusOK,
+				func(int) any { return map[string]any{"shipment": body} })(ctx, i)
+		}
+	}
+	budget := map[string]int{"GetItem": 1, "TransactWriteItems": 1, "UpdateItem": 1} // UpdateItem: the rate limiter
+	return []testenv.CostCase{
+		{Name: "POST /shipments", Run: shipment(true), Want: budget},
+		{Name: "POST /shipments without warehouse_uuid", Run: shipment(false), Want: budget},
+	}
+}
+
+// TestCost checks POST /shipments' DynamoDB calls against its budget.
+func TestCost(t *testing.T) {
+	t.Parallel()
+	testenv.CheckCosts(t, costCases(t))
+}
+
+// BenchmarkCost reports POST /shipments' DynamoDB calls and capacity per
+// call (make bench).
+func BenchmarkCost(b *testing.B) { testenv.BenchCosts(b, costCases(b)) }

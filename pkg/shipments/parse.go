@@ -1,0 +1,141 @@
+package shipments
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Request limits.
+const (
+	// maxShipmentItems bounds a shipment's lines, so its effects fit in one
+	// transaction.
+	maxShipmentItems = 50
+	// maxText bounds a text field, as it does an order's.
+	maxText = 4096
+	// maxQuantity bounds an item's quantity, as it does an order line's.
+	maxQuantity = 1_000_000
+)
+
+// shipRequest is a validated POST /shipments body.
+type shipRequest struct {
+	Seq       int64
+	Warehouse string
+	Shipment  Shipment
+	Items     []shipItem
+	// invalid is the first 422 of the fields, answered only once the order
+	// and the warehouse are known to exist (DESIGN.md's order of checks).
+	invalid error
+}
+
+// parseShipment validates a POST /shipments body in the order of DESIGN.md
+// section 6 that needs no read: items first (400), then the fields.
+func parseShipment(body api.Object) (*shipRequest, error) {
+	sf := body.Field("shipment")
+	sh, err := sf.Object()
+	if err != nil {
+		return nil, err
+	}
+	if sh == nil {
+		sh = api.Object{}
+	}
+	elems, err := sh.Field("items").Array()
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 0 {
+		return nil, api.BadRequest(MsgNoItems)
+	}
+	req := &shipRequest{Shipment: Shipment{ID: store.NewID()}}
+	seqField := sh.Field("sb_order_seq")
+	seqText, err := seqField.String()
+	if err != nil || seqText == nil {
+		if err == nil {
+			err = api.Invalid("shipment.sb_order_seq is required")
+		}
+		return nil, err
+	}
+	var ok bool
+	if req.Seq, ok = orders.ParseSeq(*seqText); !ok {
+		return nil, api.NotFound(MsgOrderNotFound)
+	}
+	texts := []struct {
+		name string
+		dst  *string
+		opt  **string
+	}{
+		{name: "carrier_name", dst: &req.Shipment.CarrierGiven},
+		{name: "tracking_number", dst: &req.Shipment.TrackingNumber},
+		{name: "warehouse_uuid", dst: &req.Warehouse},
+		{name: "tracking_url", opt: &req.Shipment.TrackingURL},
+		{name: "shipping_method", opt: &req.Shipment.ShippingMethod},
+	}
+	fail := func(err error) {
+		if req.invalid == nil {
+			req.invalid = err
+		}
+	}
+	for _, tf := range texts {
+		v, err := sh.Field(tf.name).String()
+		if err != nil {
+			fail(api.Invalid("shipment.%s must be a string", tf.name))
+			continue
+		}
+		if v == nil || strings.TrimSpace(*v) == "" {
+			if tf.dst != nil && tf.name != "warehouse_uuid" {
+				fail(api.Invalid("shipment.%s is required", tf.name))
+			}
+			continue
+		}
+		if len(*v) > maxText {
+			fail(api.Invalid("shipment.%s must be at most %d characters", tf.name, maxText))
+			continue
+		}
+		t := strings.TrimSpace(*v)
+		if tf.dst != nil {
+			*tf.dst = t
+		} else {
+			*tf.opt = &t
+		}
+	}
+	req.Shipment.CarrierName, _ = NormalizeCarrier(req.Shipment.CarrierGiven)
+	if req.Warehouse != "" {
+		req.Shipment.WarehouseUUID = &req.Warehouse
+	}
+	if len(elems) > maxShipmentItems {
+		fail(api.Invalid("shipment.items may hold at most %d lines", maxShipmentItems))
+	}
+	for i, e := range elems {
+		it, err := parseShipItem(e, i)
+		if err != nil {
+			fail(err)
+		}
+		req.Items = append(req.Items, it)
+	}
+	return req, nil
+}
+
+func parseShipItem(e api.Field, i int) (shipItem, error) {
+	obj, err := e.Object()
+	if err != nil || obj == nil {
+		return shipItem{}, api.Invalid("items[%d] must be an object with sku and quantity", i)
+	}
+	sku, err := obj.Field("sku").String()
+	if err != nil {
+		return shipItem{}, api.Invalid("items[%d].sku must be a string", i)
+	}
+	if sku == nil {
+		return shipItem{}, api.Invalid("items[%d].sku is required", i)
+	}
+	if err := api.CheckSKU(fmt.Sprintf("items[%d].sku", i), *sku); err != nil {
+		return shipItem{}, err
+	}
+	q, err := obj.Field("quantity").Int()
+	if err != nil || q == nil || *q < 1 || *q > maxQuantity {
+		return shipItem{}, api.Invalid("items[%d].quantity must be an integer of at least 1", i)
+	}
+	return shipItem{SKU: *sku, Qty: int(*q)}, nil
+}
