@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"unicode/utf8"
 )
 
 // MaxBodyBytes is the largest request body an endpoint accepts (1 MiB);
@@ -29,7 +30,9 @@ func parseObject(b []byte) (Object, error) {
 	if len(b) == 0 {
 		return nil, BadRequest("Request body must be a JSON object")
 	}
-	if !json.Valid(b) {
+	// JSON text is UTF-8 (RFC 8259); encoding/json would silently turn other
+	// bytes into U+FFFD, changing a SKU or a name into another one.
+	if !json.Valid(b) || !utf8.Valid(b) {
 		return nil, BadRequest("Request body is not valid JSON")
 	}
 	if b[0] != '{' {

@@ -31,6 +31,7 @@ func TestDecodeObject(t *testing.T) {
 		{"string", `"x"`, http.StatusBadRequest},
 		{"null", `null`, http.StatusBadRequest},
 		{"two values", `{} {}`, http.StatusBadRequest},
+		{"not UTF-8", "{\"sku\":\"Caf\xe9\"}", http.StatusBadRequest},
 		{"oversize", `{"a":"` + strings.Repeat("x", MaxBodyBytes) + `"}`, http.StatusRequestEntityTooLarge},
 	}
 	for _, c := range cases {

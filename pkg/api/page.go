@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -42,6 +43,9 @@ func pageParam(r *Request, name string, def int) (int, error) {
 		return def, nil
 	}
 	v, err := strconv.ParseInt(strings.TrimSpace(r.Query(name)), 10, 64)
+	if errors.Is(err, strconv.ErrRange) && v > 0 {
+		err = nil // an integer beyond int64 is large, not invalid: capped below
+	}
 	if err != nil || v < 1 {
 		return 0, Invalid("%s must be an integer greater than or equal to 1", name)
 	}

@@ -28,6 +28,8 @@ func TestParsePage(t *testing.T) {
 		{q: map[string][]string{"limit": {"1.5"}}, rejected: true},
 		{q: map[string][]string{"page": {""}}, rejected: true},
 		{q: map[string][]string{"page": {"99999999999999"}}, page: 1<<31 - 1, limit: 100},
+		{q: map[string][]string{"page": {"99999999999999999999"}, "limit": {"99999999999999999999"}}, page: 1<<31 - 1, limit: 100},
+		{q: map[string][]string{"limit": {"-99999999999999999999"}}, rejected: true},
 	}
 	for _, c := range cases {
 		p, err := ParsePage(request(c.q))

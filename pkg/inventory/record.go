@@ -56,8 +56,9 @@ const createdByPost = "POST"
 // order and begins_with(SK, sku+Sep) finds one SKU's records.
 func pk(account string) string { return store.PK(account, "INV") }
 
-// sortKey is the sort key of the record (sku, warehouse).
-func sortKey(sku, warehouse string) string { return store.Join(sku, warehouse) }
+// sortKey is the sort key of the record (sku, warehouse); a very long
+// SKU is shortened to fit (store.KeyText).
+func sortKey(sku, warehouse string) string { return store.Join(store.KeyText(sku), warehouse) }
 
 // Key is the primary key of the inventory record (sku, warehouse).
 func Key(account, sku, warehouse string) map[string]types.AttributeValue {

@@ -137,7 +137,7 @@ func checkRefs(ctx context.Context, t store.Table, account string, all []Order, 
 		bySeq[seq] = sk.Value
 	}
 	for _, o := range all {
-		if bySeq[o.Seq] != store.Join(o.ChannelUUID, o.DisplayRef) {
+		if bySeq[o.Seq] != refSK(o.ChannelUUID, o.DisplayRef) {
 			bad("order %d: idempotency key %q", o.Seq, bySeq[o.Seq])
 		}
 	}

@@ -29,7 +29,13 @@ func orderKey(account string, seq int64) map[string]types.AttributeValue {
 }
 
 func refKey(account, channel, displayRef string) map[string]types.AttributeValue {
-	return store.Key(store.PK(account, kindRef), store.Join(channel, displayRef))
+	return store.Key(store.PK(account, kindRef), refSK(channel, displayRef))
+}
+
+// refSK is the sort key of an idempotency key; a very long display ref is
+// shortened to fit (store.KeyText).
+func refSK(channel, displayRef string) string {
+	return store.Join(channel, store.KeyText(displayRef))
 }
 
 func seqKey(account string) map[string]types.AttributeValue {
@@ -37,7 +43,7 @@ func seqKey(account string) map[string]types.AttributeValue {
 }
 
 func linkKey(account, channel, sku string) map[string]types.AttributeValue {
-	return store.Key(store.PK(account, kindLink), store.Join(channel, sku))
+	return store.Key(store.PK(account, kindLink), store.Join(channel, store.KeyText(sku)))
 }
 
 // Listing partitions. Every one sorts its items by (ordered_at, seq).

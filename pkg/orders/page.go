@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -76,7 +77,7 @@ func (l listing) walk(ctx context.Context, t store.Table, start map[string]types
 	in.ExclusiveStartKey = start
 	last := start
 	for got := 0; got < n; {
-		in.Limit = aws.Int32(int32(n - got))
+		in.Limit = aws.Int32(int32(min(n-got, math.MaxInt32)))
 		res, err := t.DB.Query(ctx, in)
 		if err != nil {
 			return nil, false, fmt.Errorf("query %s: %w", l.pk, err)

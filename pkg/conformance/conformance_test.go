@@ -1,0 +1,645 @@
+package conformance_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// TestAuthentication: every route refuses a request without valid credentials with the
+// same 401 and WWW-Authenticate, and does nothing (DESIGN.md 4, decisions.md).
+func TestAuthentication(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rts := allRoutes(t)
+	bodies := map[route]any{}
+	for _, rt := range rts {
+		if rt.hasBody() {
+			bodies[rt] = writeFor(t, rt).body(w.c, w.ids)
+		}
+	}
+	before := w.snapshot(w.c, rts)
+	b64 := base64.StdEncoding.EncodeToString
+	bad := []struct{ name, header string }{
+		{"no Authorization", ""},
+		{"wrong secret", testenv.BasicAuth(testenv.Account{Token: w.acct.Token, Secret: w.acct.Secret + "x"})},
+		{"unknown token", testenv.BasicAuth(testenv.Account{Token: "nobody" + w.acct.Token, Secret: w.acct.Secret})},
+		{"empty secret", "Basic " + b64([]byte(w.acct.Token+":"))},
+		{"no colon", "Basic " + b64([]byte(w.acct.Token+w.acct.Secret))},
+		{"not base64", "Basic %%%not-base64%%%"},
+		{"other scheme", "Bearer " + w.acct.Token + ":" + w.acct.Secret},
+	}
+	want := map[string]any{"error": "Could not authenticate you"}
+	t.Run("routes", func(t *testing.T) {
+		for _, rt := range rts {
+			t.Run(rt.String(), func(t *testing.T) {
+				t.Parallel()
+				c := w.c.in(t)
+				path := w.path(t, rt)
+				for _, b := range bad {
+					r := c.withAuth(b.header).do(rt.Method, path, bodies[rt])
+					var got map[string]any
+					_ = json.Unmarshal(r.Body, &got)
+					if r.Status != http.StatusUnauthorized || !reflect.DeepEqual(got, want) {
+						t.Errorf("%s: %d %s, want 401 %v", b.name, r.Status, short(r.String()), want)
+					}
+					if h := r.Header.Get("WWW-Authenticate"); h != `Basic realm="multisell"` {
+						t.Errorf("%s: WWW-Authenticate %q, want Basic realm=\"multisell\"", b.name, h)
+					}
+				}
+			})
+		}
+	})
+	w.env.Drain(t)
+	sameSnapshot(t, "after unauthenticated calls", before, w.snapshot(w.c, rts))
+}
+
+// TestRateLimitIsPlainText: every route answers an account over its limit with the
+// plain-text 403 and Retry-After (DESIGN.md 4 and 5).
+func TestRateLimitIsPlainText(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	rts := allRoutes(t)
+	acct := env.NewAccount(t, testenv.AccountOptions{RPS: 1, RPM: 1})
+	c := newCaller(t, env, acct)
+	// A 401 has no account, so failed authentications spend nothing (DESIGN.md 5).
+	wrong := c.withAuth(testenv.BasicAuth(testenv.Account{Token: acct.Token, Secret: "wrong"}))
+	for range 3 {
+		wrong.do(http.MethodGet, "/channels", nil)
+	}
+	if r := c.do(http.MethodGet, "/channels", nil); r.Status != http.StatusOK { // spends the minute's one request
+		t.Errorf("first authenticated request after three 401s: %d %s, want 200", r.Status, short(r.String()))
+	}
+	nobody := uuid.Must(uuid.NewV7()).String()
+	x := ids{Warehouse: nobody, Product: "conf-nobody", Child: "conf-nobody", Group: "conf-nobody", Seq: 1, RequestID: nobody}
+	rollovers := 0
+	for _, rt := range rts {
+		var body any
+		if rt.hasBody() {
+			body = "{}"
+		}
+		path := x.path(t, rt)
+		r := c.do(rt.Method, path, body)
+		if r.Status != http.StatusForbidden && rollovers == 0 {
+			// A new clock minute began: this request spent its budget, the next is refused.
+			rollovers++
+			r = c.do(rt.Method, path, body)
+		}
+		if ct := r.Header.Get("Content-Type"); r.Status != http.StatusForbidden || ct != "text/plain; charset=utf-8" {
+			t.Errorf("%s over the limit: %d %q %s, want 403 text/plain Rate Limit Exceeded", rt, r.Status, ct, short(r.String()))
+		}
+	}
+}
+
+// TestMalformedBodies: every route with a body answers 400 to what is not a JSON
+// object, 413 to a body over 1 MiB and a 4xx to {}, and changes nothing (DESIGN.md 4).
+func TestMalformedBodies(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rts := allRoutes(t)
+	before := w.snapshot(w.c, rts)
+	huge := `{"padding":"` + strings.Repeat("x", 1<<20) + `"}`
+	cases := []struct {
+		name, body string
+		want       int
+	}{
+		{"empty body", "", http.StatusBadRequest},
+		{"truncated JSON", `{"name":`, http.StatusBadRequest},
+		{"not JSON", "name=x&sku=y", http.StatusBadRequest},
+		{"trailing garbage", `{"name":"x"}}`, http.StatusBadRequest},
+		{"two objects", `{"name":"x"} {"name":"y"}`, http.StatusBadRequest},
+		{"array", `[{"name":"x"}]`, http.StatusBadRequest},
+		{"empty array", `[]`, http.StatusBadRequest},
+		{"string", `"x"`, http.StatusBadRequest},
+		{"number", `42`, http.StatusBadRequest},
+		{"null", `null`, http.StatusBadRequest},
+		{"over 1 MiB", huge, http.StatusRequestEntityTooLarge},
+	}
+	t.Run("routes", func(t *testing.T) {
+		for _, rt := range rts {
+			if !rt.hasBody() {
+				continue
+			}
+			t.Run(rt.String(), func(t *testing.T) {
+				t.Parallel()
+				c := w.c.in(t)
+				path := w.path(t, rt)
+				for _, tc := range cases {
+					t.Run(tc.name, func(t *testing.T) {
+						if r := c.in(t).do(rt.Method, path, tc.body); r.Status != tc.want {
+							t.Errorf("%d %s, want %d", r.Status, short(r.String()), tc.want)
+						}
+					})
+				}
+				// {} names nothing to create: for an upsert by SKU the SKU is a new one, since
+				// {} on an existing product is a valid update that changes nothing (DESIGN.md 8).
+				empty := rt.expand(func(name string) string {
+					if name == "sku" {
+						return uniq("conf-new")
+					}
+					v, _ := w.param(rt, name)
+					return v
+				})
+				if r := c.do(rt.Method, empty, "{}"); r.Status < 400 || r.Status >= 500 {
+					t.Errorf("{}: %d %s, want a 4xx", r.Status, short(r.String()))
+				}
+			})
+		}
+	})
+	w.env.Drain(t)
+	sameSnapshot(t, "after malformed bodies", before, w.snapshot(w.c, rts))
+}
+
+// TestPagination: every list (a GET answering an array, fulfillments included) refuses
+// a page or limit below 1 or not an integer, caps the limit at 100 and answers [] past
+// the end (DESIGN.md 4).
+func TestPagination(t *testing.T) {
+	t.Parallel()
+	c, x := newBigWorld(t)
+	rts := allRoutes(t)
+	lists := 0
+	t.Run("lists", func(t *testing.T) {
+		for _, rt := range rts {
+			if rt.Method != http.MethodGet {
+				continue
+			}
+			path := x.path(t, rt)
+			r := c.do(http.MethodGet, path, nil)
+			if r.Status != http.StatusOK {
+				t.Errorf("%s: %d %s with the big world's resources; cannot tell whether it is a list", rt, r.Status, short(r.String()))
+				continue
+			}
+			if _, ok := isArray(r); !ok {
+				continue
+			}
+			lists++
+			whole := r.String()
+			t.Run(rt.String(), func(t *testing.T) {
+				t.Parallel()
+				c := c.in(t)
+				for _, q := range []string{"page=0", "limit=0", "page=abc", "limit=-1", "page=-1", "limit=abc", "page=1.5", "limit=0.5", "page="} {
+					r := c.do(http.MethodGet, path+"?"+q, nil)
+					param, _, _ := strings.Cut(q, "=")
+					if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), param) {
+						t.Errorf("?%s: %d %s, want 422 naming %s", q, r.Status, short(r.String()), param)
+					}
+				}
+				r := c.do(http.MethodGet, path+"?limit=1000", nil)
+				n, ok := isArray(r)
+				if r.Status != http.StatusOK || !ok || n > 100 {
+					t.Errorf("?limit=1000: %d, %d items, want at most 100", r.Status, n)
+				}
+				if r100 := c.do(http.MethodGet, path+"?limit=100", nil); r.String() != r100.String() || r.String() != whole {
+					t.Errorf("?limit=1000 is not the page of limit=100 and of no limit")
+				}
+				// An integer too large for any integer type is still a larger limit: capped.
+				if huge := c.do(http.MethodGet, path+"?limit=99999999999999999999", nil); huge.Status != http.StatusOK || huge.String() != whole {
+					t.Errorf("?limit=99999999999999999999: %d %s, want the capped page", huge.Status, short(huge.String()))
+				}
+				if next, _ := isArray(c.do(http.MethodGet, path+"?limit=100&page=2", nil)); next == 0 {
+					t.Errorf("the big world has at most 100 records for this list, so the cap is not tested: seed more in newBigWorld")
+				} else if n != 100 {
+					t.Errorf("?limit=1000: %d items of more than 100, want 100", n)
+				}
+				for _, q := range []string{"page=999999", "page=999999&limit=1000", "page=2147483647", "page=99999999999999999999"} {
+					t.Run("?"+q, func(t *testing.T) {
+						if r := c.in(t).do(http.MethodGet, path+"?"+q, nil); r.Status != http.StatusOK || r.String() != "[]" {
+							t.Errorf("?%s past the end: %d %s, want 200 []", q, r.Status, short(r.String()))
+						}
+					})
+				}
+			})
+		}
+	})
+	if lists < 8 {
+		t.Errorf("found %d list routes; the template has at least 8 (channels, warehouses, products, variation groups, inventory, orders, fulfillments)", lists)
+	}
+}
+
+// badValue is a path parameter value that names nothing of the account.
+type badValue struct {
+	name  string
+	value func() string
+	// validSKU is set for values that are valid SKUs (an upsert creates them).
+	validSKU bool
+}
+
+func badValues(kind string) []badValue {
+	nobody := func() string { return uuid.Must(uuid.NewV7()).String() }
+	special := func() string { return uniq("A/B C+#?") } // a unique prefix keeps the special characters
+	long := func(n int) func() string {
+		return func() string { p := uniq("conf"); return p + strings.Repeat("s", n-len(p)) }
+	}
+	control := func() string { return uniq("conf\x01ctl") }
+	switch kind {
+	case "sku":
+		return []badValue{
+			{"unknown SKU", func() string { return uniq("conf-nobody") }, true},
+			{"A/B C+#?", special, true},
+			{"percent signs (decoded once)", func() string { return uniq("100% cotton %2F") }, true},
+			{"255 characters", long(255), true},
+			{"255 four-byte characters", func() string { p := uniq("e"); return p + strings.Repeat("😀", 255-len(p)) }, true},
+			{"300 characters", long(300), false},
+			{"control character", control, false},
+		}
+	case "seq":
+		return []badValue{
+			{"unknown number", func() string { return "987654321" }, false},
+			{"uuid of nobody", nobody, false},
+			{"A/B C+#?", special, false},
+			{"300 characters", long(300), false},
+			{"control character", control, false},
+		}
+	}
+	return []badValue{
+		{"uuid of nobody", nobody, false},
+		{"A/B C+#?", special, false},
+		{"300 characters", long(300), false},
+		{"control character", control, false},
+	}
+}
+
+// TestUnknownPathParams: an unknown or malformed id or SKU in a path is the spec's 404
+// (or 422 for an invalid SKU), or, for an upsert by a valid SKU, a creation under the
+// SKU decoded once; never a 5xx (DESIGN.md 4).
+func TestUnknownPathParams(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rts := allRoutes(t)
+	gets := map[string]bool{}
+	for _, rt := range rts {
+		if rt.Method == http.MethodGet {
+			gets[rt.Path] = true
+		}
+	}
+	t.Run("routes", func(t *testing.T) {
+		for _, rt := range rts {
+			if len(rt.params()) == 0 {
+				continue
+			}
+			t.Run(rt.String(), func(t *testing.T) {
+				t.Parallel()
+				c := w.c.in(t)
+				for _, p := range rt.params() {
+					for _, bv := range badValues(paramKind(p)) {
+						value := bv.value()
+						path := rt.expand(func(name string) string {
+							if name == p {
+								return value
+							}
+							v, ok := w.param(rt, name)
+							if !ok {
+								t.Fatalf("no fixture for {%s}", name)
+							}
+							return v
+						})
+						var body any
+						if rt.hasBody() {
+							body = writeFor(t, rt).body(c, w.ids)
+						}
+						r := c.do(rt.Method, path, body)
+						what := fmt.Sprintf("{%s} = %s", p, bv.name)
+						switch {
+						case bv.validSKU && rt.upsert():
+							var got struct {
+								SKU string `json:"sku"`
+							}
+							_ = json.Unmarshal(r.Body, &got)
+							if r.Status != http.StatusOK || got.SKU != value {
+								t.Errorf("%s: %d %s, want 200 creating SKU %q", what, r.Status, short(r.String()), short(value))
+							} else if gets[rt.Path] {
+								g := c.do(http.MethodGet, path, nil)
+								_ = json.Unmarshal(g.Body, &got)
+								if g.Status != http.StatusOK || got.SKU != value {
+									t.Errorf("%s: GET after creation: %d %s", what, g.Status, short(g.String()))
+								}
+							}
+						case paramKind(p) == "sku" && !bv.validSKU:
+							if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), "sku") {
+								t.Errorf("%s: %d %s, want 422 naming sku", what, r.Status, short(r.String()))
+							}
+						default:
+							msg := notFoundMessage(rt)
+							if r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
+								t.Errorf("%s: %d %s, want 404 %q", what, r.Status, short(r.String()), msg)
+							}
+						}
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestTenantIsolation: account B calls every route on account A's ids and SKUs: reads
+// are 404 or empty, writes 404 or a creation of B's own, and A's data does not change
+// (DESIGN.md 5).
+func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
+	a := newWorld(t)
+	rts := allRoutes(t)
+	before := a.snapshot(a.c, rts)
+	env := a.env
+	bAcct := env.NewAccount(t, testenv.AccountOptions{})
+	b := newCaller(t, env, bAcct)
+	q := url.QueryEscape
+
+	// Reads of A's ids: 404; B's lists: empty.
+	for _, rt := range rts {
+		if rt.Method != http.MethodGet {
+			continue
+		}
+		r := b.do(rt.Method, a.path(t, rt), nil)
+		if len(rt.params()) > 0 {
+			if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
+				t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
+			}
+		} else if r.Status != http.StatusOK || r.String() != "[]" {
+			t.Errorf("B %s: %d %s, want 200 []", rt, r.Status, short(r.String()))
+		}
+	}
+	for _, f := range []struct {
+		path string
+		want int
+	}{
+		{"/inventory?warehouse_uuid=" + q(a.Warehouse), http.StatusNotFound},
+		{"/inventory?sku=" + q(a.Product), http.StatusOK},
+		{"/inventories?sku[]=" + q(a.Child), http.StatusOK},
+		{"/products?skus=" + q(a.Product) + "&skus=" + q(a.Group), http.StatusOK},
+		{"/products?sku[]=" + q(a.Child), http.StatusOK},
+		{"/variation_groups?skus=" + q(a.Group), http.StatusOK},
+		{"/orders?sb_status=open", http.StatusOK},
+		{"/orders/" + fmt.Sprint(a.Cancelled), http.StatusNotFound},
+		{"/products/" + url.PathEscape(a.Child), http.StatusNotFound},
+		{"/products/" + url.PathEscape(a.Group), http.StatusNotFound},
+	} {
+		r := b.do(http.MethodGet, f.path, nil)
+		if r.Status != f.want || (f.want == http.StatusOK && r.String() != "[]") {
+			t.Errorf("B GET %s: %d %s, want %d (an empty list for 200)", f.path, r.Status, short(r.String()), f.want)
+		}
+	}
+
+	// Deletes of A's SKUs: 404.
+	for _, rt := range rts {
+		if rt.Method != http.MethodDelete {
+			continue
+		}
+		r := b.do(rt.Method, a.path(t, rt), nil)
+		if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
+			t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
+		}
+	}
+	// A variation group of A's products: they are not B's (422 naming the child).
+	r := b.do(http.MethodPut, "/variation_groups/"+url.PathEscape(uniq("conf-b-group")), map[string]any{
+		"name": "B's group", "child_skus": []string{a.Child}, "variation_attributes": []string{"color"}})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), a.Child) {
+		t.Errorf("B groups A's product: %d %s, want 422 naming %s", r.Status, short(r.String()), a.Child)
+	}
+	// An order of A's channel cannot enter B's account.
+	res := importResults(t, env, bAcct.ID, map[string]any{"channel_uuid": a.Channel, "display_ref": "B-1",
+		"ordered_at": "2024-05-01T00:00:00Z", "items": []any{map[string]any{"order_item_ref": "1", "sku": a.Product, "quantity": 1}}})
+	if res[0].Result != "error" {
+		t.Errorf("B imports an order of A's channel: %+v, want an error", res[0])
+	}
+
+	// Writes on A's ids: 404; creations (upserts by SKU, new warehouses) are B's own.
+	for _, upserts := range []bool{false, true} {
+		for _, rt := range rts {
+			if !rt.hasBody() || rt.upsert() != upserts {
+				continue
+			}
+			w := writeFor(t, rt)
+			r := b.do(rt.Method, a.path(t, rt), w.body(b, a.ids))
+			if r.Status != w.foreign || (w.foreignMsg != "" && errorMessage(r) != w.foreignMsg) {
+				t.Errorf("B %s on A's: %d %s, want %d %s", rt, r.Status, short(r.String()), w.foreign, w.foreignMsg)
+			}
+		}
+	}
+	for _, rt := range rts {
+		if rt.Method != http.MethodGet && rt.Method != http.MethodDelete && !rt.hasBody() {
+			t.Errorf("%s: method not covered by the isolation test", rt)
+		}
+	}
+	// B's product with A's SKU is B's: its own name, no stock of A's.
+	var p struct {
+		Name string `json:"name"`
+	}
+	b.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(a.Product), nil, &p)
+	if p.Name != "Conformance product" {
+		t.Errorf("B's product %s is named %q, want B's name", a.Product, p.Name)
+	}
+	if r := b.do(http.MethodGet, "/inventory?sku="+q(a.Product), nil); r.String() != "[]" {
+		t.Errorf("B sees stock of %s: %s", a.Product, short(r.String()))
+	}
+
+	env.Drain(t)
+	sameSnapshot(t, "A after B's calls", before, a.snapshot(a.c, rts))
+}
+
+// TestTimes: times in are any ISO 8601 offset (a date alone is midnight UTC); times out
+// are RFC 3339 UTC with Z to the whole second, and a returned time used as a max bound
+// includes its record (DESIGN.md 4). Every response of every test has its _at and _date
+// members checked too (checkEnvelope).
+func TestTimes(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rts := allRoutes(t)
+	c := w.c
+	snapshot(c, rts, w.ids) // every GET route, walked by checkEnvelope
+
+	var o map[string]any
+	c.must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Seq), nil, &o)
+	for k, want := range map[string]string{"ordered_at": orderedAtOut, "paid_at": paidAtOut, "ship_by_date": shipByOut,
+		"deliver_by_date": "2024-03-08T00:00:00Z"} {
+		if o[k] != want {
+			t.Errorf("order %s = %v, want %s", k, o[k], want)
+		}
+	}
+	if o["shipped_at"] == nil {
+		t.Errorf("shipped order has shipped_at null")
+	}
+	c.must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Cancelled), nil, &o)
+	if o["cancelled_at"] != cancelledAtOut {
+		t.Errorf("cancelled_at = %v, want %s", o["cancelled_at"], cancelledAtOut)
+	}
+
+	// Bounds: inclusive, any offset, a date alone.
+	q := url.QueryEscape
+	for _, f := range []struct {
+		query string
+		want  bool
+	}{
+		{"max_ordered_at=" + orderedAtOut, true},
+		{"min_ordered_at=" + q(orderedAtIn), true},
+		{"max_ordered_at=" + q("2024-03-01T10:15:29+02:00"), false},
+		{"min_ordered_at=2024-03-01&max_ordered_at=" + q("2024-03-01T09:15:30+01:00"), true},
+		{"ordered_at_max=2024-03-01", false},
+	} {
+		var list []struct {
+			Seq int64 `json:"sb_order_seq"`
+		}
+		c.must(http.StatusOK, http.MethodGet, "/orders?"+f.query, nil, &list)
+		if got := len(list) > 0 && list[0].Seq == w.Seq; got != f.want {
+			t.Errorf("GET /orders?%s: order %d listed %v, want %v", f.query, w.Seq, got, f.want)
+		}
+	}
+	var p struct {
+		SKU        string `json:"sku"`
+		ModifiedAt string `json:"modified_at"`
+	}
+	c.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(w.Product), nil, &p)
+	var ps []struct {
+		SKU string `json:"sku"`
+	}
+	c.must(http.StatusOK, http.MethodGet, "/products?skus="+q(w.Product)+"&max_modified_at="+q(p.ModifiedAt), nil, &ps)
+	if len(ps) != 1 || ps[0].SKU != w.Product {
+		t.Errorf("products up to their own modified_at %s: %v, want %s", p.ModifiedAt, ps, w.Product)
+	}
+	var inv []struct {
+		SKU       string `json:"sku"`
+		UpdatedAt string `json:"updated_at"`
+	}
+	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product), nil, &inv)
+	if len(inv) != 1 {
+		t.Fatalf("inventory of %s: %v", w.Product, inv)
+	}
+	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product)+"&updated_at_max="+q(inv[0].UpdatedAt), nil, &inv)
+	if len(inv) != 1 {
+		t.Errorf("inventory up to its own updated_at: %v, want the record", inv)
+	}
+	for _, bad := range []string{"/orders?min_ordered_at=yesterday", "/products?max_modified_at=2024-13-01", "/inventory?updated_at_min=1/2/2024"} {
+		if r := c.do(http.MethodGet, bad, nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("GET %s: %d, want 422", bad, r.Status)
+		}
+	}
+}
+
+// TestUnknownRoutes: a path or method the template does not route is 404
+// {"error":"Not found"}, with or without credentials (DESIGN.md 4).
+func TestUnknownRoutes(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	acct := env.NewAccount(t, testenv.AccountOptions{})
+	c := newCaller(t, env, acct)
+	want := map[string]any{"error": "Not found"}
+	check := func(what string, status int, body []byte, ct string) {
+		t.Helper()
+		var got map[string]any
+		_ = json.Unmarshal(body, &got)
+		if status != http.StatusNotFound || !reflect.DeepEqual(got, want) || ct != jsonType {
+			t.Errorf("%s: %d %q %s, want 404 %s %v", what, status, ct, short(string(body)), jsonType, want)
+		}
+	}
+	for _, u := range []struct{ method, path string }{
+		{http.MethodGet, "/nope"},
+		{http.MethodGet, ""},
+		{http.MethodGet, "/"},
+		{http.MethodGet, "/Orders"},
+		{http.MethodGet, "/orders/1/items"},
+		{http.MethodDelete, "/orders"},
+		{http.MethodPost, "/channels"},
+		{http.MethodPatch, "/warehouses"},
+		{http.MethodGet, "/warehouses/fulfillments"},
+		{http.MethodPut, "/shipments"},
+		{http.MethodGet, "/inventory/adjustments"},
+		{http.MethodDelete, "/inventories"},
+	} {
+		for _, auth := range []struct{ name, header string }{
+			{"authenticated", testenv.BasicAuth(acct)},
+			{"no Authorization", ""},
+			{"wrong secret", testenv.BasicAuth(testenv.Account{Token: acct.Token, Secret: "wrong"})},
+		} {
+			r := c.withAuth(auth.header).do(u.method, u.path, nil)
+			check(fmt.Sprintf("%s %s (%s)", u.method, u.path, auth.name), r.Status, r.Body, r.Header.Get("Content-Type"))
+		}
+	}
+	// Outside the stage.
+	for _, p := range []string{"/v2/orders", "/orders", "/", "/v1orders"} {
+		req, err := http.NewRequest(http.MethodGet, env.Server.URL+p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", testenv.BasicAuth(acct))
+		resp, err := env.Server.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		check("GET "+p, resp.StatusCode, body, resp.Header.Get("Content-Type"))
+	}
+}
+
+// TestAliases: routes of one function (/inventories for /inventory, both fulfillments
+// paths) answer alike, and the /inventories writes work (DESIGN.md 4).
+func TestAliases(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	rts := allRoutes(t)
+	c := w.c
+	byFunction := map[string][]route{}
+	for _, rt := range rts {
+		if rt.Method == http.MethodGet {
+			byFunction[rt.Function] = append(byFunction[rt.Function], rt)
+		}
+	}
+	aliased := 0
+	for fn, group := range byFunction {
+		if len(group) < 2 {
+			continue
+		}
+		aliased++
+		for _, query := range []string{"", "?limit=1&page=1"} {
+			first := c.do(http.MethodGet, w.path(t, group[0])+query, nil)
+			if first.Status != http.StatusOK {
+				t.Errorf("%s%s: %d %s", group[0], query, first.Status, short(first.String()))
+			}
+			if n, ok := isArray(first); ok && n == 0 {
+				t.Errorf("%s%s: an empty list; the world should show something", group[0], query)
+			}
+			for _, other := range group[1:] {
+				r := c.do(http.MethodGet, w.path(t, other)+query, nil)
+				if r.Status != first.Status || r.String() != first.String() {
+					t.Errorf("%s: %s%s answers %d %s, %s answers %d %s", fn, group[0], query, first.Status, short(first.String()),
+						other, r.Status, short(r.String()))
+				}
+			}
+		}
+	}
+	if aliased < 3 {
+		t.Errorf("%d aliased GET functions, want at least 3 (inventory list, adjustments, fulfillments)", aliased)
+	}
+
+	sku := uniq("conf-alias")
+	c.must(http.StatusCreated, http.MethodPost, "/inventories", map[string]any{"inventory": map[string]any{
+		"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 4}}, nil)
+	var adj struct {
+		RequestID string `json:"request_id"`
+	}
+	c.must(http.StatusOK, http.MethodPut, "/inventories", map[string]any{"inventory": []any{map[string]any{
+		"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 7}}}, &adj)
+	c.must(http.StatusOK, http.MethodPatch, "/inventories", map[string]any{"inventory": []any{map[string]any{
+		"sku": sku, "warehouse_uuid": w.Warehouse, "available": 6}}}, nil)
+	w.env.Drain(t)
+	var st struct {
+		Status string `json:"status"`
+	}
+	c.must(http.StatusOK, http.MethodGet, "/inventories/adjustments/"+adj.RequestID, nil, &st)
+	var inv []struct {
+		OnHand int `json:"on_hand"`
+	}
+	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+sku, nil, &inv)
+	if st.Status != "applied" || len(inv) != 1 || inv[0].OnHand != 6 {
+		t.Errorf("writes through /inventories: adjustment %q, records %v; want applied and on_hand 6", st.Status, inv)
+	}
+}

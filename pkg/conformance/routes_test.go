@@ -1,0 +1,269 @@
+package conformance_test
+
+import (
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/template"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// route is one Api event of template.yaml: a method on a resource path.
+type route struct {
+	Method string // upper case
+	Path   string // resource path with {param}s, e.g. /warehouses/{uuid}
+	// Function is the logical id of the function that serves it: routes of one function
+	// with one method are aliases of each other.
+	Function string
+}
+
+func (r route) String() string { return r.Method + " " + r.Path }
+
+// params returns the names of the path parameters in order.
+func (r route) params() []string {
+	var out []string
+	for seg := range strings.SplitSeq(strings.Trim(r.Path, "/"), "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			out = append(out, strings.TrimSuffix(seg[1:len(seg)-1], "+"))
+		}
+	}
+	return out
+}
+
+// hasBody reports whether requests of the route carry a body.
+func (r route) hasBody() bool {
+	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
+}
+
+// upsert reports whether the route creates or replaces what its {sku} names
+// (PUT /products/{sku}, PUT /variation_groups/{sku}): an unknown SKU is a creation.
+func (r route) upsert() bool { return r.hasBody() && slices.Contains(r.params(), "sku") }
+
+// canonical is the path with the /inventories alias spelled /inventory.
+func (r route) canonical() string {
+	if rest, ok := strings.CutPrefix(r.Path, "/inventories"); ok {
+		return "/inventory" + rest
+	}
+	return r.Path
+}
+
+// expand returns the request path with each parameter replaced by value(name),
+// percent-encoded once.
+func (r route) expand(value func(name string) string) string {
+	segs := strings.Split(r.Path, "/")
+	for i, seg := range segs {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			segs[i] = url.PathEscape(value(strings.TrimSuffix(seg[1:len(seg)-1], "+")))
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+var (
+	routesOnce sync.Once
+	routesVal  []route
+	routesErr  error
+)
+
+// allRoutes returns every API route of template.yaml, read with pkg/template, sorted by
+// path and method.
+func allRoutes(t testing.TB) []route {
+	t.Helper()
+	env := testenv.Get(t)
+	routesOnce.Do(func() {
+		tpl, err := template.ParseFile(filepath.Join(env.Root, "template.yaml"))
+		if err != nil {
+			routesErr = err
+			return
+		}
+		if tpl.API == nil {
+			routesErr = errNoAPI
+			return
+		}
+		for _, fn := range tpl.Functions {
+			for _, ev := range fn.APIEvents {
+				if ev.RestAPI != "" && ev.RestAPI != tpl.API.LogicalID {
+					continue
+				}
+				methods := []string{ev.Method}
+				if ev.Method == "ANY" {
+					methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+				}
+				for _, m := range methods {
+					routesVal = append(routesVal, route{Method: m, Path: ev.Path, Function: fn.LogicalID})
+				}
+			}
+		}
+		slices.SortFunc(routesVal, func(a, b route) int {
+			if c := strings.Compare(a.Path, b.Path); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Method, b.Method)
+		})
+	})
+	if routesErr != nil {
+		t.Fatalf("template.yaml: %v", routesErr)
+	}
+	if len(routesVal) == 0 {
+		t.Fatal("template.yaml has no API routes")
+	}
+	return routesVal
+}
+
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+const errNoAPI = constError("no AWS::Serverless::Api")
+
+// ids names one resource of each kind of an account, to fill path parameters and
+// bodies with.
+type ids struct {
+	Warehouse string // a warehouse uuid
+	Product   string // a stand-alone product, stocked at Warehouse and ordered in Seq
+	Child     string // a product in the variation group Group
+	Group     string // a variation group
+	Seq       int64  // an open order
+	RequestID string // an applied inventory adjustment
+}
+
+// param returns the value of a path parameter of rt.
+func (x ids) param(rt route, name string) (string, bool) {
+	switch name {
+	case "uuid":
+		return x.Warehouse, true
+	case "sku":
+		if strings.HasPrefix(rt.Path, "/variation_groups/") {
+			return x.Group, true
+		}
+		return x.Product, true
+	case "sb_order_seq":
+		return strconv.FormatInt(x.Seq, 10), true
+	case "request_id":
+		return x.RequestID, true
+	}
+	return "", false
+}
+
+// path returns the request path of rt naming x's resources.
+func (x ids) path(t testing.TB, rt route) string {
+	t.Helper()
+	return rt.expand(func(name string) string {
+		v, ok := x.param(rt, name)
+		if !ok {
+			t.Fatalf("%s: no fixture for path parameter {%s}: teach ids.param in pkg/conformance about it", rt, name)
+		}
+		return v
+	})
+}
+
+// paramKind is how a path parameter is validated: a SKU (1 to 255 characters without
+// control characters, else 422), an order sequence number or an id (anything unknown
+// is 404).
+func paramKind(name string) string {
+	switch name {
+	case "sku":
+		return "sku"
+	case "sb_order_seq":
+		return "seq"
+	}
+	return "id"
+}
+
+// notFoundMessage is the 404 message of an unknown resource named by rt's path
+// (DESIGN.md 4, docs/*.md), "" when none is fixed.
+func notFoundMessage(rt route) string {
+	ps := rt.params()
+	switch {
+	case slices.Contains(ps, "uuid"):
+		return "Warehouse not found"
+	case slices.Contains(ps, "sb_order_seq"):
+		return "Order not found"
+	case slices.Contains(ps, "request_id"):
+		return "Adjustment not found"
+	case slices.Contains(ps, "sku") && strings.HasPrefix(rt.Path, "/variation_groups/"):
+		return "Variation group not found"
+	case slices.Contains(ps, "sku"):
+		return "Product not found"
+	}
+	return ""
+}
+
+// write describes a route with a body.
+type write struct {
+	// body returns a valid body naming x's resources; it may create what the body needs
+	// (a free child product for a group) through c.
+	body func(c *caller, x ids) any
+	// foreign is the status, and foreignMsg the message, when another account sends the
+	// body built from the owner's ids: 404 for a write on the owner's resource, 200 for
+	// a creation of the caller's own.
+	foreign    int
+	foreignMsg string
+}
+
+func productBody(_ *caller, _ ids) any {
+	return map[string]any{"name": "Conformance product", "brand": "Conformance"}
+}
+
+func inventoryBody(onHand int) func(*caller, ids) any {
+	return func(_ *caller, x ids) any {
+		return map[string]any{"inventory": []any{map[string]any{"sku": x.Product, "warehouse_uuid": x.Warehouse, "on_hand": onHand}}}
+	}
+}
+
+// writes holds a valid body per route with a body, by method and canonical path.
+var writes = map[string]write{
+	"POST /warehouses": {
+		body:    func(*caller, ids) any { return map[string]any{"warehouse": map[string]any{"name": "Conformance"}} },
+		foreign: http.StatusOK,
+	},
+	"PUT /warehouses/{uuid}": {
+		body:    func(*caller, ids) any { return map[string]any{"warehouse": map[string]any{"city": "Oakland"}} },
+		foreign: http.StatusNotFound, foreignMsg: "Warehouse not found",
+	},
+	"POST /products/{sku}":  {body: productBody, foreign: http.StatusOK},
+	"PUT /products/{sku}":   {body: productBody, foreign: http.StatusOK},
+	"PATCH /products/{sku}": {body: productBody, foreign: http.StatusOK},
+	"PUT /variation_groups/{sku}": {
+		body: func(c *caller, _ ids) any {
+			child := c.newChild()
+			return map[string]any{"name": "Conformance group", "child_skus": []string{child}, "variation_attributes": []string{"color"}}
+		},
+		foreign: http.StatusOK,
+	},
+	"POST /inventory":  {body: inventoryBody(3), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
+	"PUT /inventory":   {body: inventoryBody(8), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
+	"PATCH /inventory": {body: inventoryBody(9), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
+	"POST /shipments": {
+		body: func(_ *caller, x ids) any {
+			return map[string]any{"shipment": map[string]any{"sb_order_seq": x.Seq, "carrier_name": "UPS",
+				"tracking_number": "1Z999AA10123456784", "items": []any{map[string]any{"sku": x.Product, "quantity": 1}}}}
+		},
+		foreign: http.StatusNotFound, foreignMsg: "Order is not found.",
+	},
+}
+
+// writeFor returns the write description of rt, failing the test if there is none.
+func writeFor(t testing.TB, rt route) write {
+	t.Helper()
+	w, ok := writes[rt.Method+" "+rt.canonical()]
+	if !ok {
+		t.Fatalf("%s: no valid body known: add the route to writes in pkg/conformance", rt)
+	}
+	return w
+}
+
+// newChild creates a product that can join a variation group varying on color.
+func (c *caller) newChild() string {
+	c.t.Helper()
+	sku := uniq("conf-child")
+	c.must(http.StatusOK, http.MethodPut, "/products/"+url.PathEscape(sku),
+		map[string]any{"name": "Child " + sku, "custom_attributes": map[string]any{"color": sku}}, nil)
+	return sku
+}

@@ -1,0 +1,180 @@
+package conformance_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// world is a fresh account holding one of everything: a warehouse, a stand-alone
+// product, a variation group with one child, inventory records, a channel, an open
+// order partly shipped, a cancelled order and an applied inventory adjustment.
+type world struct {
+	ids
+	env       *testenv.Env
+	acct      testenv.Account
+	c         *caller
+	Channel   string
+	Cancelled int64 // a cancelled order
+}
+
+// Times sent in the world's import documents, with what the API must return for them.
+const (
+	orderedAtIn      = "2024-03-01T10:15:30.5+02:00"
+	orderedAtOut     = "2024-03-01T08:15:30Z"
+	paidAtIn         = "2024-03-01" // a date alone is midnight UTC
+	paidAtOut        = "2024-03-01T00:00:00Z"
+	shipByIn         = "2024-03-04T23:00:00-01:00"
+	shipByOut        = "2024-03-05T00:00:00Z"
+	cancelledAtIn    = "2024-03-02T12:00:00.999-07:00"
+	cancelledAtOut   = "2024-03-02T19:00:00Z"
+	cancelledOrdered = "2024-03-02T09:00:00Z"
+)
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	return newWorldWith(t, "conf-widget", "conf-shirt-red", "conf-shirt")
+}
+
+// newWorldWith is newWorld with the given SKUs of the stand-alone product, the child
+// and the variation group.
+func newWorldWith(t *testing.T, product, child, group string) *world {
+	t.Helper()
+	env := testenv.Get(t)
+	acct := env.NewAccount(t, testenv.AccountOptions{})
+	c := newCaller(t, env, acct)
+	w := &world{env: env, acct: acct, c: c}
+
+	var wh struct {
+		UUID string `json:"warehouse_uuid"`
+	}
+	c.must(http.StatusOK, http.MethodPost, "/warehouses", map[string]any{"warehouse": map[string]any{
+		"name": "Main", "city": "Oakland", "country_code": "US", "email": "ops@example.com"}}, &wh)
+	w.Warehouse = wh.UUID
+
+	w.Product, w.Child, w.Group = product, child, group
+	c.must(http.StatusOK, http.MethodPut, "/products/"+url.PathEscape(w.Product),
+		map[string]any{"name": "Widget", "price": 9.5, "brand": "Acme", "features": []string{"sturdy"}}, nil)
+	c.must(http.StatusOK, http.MethodPut, "/products/"+url.PathEscape(w.Child),
+		map[string]any{"name": "Shirt, red", "custom_attributes": map[string]any{"color": "red"}}, nil)
+	c.must(http.StatusOK, http.MethodPut, "/variation_groups/"+url.PathEscape(w.Group), map[string]any{
+		"name": "Shirt", "child_skus": []string{w.Child}, "variation_attributes": []string{"color"}}, nil)
+	c.must(http.StatusCreated, http.MethodPost, "/inventory", map[string]any{"inventory": []any{
+		map[string]any{"sku": w.Product, "warehouse_uuid": w.Warehouse, "on_hand": 10, "bin_location": "A-1"},
+		map[string]any{"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 5},
+	}}, nil)
+
+	ch, err := channels.Create(context.Background(), env.Deps.Table, acct.ID, channels.Input{
+		Name: "Amazon US", Type: "Amazon", SiteID: "ATVPDKIKX0DER", Region: "US"})
+	if err != nil {
+		t.Fatalf("create channel: %v", err)
+	}
+	w.Channel = ch.UUID
+	seqs := importOrders(t, env, acct.ID,
+		map[string]any{"channel_uuid": w.Channel, "display_ref": "CONF-1", "ordered_at": orderedAtIn,
+			"paid_at": paidAtIn, "ship_by_date": shipByIn, "deliver_by_date": "2024-03-08",
+			"shipping_contact_name": "Ada Lovelace", "shipping_country_code": "US",
+			"items": []any{map[string]any{"order_item_ref": "1", "sku": w.Product, "quantity": 3, "unit_price": 9.5}}},
+		map[string]any{"channel_uuid": w.Channel, "display_ref": "CONF-2", "ordered_at": cancelledOrdered,
+			"cancelled_at": cancelledAtIn,
+			"items":        []any{map[string]any{"order_item_ref": "1", "sku": w.Child, "quantity": 1}}})
+	w.Seq, w.Cancelled = seqs[0], seqs[1]
+
+	c.must(http.StatusOK, http.MethodPost, "/shipments", map[string]any{"shipment": map[string]any{
+		"sb_order_seq": w.Seq, "carrier_name": "UPS", "tracking_number": "1Z999AA10123456784",
+		"items": []any{map[string]any{"sku": w.Product, "quantity": 1}}}}, nil)
+
+	var adj struct {
+		RequestID string `json:"request_id"`
+	}
+	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
+		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
+	w.RequestID = adj.RequestID
+	env.Drain(t)
+	return w
+}
+
+// importOrders imports documents into the account as the CLI does and returns their
+// sequence numbers; every document must import.
+func importOrders(t testing.TB, env *testenv.Env, account string, docs ...any) []int64 {
+	t.Helper()
+	res := importResults(t, env, account, docs...)
+	out := make([]int64, len(res))
+	for i, r := range res {
+		if r.Result == orders.ResultError || r.Seq == nil {
+			t.Fatalf("import document %d: %+v", i, r)
+		}
+		out[i] = *r.Seq
+	}
+	return out
+}
+
+func importResults(t testing.TB, env *testenv.Env, account string, docs ...any) []orders.Result {
+	t.Helper()
+	raws := make([]json.RawMessage, len(docs))
+	for i, d := range docs {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws[i] = b
+	}
+	res, err := orders.Service{Table: env.Deps.Table}.Import(context.Background(), account, raws)
+	if err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	if len(res) != len(docs) {
+		t.Fatalf("import: %d results for %d documents", len(res), len(docs))
+	}
+	return res
+}
+
+// snapshot GETs every GET route of rts with x's resources, plus each product of x and
+// the cancelled order, and returns status, Total-Pages and body by path.
+func snapshot(c *caller, rts []route, x ids, extra ...string) map[string]string {
+	c.t.Helper()
+	paths := append([]string(nil), extra...)
+	for _, rt := range rts {
+		if rt.Method == http.MethodGet {
+			paths = append(paths, x.path(c.t, rt))
+		}
+	}
+	for _, sku := range []string{x.Product, x.Child, x.Group} {
+		paths = append(paths, "/products/"+url.PathEscape(sku))
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		r := c.do(http.MethodGet, p, nil)
+		out[p] = fmt.Sprintf("%d Total-Pages=%q %s", r.Status, r.Header.Get("Total-Pages"), r.Body)
+	}
+	return out
+}
+
+// snapshot is snapshot of the world's resources, the cancelled order included.
+func (w *world) snapshot(c *caller, rts []route) map[string]string {
+	c.t.Helper()
+	return snapshot(c, rts, w.ids, fmt.Sprintf("/orders/%d", w.Cancelled))
+}
+
+// sameSnapshot fails the test for each path whose answer changed.
+func sameSnapshot(t testing.TB, what string, before, after map[string]string) {
+	t.Helper()
+	keys := make([]string, 0, len(before))
+	for k := range before {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if before[k] != after[k] {
+			t.Errorf("%s: GET %s changed:\nbefore: %s\nafter:  %s", what, k, short(before[k]), short(after[k]))
+		}
+	}
+}
