@@ -11,7 +11,6 @@ import (
 	"github.com/multisell/multisell/pkg/auth"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/ratelimit"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // HTTPHandler is the handler of an API function.
@@ -84,8 +83,4 @@ func (d *Deps) Handler(name string) (any, error) {
 // http wraps an endpoint handler in the shared envelope with the rate limit.
 func (d *Deps) http(h api.Handler) HTTPHandler {
 	return api.Lambda(h, ratelimit.Limiter{Table: d.Table})
-}
-
-func (d *Deps) warehouses() warehouses.Service {
-	return warehouses.Service{Table: d.Table, OnArchive: d.orders().OnArchive}
 }

@@ -1,0 +1,30 @@
+package app
+
+import (
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// The domain services over the shared clients. The orders service is also
+// the hook the others call when stock may have changed: it allocates
+// waiting orders when stock arrives or is released (inventory, shipments)
+// and re-allocates what an archived warehouse held (warehouses).
+
+func (d *Deps) warehouses() warehouses.Service {
+	return warehouses.Service{Table: d.Table, OnArchive: d.orders().OnArchive}
+}
+
+func (d *Deps) catalog() catalog.Service { return catalog.Service{Table: d.Table} }
+
+func (d *Deps) inventory() inventory.Service {
+	return inventory.Service{Table: d.Table, SQS: d.SQS, QueueURL: d.Config.AdjustmentsQueueURL, Stock: d.orders()}
+}
+
+func (d *Deps) orders() orders.Service { return orders.Service{Table: d.Table} }
+
+func (d *Deps) shipments() shipments.Service {
+	return shipments.Service{Table: d.Table, Stock: d.orders()}
+}
