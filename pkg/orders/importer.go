@@ -61,6 +61,9 @@ type importer struct {
 	whs      []string
 	whsRead  bool
 	lastSeq  *int64
+	// waiting is what the order just saved still needs: SKUs with
+	// unassigned quantities.
+	waiting []string
 }
 
 func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error) {
@@ -92,6 +95,7 @@ func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error
 	var freed []inventory.SKUWarehouse
 	err = Retry(ctx, func() error {
 		var err error
+		im.waiting = nil
 		res.Seq, res.Result, freed, err = im.apply(ctx, d, ch)
 		if errors.Is(err, ErrRetry) {
 			im.lastSeq = nil
@@ -104,6 +108,19 @@ func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error
 	if len(freed) > 0 {
 		if err := im.StockAvailable(ctx, im.account, freed); err != nil {
 			return res, fmt.Errorf("allocate released stock: %w", err)
+		}
+	}
+	if len(im.waiting) > 0 {
+		// Stock may have arrived between the plan's read and the save, when
+		// its listener could not see this order yet: look once more, now
+		// that the order waits in the queue (both reads are consistent, so
+		// one of the two sides sees the other).
+		whs, err := im.warehouses(ctx)
+		if err != nil {
+			return res, err
+		}
+		if err := im.allocateWaiting(ctx, im.account, im.waiting, whs); err != nil {
+			return res, fmt.Errorf("allocate arrived stock: %w", err)
 		}
 	}
 	return res, nil
@@ -174,6 +191,7 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 	if err := save(ctx, im.Table, im.account, cur, next, nil, nil); err != nil {
 		return nil, "", nil, err
 	}
+	im.waiting = next.needs()
 	return &seq, ResultUpdated, released(cur, next, nil), nil
 }
 
@@ -213,6 +231,7 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 		return nil, err
 	}
 	im.lastSeq = &o.Seq
+	im.waiting = o.needs()
 	return &o.Seq, nil
 }
 

@@ -194,4 +194,17 @@ func TestConcurrentInvariants(t *testing.T) {
 	if err := orders.CheckInvariants(context.Background(), f.Env.Deps.Table, f.Acct.ID); err != nil {
 		t.Errorf("invariants: %v", err)
 	}
+	// Once everything settled, no order waits for a SKU that is available.
+	for _, o := range list {
+		for _, it := range f.Order(o.Seq).Items {
+			if o.Status != orders.StatusOpen || it.InventorySKU == nil || it.Unassigned() == 0 {
+				continue
+			}
+			for _, w := range whs {
+				if r := f.Record(*it.InventorySKU, w); r.Available > 0 {
+					t.Errorf("order %d waits for %d of %s while %s has %d available", o.Seq, it.Unassigned(), *it.InventorySKU, w, r.Available)
+				}
+			}
+		}
+	}
 }

@@ -107,6 +107,7 @@ const (
 // first when forward.
 func queryIndex(ctx context.Context, t store.Table, pk string, forward bool, f *filter) ([]int64, error) {
 	in := indexQuery(t, pk, skMin, skMax, forward, f)
+	in.ConsistentRead = aws.Bool(true) // sees the writes that came just before
 	var out []int64
 	for {
 		res, err := t.DB.Query(ctx, in)
