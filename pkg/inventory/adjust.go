@@ -36,15 +36,8 @@ type Adjustment struct {
 // message to the FIFO queue, grouped by account so an account's adjustments
 // apply in order, and the answer carries its request id.
 func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
-	body, err := r.Decode()
+	items, err := s.requestItems(ctx, r)
 	if err != nil {
-		return nil, err
-	}
-	items, err := ParseItems(body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkWarehouses(ctx, s.Table, r.Account.ID, items); err != nil {
 		return nil, err
 	}
 	adj := Adjustment{RequestID: newRequestID(r.Account.ID), Account: r.Account.ID, Method: MethodPut, Items: items}

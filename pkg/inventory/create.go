@@ -92,15 +92,8 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 // the warehouses (404 Warehouse not found), creates every record or none
 // (409 if one exists), tells the stock listener, and answers 201.
 func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	body, err := r.Decode()
+	items, err := s.requestItems(ctx, r)
 	if err != nil {
-		return nil, err
-	}
-	items, err := ParseItems(body)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkWarehouses(ctx, s.Table, r.Account.ID, items); err != nil {
 		return nil, err
 	}
 	var exists *ExistsError

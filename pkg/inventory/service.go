@@ -32,6 +32,24 @@ func (s Service) notify(ctx context.Context, account string, records []SKUWareho
 	}
 }
 
+// requestItems reads the items of a POST, PUT or PATCH body: the whole body
+// validated (400, 413, 422) and every warehouse checked (404) before
+// anything is written or queued.
+func (s Service) requestItems(ctx context.Context, r *api.Request) ([]Item, error) {
+	body, err := r.Decode()
+	if err != nil {
+		return nil, err
+	}
+	items, err := ParseItems(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWarehouses(ctx, s.Table, r.Account.ID, items); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 // checkWarehouses answers 404 Warehouse not found unless every item's
 // warehouse is one of the account's: one Query for all of them.
 func checkWarehouses(ctx context.Context, t store.Table, account string, items []Item) error {
