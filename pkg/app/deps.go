@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -25,7 +26,7 @@ type Deps struct {
 // New builds the clients. With local endpoints set it uses static dummy
 // credentials, as the emulators want; otherwise the standard AWS chain.
 func New(ctx context.Context, cfg Config) (*Deps, error) {
-	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region)}
+	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region), awsconfig.WithLogger(sdkLogger{})}
 	if cfg.DynamoDBEndpoint != "" || cfg.SQSEndpoint != "" {
 		opts = append(opts, awsconfig.WithCredentialsProvider(
 			credentials.NewStaticCredentialsProvider("local", "local", "")))
@@ -50,4 +51,17 @@ func New(ctx context.Context, cfg Config) (*Deps, error) {
 // SetupLogging makes log/slog write JSON to stderr, as CloudWatch wants.
 func SetupLogging() {
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+}
+
+// sdkLogger sends the AWS SDK's own log lines to log/slog, so they are JSON
+// like every other line.
+type sdkLogger struct{}
+
+// Logf implements logging.Logger.
+func (sdkLogger) Logf(c logging.Classification, format string, v ...any) {
+	level := slog.LevelInfo
+	if c == logging.Warn {
+		level = slog.LevelWarn
+	}
+	slog.Log(context.Background(), level, fmt.Sprintf(format, v...), "source", "aws-sdk")
 }

@@ -24,16 +24,28 @@ var demoWarehouses = []string{
 	`{"warehouse":{"name":"EU Hub","address_1":"Industrieweg 12","city":"Venlo","postal_code":"5928","country_code":"NL"}}`,
 }
 
-// seedChannelsWarehouses creates the demo channels and s.Warehouses
-// warehouses through the same code paths as the API.
+// seedChannelsWarehouses creates the demo channels, unless the account has
+// channels, and warehouses until it has s.Warehouses, through the same code
+// paths as the API.
 func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
+	have, err := channels.List(ctx, e.Deps.Table, e.Account)
+	if err != nil {
+		return err
+	}
 	for _, c := range demoChannels {
+		if len(have) > 0 {
+			break
+		}
 		if _, err := channels.Create(ctx, e.Deps.Table, e.Account, c); err != nil {
 			return err
 		}
 	}
+	whs, err := warehouses.List(ctx, e.Deps.Table, e.Account)
+	if err != nil {
+		return err
+	}
 	svc := warehouses.Service{Table: e.Deps.Table}
-	for i := range s.Warehouses {
+	for i := len(whs); i < s.Warehouses; i++ {
 		body := fmt.Sprintf(`{"warehouse":{"name":"Warehouse %d","country_code":"US"}}`, i+1)
 		if i < len(demoWarehouses) {
 			body = demoWarehouses[i]

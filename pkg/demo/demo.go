@@ -10,13 +10,14 @@ import (
 	"sort"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // Sizes says how much to create.
 type Sizes struct {
-	Warehouses int
-	Products   int
-	Orders     int
+	Warehouses int `json:"warehouses"`
+	Products   int `json:"products"`
+	Orders     int `json:"orders"`
 }
 
 // DemoSizes are the sizes of the demo account `make run` creates.
@@ -29,6 +30,9 @@ type Env struct {
 	Account  string
 	Rand     *rand.Rand
 	Progress func(step string, done, total int)
+	// Run tells this seed's orders from an earlier seed's in their display
+	// refs, so seeding an account again adds orders.
+	Run string
 }
 
 // step is one domain's part of the seed.
@@ -52,7 +56,8 @@ func Seed(ctx context.Context, d *app.Deps, account string, s Sizes, progress fu
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
-	e := &Env{Deps: d, Account: account, Rand: rand.New(rand.NewPCG(42, uint64(len(account)))), Progress: progress}
+	e := &Env{Deps: d, Account: account, Rand: rand.New(rand.NewPCG(42, uint64(len(account)))), Progress: progress,
+		Run: store.NewID()[30:]}
 	for _, st := range steps {
 		if err := st.run(ctx, e, s); err != nil {
 			return fmt.Errorf("seed %s: %w", st.name, err)

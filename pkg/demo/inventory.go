@@ -18,6 +18,7 @@ func init() { register(30, "inventory", seedInventory) }
 // are not physical) in the demo warehouses: about three records in four
 // exist, with 0 to 120 units on hand and a bin location, created with the
 // domain's Create in batches of inventory.MaxItems, not through the queue.
+// Records the account has already are left as they are.
 func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	skus, err := demoSKUs(ctx, e)
 	if err != nil {
@@ -26,6 +27,14 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	whs, err := warehouses.List(ctx, e.Deps.Table, e.Account)
 	if err != nil {
 		return err
+	}
+	existing, err := inventoryRecords(ctx, e)
+	if err != nil {
+		return err
+	}
+	have := map[inventory.SKUWarehouse]bool{}
+	for _, r := range existing {
+		have[inventory.SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse}] = true
 	}
 	var batch []inventory.Item
 	flush := func() error {
@@ -38,7 +47,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	}
 	for i, sku := range skus {
 		for w, wh := range whs {
-			if e.Rand.IntN(4) == 0 {
+			if e.Rand.IntN(4) == 0 || have[inventory.SKUWarehouse{SKU: sku, Warehouse: wh.UUID}] {
 				continue
 			}
 			qty := int64(e.Rand.IntN(121))
@@ -86,4 +95,14 @@ func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
 			}
 		}
 	}
+}
+
+// inventoryRecords lists every inventory record of the account (List reads
+// up to the end of the page it is given: one page as large as any account).
+func inventoryRecords(ctx context.Context, e *Env) ([]inventory.Record, error) {
+	l, err := inventory.List(ctx, e.Deps.Table, e.Account, inventory.Filter{}, api.Page{Number: 1, Limit: 1 << 30})
+	if err != nil {
+		return nil, fmt.Errorf("list inventory: %w", err)
+	}
+	return l.Records, nil
 }

@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
-	"github.com/multisell/multisell/pkg/store"
 )
 
 func init() { register(40, "orders", seedOrders) }
@@ -47,7 +44,7 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 			active = append(active, c)
 		}
 	}
-	skus, err := stockedSKUs(ctx, t, e.Account)
+	skus, err := stockedSKUs(ctx, e)
 	if err != nil || len(active) == 0 || s.Orders == 0 {
 		return err
 	}
@@ -102,7 +99,7 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) 
 		})
 	}
 	doc := map[string]any{
-		"channel_uuid": ch.UUID, "display_ref": fmt.Sprintf("%s-%06d", ch.ChannelTypeDisplayName, n+1),
+		"channel_uuid": ch.UUID, "display_ref": fmt.Sprintf("%s-%s-%05d", ch.ChannelTypeDisplayName, e.Run, n+1),
 		"ordered_at": api.FormatTime(at), "items": items,
 		"shipping_contact_name": b.name, "shipping_address_1": fmt.Sprintf("%d Main St", 1+e.Rand.IntN(999)),
 		"shipping_city": b.city, "shipping_state_region": b.region, "shipping_postal_code": b.postal,
@@ -151,17 +148,17 @@ func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) e
 }
 
 // stockedSKUs returns the SKUs the account has inventory of, in order.
-func stockedSKUs(ctx context.Context, t store.Table, account string) ([]string, error) {
-	items, err := t.QueryAll(ctx, store.PK(account, "INV"))
+func stockedSKUs(ctx context.Context, e *Env) ([]string, error) {
+	records, err := inventoryRecords(ctx, e)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, it := range items {
-		if s, ok := it["sku"].(*types.AttributeValueMemberS); ok && !seen[s.Value] {
-			seen[s.Value] = true
-			out = append(out, s.Value)
+	for _, r := range records {
+		if !seen[r.SKU] {
+			seen[r.SKU] = true
+			out = append(out, r.SKU)
 		}
 	}
 	return out, nil

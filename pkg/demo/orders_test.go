@@ -40,3 +40,31 @@ func TestSeedOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedTwice seeds one account twice, as `multisell seed` on the demo
+// account does: the second run adds orders and tops up, duplicating
+// nothing, and every invariant still holds.
+func TestSeedTwice(t *testing.T) {
+	env := testenv.Get(t)
+	acct := env.NewAccount(t, testenv.AccountOptions{})
+	ctx := context.Background()
+	sizes := demo.Sizes{Warehouses: 2, Products: 8, Orders: 20}
+	if err := demo.Seed(ctx, env.Deps, acct.ID, sizes, nil); err != nil {
+		t.Fatal(err)
+	}
+	sizes.Warehouses = 3
+	if err := demo.Seed(ctx, env.Deps, acct.ID, sizes, nil); err != nil {
+		t.Fatalf("second seed: %v", err)
+	}
+	if err := orders.CheckInvariants(ctx, env.Deps.Table, acct.ID); err != nil {
+		t.Errorf("invariants: %v", err)
+	}
+	c := env.Client(t, acct)
+	for path, want := range map[string]int{"/warehouses": 3, "/channels": 4, "/orders": 40} {
+		var list []any
+		c.Do("GET", path, nil).JSON(t, &list)
+		if len(list) != want {
+			t.Errorf("%s: %d, want %d", path, len(list), want)
+		}
+	}
+}
