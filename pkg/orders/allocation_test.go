@@ -80,21 +80,15 @@ func TestUnassignedThenStockArrives(t *testing.T) {
 	}
 
 	f.Stock("S", a, 1) // a new record: the older order is allocated first
-	if got := orderstest.Warehouses(f.Order(older).Items[0]); !maps.Equal(got, map[string]int{a: 1}) {
-		t.Errorf("older order after new record = %v", got)
-	}
-	if got := orderstest.Warehouses(f.Order(newer).Items[0]); len(got) != 0 {
-		t.Errorf("newer order took stock: %v", got)
-	}
+	f.WantAt(older, map[string]int{a: 1})
+	f.WantAt(newer, map[string]int{})
 	fl := f.List("/warehouses/" + a + "/fulfillments")
 	if fmt.Sprint(orderstest.Seqs(fl)) != fmt.Sprint([]int64{older}) {
 		t.Errorf("fulfillments = %v, want [%d]", orderstest.Seqs(fl), older)
 	}
 
 	f.Adjust("S", a, 2) // an adjustment raising availability
-	if got := orderstest.Warehouses(f.Order(newer).Items[0]); !maps.Equal(got, map[string]int{a: 1}) {
-		t.Errorf("newer order after adjustment = %v", got)
-	}
+	f.WantAt(newer, map[string]int{a: 1})
 	f.WantStock("S", a, 2, 2)
 }
 
@@ -111,12 +105,8 @@ func TestOverReservedGivesBack(t *testing.T) {
 	f.Stock("S", b, 0)
 	f.Adjust("S", b, 5)
 	f.Adjust("S", a, 1)
-	if got := orderstest.Warehouses(f.Order(first).Items[0]); !maps.Equal(got, map[string]int{a: 1}) {
-		t.Errorf("first = %v", got)
-	}
-	if got := orderstest.Warehouses(f.Order(second).Items[0]); !maps.Equal(got, map[string]int{b: 1}) {
-		t.Errorf("second = %v, want moved to B", got)
-	}
+	f.WantAt(first, map[string]int{a: 1})
+	f.WantAt(second, map[string]int{b: 1})
 	f.WantStock("S", a, 1, 1)
 	f.WantStock("S", b, 5, 1)
 }
@@ -131,16 +121,14 @@ func TestArchiveReallocates(t *testing.T) {
 	f.Stock("S", a, 3)
 	f.Stock("S", b, 3)
 	seq := f.ImportOne(f.Doc("1", "2024-01-01", orderstest.Line("1", "S", 2)))
-	if got := orderstest.Warehouses(f.Order(seq).Items[0]); !maps.Equal(got, map[string]int{a: 2}) {
-		t.Fatalf("before archive = %v", got)
+	if !f.WantAt(seq, map[string]int{a: 2}) {
+		t.FailNow()
 	}
 	r := f.C.Do("PUT", "/warehouses/"+a, map[string]any{"warehouse": map[string]any{"archived": true}})
 	if r.Status != 200 {
 		t.Fatalf("archive: %d %s", r.Status, r)
 	}
-	if got := orderstest.Warehouses(f.Order(seq).Items[0]); !maps.Equal(got, map[string]int{b: 2}) {
-		t.Errorf("after archive = %v", got)
-	}
+	f.WantAt(seq, map[string]int{b: 2})
 	f.WantStock("S", a, 3, 0)
 	f.WantStock("S", b, 3, 2)
 	if fl := f.List("/warehouses/" + a + "/fulfillments"); len(fl) != 0 {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"testing"
 
@@ -136,6 +137,18 @@ func (f *Fixture) WantStock(sku, wh string, onHand, reserved int64) {
 		f.T.Errorf("stock %s@%s = on_hand %d reserved %d available %d; want %d/%d/%d",
 			sku, wh, r.OnHand, r.Reserved, r.Available, onHand, reserved, onHand-reserved)
 	}
+}
+
+// WantAt checks where the first line of order seq is allocated or shipped
+// from (warehouse -> quantity; empty for nowhere) and reports whether it is.
+func (f *Fixture) WantAt(seq int64, want map[string]int) bool {
+	f.T.Helper()
+	got := Warehouses(f.Order(seq).Items[0])
+	if !maps.Equal(got, want) {
+		f.T.Errorf("order %d line 1 is at %v, want %v", seq, got, want)
+		return false
+	}
+	return true
 }
 
 // Doc is an import document of the fixture's channel.
