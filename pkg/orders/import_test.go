@@ -198,3 +198,29 @@ func TestGetOrderNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestImportLongRefs: a display ref and a channel SKU of 255 four-byte
+// characters (1,020 bytes, too long for a sort key as they are) import,
+// link, and re-import as the same order.
+func TestImportLongRefs(t *testing.T) {
+	t.Parallel()
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("P")
+	f.Stock("P", a, 5)
+	ref, sku := strings.Repeat("😀", 255), strings.Repeat("𝄞", 255)
+	if err := orders.LinkListing(context.Background(), f.Env.Deps.Table, f.Acct.ID,
+		orders.Link{ChannelUUID: f.Channel, ChannelSKU: sku, ProductSKU: "P"}); err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc(ref, "2024-01-01", orderstest.Line("1", sku, 2))
+	res := f.ImportDocs(doc, doc)
+	if res[0].Result != orders.ResultCreated || res[1].Result != orders.ResultUnchanged {
+		t.Fatalf("results %+v", res)
+	}
+	o := f.Order(*res[0].Seq)
+	if o.DisplayRef != ref || o.Items[0].SKU != sku || o.Items[0].InventorySKU == nil || *o.Items[0].InventorySKU != "P" {
+		t.Errorf("order %+v", o)
+	}
+	f.WantAt(o.Seq, map[string]int{a: 2})
+}
