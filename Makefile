@@ -44,7 +44,7 @@ build: ## build every function into bin/<name>/bootstrap (linux/arm64)
 
 # `sam build` (BuildMethod: makefile) runs build-<LogicalId> with ARTIFACTS_DIR set. The
 # folder is the logical id without "Function", in kebab case: WarehousesListFunction ->
-# functions/warehouses-list (pkg/template's tests hold the template to that convention).
+# functions/warehouses-list (pkg/local/template's tests hold the template to that convention).
 build-%:
 	@folder=$$(echo '$*' | sed -E 's/Function$$//; s/([a-z0-9])([A-Z])/\1-\2/g' | tr 'A-Z' 'a-z'); \
 	test -f "functions/$$folder/main.go" || { echo "build-$*: no functions/$$folder/main.go" >&2; exit 1; }; \

@@ -1,5 +1,5 @@
 // Runs the pinned fauxqs SQS emulator on the loopback interface for the multisell local
-// stack (pkg/emulators starts it). Usage: node fauxqs.mjs [PORT]   (PORT 0 or absent with
+// stack (pkg/local/emulators starts it). Usage: node fauxqs.mjs [PORT]   (PORT 0 or absent with
 // FAUXQS_PORT unset picks a free port). Prints one JSON line {"port":N} once it listens.
 import { buildApp } from "fauxqs";
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/demo"
+	"github.com/multisell/multisell/pkg/local/demo"
 )
 
 // The demo account of `make run`: created with the default rate limits and

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/multisell/multisell/pkg/demo"
+	"github.com/multisell/multisell/pkg/local/demo"
 )
 
 func init() {

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/emulators"
-	"github.com/multisell/multisell/pkg/localgw"
-	"github.com/multisell/multisell/pkg/template"
+	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/local/gateway"
+	"github.com/multisell/multisell/pkg/local/template"
 )
 
 func init() {
@@ -146,7 +146,7 @@ func runServe(ctx context.Context, args []string) error {
 	defer func() { _ = sqsProc.Stop() }()
 	slog.Info("emulators started", "dynamodb", ddb.Endpoint, "sqs", sqsProc.Endpoint)
 
-	stack, err := localgw.Provision(ctx, tpl, localgw.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint}, localgw.ProvisionOptions{})
+	stack, err := gateway.Provision(ctx, tpl, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint}, gateway.ProvisionOptions{})
 	if err != nil {
 		return err
 	}
@@ -168,11 +168,11 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	gw, err := localgw.NewGateway(tpl, deps.Handler, localgw.Options{AuthCacheTTL: ttl})
+	gw, err := gateway.NewGateway(tpl, deps.Handler, gateway.Options{AuthCacheTTL: ttl})
 	if err != nil {
 		return err
 	}
-	pollers, err := localgw.NewPollers(stack, deps.Handler, localgw.PollerOptions{})
+	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,11 +11,13 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 )
 
 // Handler serves one authenticated API call. It returns a Response, or an
-// error: an *Error (possibly wrapped) becomes its 4xx, anything else a 500.
+// error: an errs.Error of a client kind (possibly wrapped) becomes its 4xx
+// (see failure), anything else a logged 500.
 type Handler func(ctx context.Context, r *Request) (*Response, error)
 
 // LambdaHandler is the Lambda proxy-integration signature of an endpoint.
@@ -38,7 +39,7 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 		ctx, meter := store.EnsureMeter(ctx)
 		log := slog.Default().With("request_id", ev.RequestContext.RequestID,
 			"method", ev.HTTPMethod, "resource", ev.Resource)
-		ctx = WithLogger(ctx, log)
+		ctx = logctx.With(ctx, log)
 		defer func() {
 			if p := recover(); p != nil {
 				log.Error("panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -52,7 +53,7 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 			return Unauthorized(), nil
 		}
 		log = log.With("account_id", acct.ID)
-		ctx = WithLogger(ctx, log)
+		ctx = logctx.With(ctx, log)
 		if lim != nil {
 			allowed, retry, lerr := lim.Allow(ctx, acct)
 			if lerr != nil {
@@ -65,12 +66,11 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 		}
 		r, herr := h(ctx, &Request{APIGatewayProxyRequest: ev, Account: acct})
 		if herr != nil {
-			var apiErr *Error
-			if errors.As(herr, &apiErr) {
-				return errorResponse(apiErr), nil
+			resp, client := failure(herr)
+			if !client {
+				log.Error("handler", "error", herr)
 			}
-			log.Error("handler", "error", herr)
-			return internalError(), nil
+			return resp, nil
 		}
 		if r == nil {
 			r = &Response{Status: http.StatusOK, Body: map[string]any{}}
@@ -102,19 +102,4 @@ func intValue(v any) int {
 		return n
 	}
 	return 0
-}
-
-type loggerKey struct{}
-
-// WithLogger returns ctx carrying log.
-func WithLogger(ctx context.Context, log *slog.Logger) context.Context {
-	return context.WithValue(ctx, loggerKey{}, log)
-}
-
-// Log returns the request's logger (with its request id), or the default.
-func Log(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
-	}
-	return slog.Default()
 }

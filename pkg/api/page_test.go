@@ -1,9 +1,15 @@
 package api
 
 import (
+	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
 )
 
 func request(q map[string][]string) *Request {
@@ -12,58 +18,38 @@ func request(q map[string][]string) *Request {
 
 func TestParsePage(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		q        map[string][]string
-		page     int
-		limit    int
-		rejected bool
+	const rejected = -1
+	tests := []struct {
+		q                   map[string][]string
+		wantPage, wantLimit int
 	}{
-		{q: nil, page: 1, limit: 100},
-		{q: map[string][]string{"page": {"3"}, "limit": {"10"}}, page: 3, limit: 10},
-		{q: map[string][]string{"limit": {"200"}}, page: 1, limit: 100},
-		{q: map[string][]string{"page": {"0"}}, rejected: true},
-		{q: map[string][]string{"limit": {"0"}}, rejected: true},
-		{q: map[string][]string{"page": {"-1"}}, rejected: true},
-		{q: map[string][]string{"page": {"x"}}, rejected: true},
-		{q: map[string][]string{"limit": {"1.5"}}, rejected: true},
-		{q: map[string][]string{"page": {""}}, rejected: true},
-		{q: map[string][]string{"page": {"99999999999999"}}, page: 1<<31 - 1, limit: 100},
-		{q: map[string][]string{"page": {"99999999999999999999"}, "limit": {"99999999999999999999"}}, page: 1<<31 - 1, limit: 100},
-		{q: map[string][]string{"limit": {"-99999999999999999999"}}, rejected: true},
+		{nil, 1, 100},
+		{map[string][]string{"page": {"3"}, "limit": {"10"}}, 3, 10},
+		{map[string][]string{"limit": {"200"}}, 1, 100},
+		{map[string][]string{"page": {"0"}}, rejected, 0},
+		{map[string][]string{"limit": {"0"}}, rejected, 0},
+		{map[string][]string{"page": {"-1"}}, rejected, 0},
+		{map[string][]string{"page": {"x"}}, rejected, 0},
+		{map[string][]string{"limit": {"1.5"}}, rejected, 0},
+		{map[string][]string{"page": {""}}, rejected, 0},
+		{map[string][]string{"page": {"99999999999999"}}, 1<<31 - 1, 100},
+		{map[string][]string{"page": {"99999999999999999999"}, "limit": {"99999999999999999999"}}, 1<<31 - 1, 100},
+		{map[string][]string{"limit": {"-99999999999999999999"}}, rejected, 0},
 	}
-	for _, c := range cases {
-		p, err := ParsePage(request(c.q))
-		if c.rejected {
-			if status(err) != 422 {
-				t.Errorf("ParsePage(%v) err = %v, want 422", c.q, err)
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.q), func(t *testing.T) {
+			t.Parallel()
+			got, err := ParsePage(request(tt.q))
+			if tt.wantPage == rejected {
+				if k := errs.KindOf(err); err == nil || k != errs.KindInvalid {
+					t.Errorf("ParsePage(%v) err = %v, want invalid", tt.q, err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || p.Number != c.page || p.Limit != c.limit {
-			t.Errorf("ParsePage(%v) = %+v, %v; want page %d limit %d", c.q, p, err, c.page, c.limit)
-		}
-	}
-}
-
-func TestSliceAndTotalPages(t *testing.T) {
-	t.Parallel()
-	items := []int{1, 2, 3, 4, 5}
-	cases := []struct {
-		page, limit int
-		want        []int
-	}{
-		{1, 2, []int{1, 2}}, {3, 2, []int{5}}, {4, 2, []int{}}, {1, 100, items}, {1 << 30, 100, []int{}},
-	}
-	for _, c := range cases {
-		got := Slice(items, Page{Number: c.page, Limit: c.limit})
-		if len(got) != len(c.want) || (len(got) > 0 && got[0] != c.want[0]) {
-			t.Errorf("Slice(page %d, limit %d) = %v, want %v", c.page, c.limit, got, c.want)
-		}
-	}
-	for _, c := range [][3]int{{0, 100, 1}, {1, 100, 1}, {100, 100, 1}, {101, 100, 2}, {5, 2, 3}} {
-		if got := TotalPages(c[0], c[1]); got != c[2] {
-			t.Errorf("TotalPages(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
-		}
+			if err != nil || got.Number != tt.wantPage || got.Limit != tt.wantLimit {
+				t.Errorf("ParsePage(%v) = %+v, %v; want page %d limit %d", tt.q, got, err, tt.wantPage, tt.wantLimit)
+			}
+		})
 	}
 }
 
@@ -71,13 +57,53 @@ func TestQueryList(t *testing.T) {
 	t.Parallel()
 	r := request(map[string][]string{"sku[]": {"a", "b"}, "skus": {"c"}, "skus[]": {"d,e"}})
 	got := r.QueryList("sku", "skus")
-	want := []string{"a", "b", "c", "d,e"}
-	if len(got) != len(want) {
+	if want := []string{"a", "b", "c", "d,e"}; !slices.Equal(got, want) {
 		t.Fatalf("QueryList = %v, want %v", got, want)
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("QueryList = %v, want %v", got, want)
-		}
+}
+
+func TestParseTimeRange(t *testing.T) {
+	t.Parallel()
+	mins, maxs := []string{"min_ordered_at", "ordered_at_min"}, []string{"max_ordered_at", "ordered_at_max"}
+	tests := []struct {
+		name     string
+		q        map[string][]string
+		wantMin  string
+		wantMax  string
+		wantKind errs.Kind
+	}{
+		{"both spellings", map[string][]string{"min_ordered_at": {"2024-01-01"}, "ordered_at_max": {"2024-01-31T23:59:59+00:00"}},
+			"2024-01-01T00:00:00Z", "2024-01-31T23:59:59Z", -1},
+		{"open", nil, "", "", -1},
+		{"bad max", map[string][]string{"max_ordered_at": {"soon"}}, "", "", errs.KindInvalid},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseTimeRange(request(tt.q), mins, maxs)
+			if tt.wantKind >= 0 {
+				if err == nil || errs.KindOf(err) != tt.wantKind {
+					t.Fatalf("ParseTimeRange err = %v, want kind %v", err, tt.wantKind)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := bound(got.Min); s != tt.wantMin {
+				t.Errorf("Min = %q, want %q", s, tt.wantMin)
+			}
+			if s := bound(got.Max); s != tt.wantMax {
+				t.Errorf("Max = %q, want %q", s, tt.wantMax)
+			}
+		})
+	}
+}
+
+// bound is a range bound as text, "" when open.
+func bound(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return isotime.Format(*t)
 }

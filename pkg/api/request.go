@@ -3,8 +3,12 @@ package api
 import (
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // Account is the authenticated caller, taken only from the authorizer's
@@ -47,8 +51,8 @@ func (r *Request) HasQuery(name string) bool {
 	return ok
 }
 
-// QueryList returns every value of an array parameter in all the forms
-// DESIGN.md section 4 accepts: for names "sku" and "skus" that is sku, sku[],
+// QueryList returns every value of an array parameter in all the forms the
+// API accepts (docs/api-conventions.md): for names "sku" and "skus" that is sku, sku[],
 // skus and skus[]; a comma is not a separator since SKUs may contain one.
 func (r *Request) QueryList(names ...string) []string {
 	var out []string
@@ -85,7 +89,32 @@ func HeaderValue(single map[string]string, multi map[string][]string, name strin
 	return ""
 }
 
-// Decode decodes the request body as one JSON object (see DecodeObject).
-func (r *Request) Decode() (Object, error) {
-	return DecodeObject(r.APIGatewayProxyRequest.Body)
+// Decode decodes the request body as one JSON object (see
+// lenient.DecodeObject).
+func (r *Request) Decode() (lenient.Object, error) {
+	return lenient.DecodeObject(r.APIGatewayProxyRequest.Body)
+}
+
+// ParseTimeRange reads an inclusive range from the first present name of
+// mins and of maxs (for example "min_ordered_at" or "ordered_at_min"); an
+// unparseable value is 422 naming the parameter.
+func ParseTimeRange(r *Request, mins, maxs []string) (isotime.Range, error) {
+	var rng isotime.Range
+	for _, b := range []struct {
+		names []string
+		dst   **time.Time
+	}{{mins, &rng.Min}, {maxs, &rng.Max}} {
+		for _, n := range b.names {
+			if !r.HasQuery(n) {
+				continue
+			}
+			t, ok := isotime.Parse(r.Query(n))
+			if !ok {
+				return rng, errs.Invalid("%s must be an ISO 8601 date-time", n)
+			}
+			*b.dst = &t
+			break
+		}
+	}
+	return rng, nil
 }

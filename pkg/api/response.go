@@ -50,10 +50,6 @@ func (r *Response) proxy() events.APIGatewayProxyResponse {
 	return events.APIGatewayProxyResponse{StatusCode: r.Status, Headers: h, Body: string(b)}
 }
 
-func errorResponse(e *Error) events.APIGatewayProxyResponse {
-	return (&Response{Status: e.Status, Body: e.body()}).proxy()
-}
-
 func internalError() events.APIGatewayProxyResponse {
 	return events.APIGatewayProxyResponse{
 		StatusCode: http.StatusInternalServerError,

@@ -11,7 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // Limits of custom attributes.
@@ -65,7 +66,7 @@ func lowerLike(r rune) bool { return unicode.IsLower(r) || unicode.IsDigit(r) }
 // parseCustomAttributes validates a custom_attributes object: keys become
 // snake_case (two keys with the same snake_case form are a 422), values are
 // strings, numbers or booleans, and a null value drops its key.
-func parseCustomAttributes(f api.Field) (map[string]any, error) {
+func parseCustomAttributes(f lenient.Field) (map[string]any, error) {
 	obj, err := f.Object()
 	if err != nil || obj == nil {
 		return nil, err
@@ -76,11 +77,11 @@ func parseCustomAttributes(f api.Field) (map[string]any, error) {
 		key := SnakeCase(name)
 		switch {
 		case key == "":
-			return nil, api.Invalid("custom_attributes key %q must contain a letter or digit", name)
+			return nil, errs.Invalid("custom_attributes key %q must contain a letter or digit", name)
 		case utf8.RuneCountInString(key) > maxAttributeName:
-			return nil, api.Invalid("custom_attributes key %q is too long (maximum is %d characters)", name, maxAttributeName)
+			return nil, errs.Invalid("custom_attributes key %q is too long (maximum is %d characters)", name, maxAttributeName)
 		case from[key] != "":
-			return nil, api.Invalid("custom_attributes keys %q and %q are both %q in snake_case", from[key], name, key)
+			return nil, errs.Invalid("custom_attributes keys %q and %q are both %q in snake_case", from[key], name, key)
 		}
 		from[key] = name
 		v, err := attributeValue(obj.Field(name), key)
@@ -92,35 +93,35 @@ func parseCustomAttributes(f api.Field) (map[string]any, error) {
 		}
 	}
 	if len(out) > maxAttributes {
-		return nil, api.Invalid("custom_attributes has %d keys (maximum is %d)", len(out), maxAttributes)
+		return nil, errs.Invalid("custom_attributes has %d keys (maximum is %d)", len(out), maxAttributes)
 	}
 	return out, nil
 }
 
 // attributeValue validates one custom attribute value: nil for null.
-func attributeValue(f api.Field, key string) (any, error) {
+func attributeValue(f lenient.Field, key string) (any, error) {
 	if f.Null() {
 		return nil, nil
 	}
 	var v any
 	if err := json.Unmarshal(f.Raw, &v); err != nil {
-		return nil, api.Invalid("custom_attributes.%s must be a string, number or boolean", key)
+		return nil, errs.Invalid("custom_attributes.%s must be a string, number or boolean", key)
 	}
 	switch x := v.(type) {
 	case string:
 		if utf8.RuneCountInString(x) > maxAttributeValue {
-			return nil, api.Invalid("custom_attributes.%s is too long (maximum is %d characters)", key, maxAttributeValue)
+			return nil, errs.Invalid("custom_attributes.%s is too long (maximum is %d characters)", key, maxAttributeValue)
 		}
 		return x, nil
 	case float64:
 		if math.Abs(x) > maxAttributeNum {
-			return nil, api.Invalid("custom_attributes.%s must be between -%g and %g", key, maxAttributeNum, maxAttributeNum)
+			return nil, errs.Invalid("custom_attributes.%s must be between -%g and %g", key, maxAttributeNum, maxAttributeNum)
 		}
 		return roundNumber(x), nil
 	case bool:
 		return x, nil
 	}
-	return nil, api.Invalid("custom_attributes.%s must be a string, number or boolean", key)
+	return nil, errs.Invalid("custom_attributes.%s must be a string, number or boolean", key)
 }
 
 // attributeText is the text a variation value compares by: "10", 10 and

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 func TestSnakeCase(t *testing.T) {
@@ -67,7 +67,7 @@ func TestParseCustomAttributes(t *testing.T) {
 		{body: `{"note":"` + strings.Repeat("x", maxAttributeValue+1) + `"}`, wantErr: "custom_attributes.note is too long"},
 		{body: `{"` + strings.Repeat("k", maxAttributeName+1) + `":1}`, wantErr: "is too long"},
 	} {
-		got, err := parseCustomAttributes(api.Field{Name: "custom_attributes", Raw: []byte(tc.body), Present: true})
+		got, err := parseCustomAttributes(lenient.Field{Name: "custom_attributes", Raw: []byte(tc.body), Present: true})
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("%s: error %v, want %q", tc.body, err, tc.wantErr)

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // Limits of product fields, in characters (text) or elements (lists).
@@ -30,7 +31,7 @@ var Conditions = []string{"new", "used", "reconditioned"}
 // group inherits from its children, how a group takes a child's value.
 type fieldSpec struct {
 	name  string
-	parse func(f api.Field) (func(*Product), error)
+	parse func(f lenient.Field) (func(*Product), error)
 	// inherit, if set, copies the child's value into the group when the
 	// group has none of its own.
 	inherit func(group, child *Product)
@@ -69,7 +70,7 @@ var productFields = []fieldSpec{
 	quantityField(),
 	listField("features", func(p *Product) *[]string { return &p.Features }, true),
 	listField("image_list", func(p *Product) *[]string { return &p.ImageList }, false),
-	{name: "custom_attributes", parse: func(f api.Field) (func(*Product), error) {
+	{name: "custom_attributes", parse: func(f lenient.Field) (func(*Product), error) {
 		attrs, err := parseCustomAttributes(f)
 		if err != nil {
 			return nil, err
@@ -90,7 +91,7 @@ func inheritPointer[T any](at func(*Product) **T) func(group, child *Product) {
 // textField is a text field of at most max characters: surrounding spaces
 // are trimmed and a blank value clears it like null.
 func textField(name string, max int, at func(*Product) **string, inherited bool) fieldSpec {
-	s := fieldSpec{name: name, parse: func(f api.Field) (func(*Product), error) {
+	s := fieldSpec{name: name, parse: func(f lenient.Field) (func(*Product), error) {
 		v, err := text(f, max)
 		if err != nil {
 			return nil, err
@@ -104,7 +105,7 @@ func textField(name string, max int, at func(*Product) **string, inherited bool)
 }
 
 // text validates a text member: nil for null or blank.
-func text(f api.Field, max int) (*string, error) {
+func text(f lenient.Field, max int) (*string, error) {
 	s, err := f.String()
 	if err != nil || s == nil {
 		return nil, err
@@ -114,7 +115,7 @@ func text(f api.Field, max int) (*string, error) {
 		return nil, nil
 	}
 	if utf8.RuneCountInString(v) > max {
-		return nil, api.Invalid("%s is too long (maximum is %d characters)", f.Name, max)
+		return nil, errs.Invalid("%s is too long (maximum is %d characters)", f.Name, max)
 	}
 	return &v, nil
 }
@@ -122,7 +123,7 @@ func text(f api.Field, max int) (*string, error) {
 // conditionField is condition: one of Conditions, case-insensitively.
 func conditionField() fieldSpec {
 	at := func(p *Product) **string { return &p.Condition }
-	return fieldSpec{name: "condition", inherit: inheritPointer(at), parse: func(f api.Field) (func(*Product), error) {
+	return fieldSpec{name: "condition", inherit: inheritPointer(at), parse: func(f lenient.Field) (func(*Product), error) {
 		v, err := text(f, maxShortText)
 		if err != nil {
 			return nil, err
@@ -130,7 +131,7 @@ func conditionField() fieldSpec {
 		if v != nil {
 			lower := strings.ToLower(*v)
 			if !isCondition(lower) {
-				return nil, api.Invalid("condition must be one of %s", strings.Join(Conditions, ", "))
+				return nil, errs.Invalid("condition must be one of %s", strings.Join(Conditions, ", "))
 			}
 			v = &lower
 		}
@@ -149,14 +150,14 @@ func isCondition(s string) bool {
 
 // numberField is a number from 0 to maxNumber, rounded to 6 decimals.
 func numberField(name string, at func(*Product) **float64, inherited bool) fieldSpec {
-	s := fieldSpec{name: name, parse: func(f api.Field) (func(*Product), error) {
+	s := fieldSpec{name: name, parse: func(f lenient.Field) (func(*Product), error) {
 		v, err := f.Float()
 		if err != nil {
 			return nil, err
 		}
 		if v != nil {
 			if *v < 0 || *v > maxNumber {
-				return nil, api.Invalid("%s must be between 0 and %.0f", name, maxNumber)
+				return nil, errs.Invalid("%s must be between 0 and %.0f", name, maxNumber)
 			}
 			r := roundNumber(*v)
 			v = &r
@@ -174,13 +175,13 @@ func roundNumber(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // quantityField is quantity: an integer from 0 to maxQuantity.
 func quantityField() fieldSpec {
-	return fieldSpec{name: "quantity", parse: func(f api.Field) (func(*Product), error) {
+	return fieldSpec{name: "quantity", parse: func(f lenient.Field) (func(*Product), error) {
 		v, err := f.Int()
 		if err != nil {
 			return nil, err
 		}
 		if v != nil && (*v < 0 || *v > maxQuantity) {
-			return nil, api.Invalid("quantity must be an integer between 0 and %d", maxQuantity)
+			return nil, errs.Invalid("quantity must be an integer between 0 and %d", maxQuantity)
 		}
 		return func(p *Product) { p.Quantity = v }, nil
 	}}
@@ -189,7 +190,7 @@ func quantityField() fieldSpec {
 // listField is a list of texts (a single string is a list of one); blank
 // elements are dropped and null clears the list.
 func listField(name string, at func(*Product) *[]string, inherited bool) fieldSpec {
-	s := fieldSpec{name: name, parse: func(f api.Field) (func(*Product), error) {
+	s := fieldSpec{name: name, parse: func(f lenient.Field) (func(*Product), error) {
 		v, err := textList(f)
 		if err != nil {
 			return nil, err
@@ -207,18 +208,18 @@ func listField(name string, at func(*Product) *[]string, inherited bool) fieldSp
 }
 
 // textList validates a list of texts: nil for null or an empty list.
-func textList(f api.Field) ([]string, error) {
+func textList(f lenient.Field) ([]string, error) {
 	elems, err := f.Array()
 	if err != nil || elems == nil {
 		return nil, err
 	}
 	if len(elems) > maxListItems {
-		return nil, api.Invalid("%s has %d elements (maximum is %d)", f.Name, len(elems), maxListItems)
+		return nil, errs.Invalid("%s has %d elements (maximum is %d)", f.Name, len(elems), maxListItems)
 	}
 	var out []string
 	for _, e := range elems {
 		if e.Null() {
-			return nil, api.Invalid("%s must be a string", e.Name)
+			return nil, errs.Invalid("%s must be a string", e.Name)
 		}
 		v, err := text(e, maxListItem)
 		if err != nil {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 // groupInput is a validated PUT /variation_groups body.
@@ -20,11 +22,11 @@ type groupInput struct {
 // and variation_attributes are required, description and images optional
 // (a PUT replaces them). Repeated child SKUs count once; variation
 // attributes are taken in snake_case.
-func parseGroup(sku string, body api.Object) (groupInput, error) {
+func parseGroup(sku string, body lenient.Object) (groupInput, error) {
 	var in groupInput
 	for _, req := range []string{"name", "child_skus", "variation_attributes"} {
 		if !body.Field(req).Set() {
-			return in, api.Invalid("%s is required", req)
+			return in, errs.Invalid("%s is required", req)
 		}
 	}
 	name, err := text(body.Field("name"), maxName)
@@ -32,7 +34,7 @@ func parseGroup(sku string, body api.Object) (groupInput, error) {
 		return in, err
 	}
 	if name == nil {
-		return in, api.Invalid("name can't be blank")
+		return in, errs.Invalid("name can't be blank")
 	}
 	in.name = *name
 	if in.description, err = text(body.Field("description"), maxDescription); err != nil {
@@ -50,32 +52,32 @@ func parseGroup(sku string, body api.Object) (groupInput, error) {
 
 // parseChildren validates child_skus: 1 to MaxChildren valid SKUs other
 // than the group's own, in order, each once.
-func parseChildren(group string, f api.Field) ([]string, error) {
+func parseChildren(group string, f lenient.Field) ([]string, error) {
 	skus, err := f.Strings()
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for i, s := range skus {
-		if err := api.CheckSKU(fmt.Sprintf("child_skus[%d]", i), s); err != nil {
+		if err := sku.Check(fmt.Sprintf("child_skus[%d]", i), s); err != nil {
 			return nil, err
 		}
 		if s == group {
-			return nil, api.Invalid("child_skus: a variation group can't be its own child (%s)", s)
+			return nil, errs.Invalid("child_skus: a variation group can't be its own child (%s)", s)
 		}
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	if len(out) == 0 || len(out) > MaxChildren {
-		return nil, api.Invalid("child_skus must list 1 to %d products", MaxChildren)
+		return nil, errs.Invalid("child_skus must list 1 to %d products", MaxChildren)
 	}
 	return out, nil
 }
 
 // parseKeys validates variation_attributes: at least one custom attribute
 // name, each taken in snake_case, each once.
-func parseKeys(f api.Field) ([]string, error) {
+func parseKeys(f lenient.Field) ([]string, error) {
 	names, err := f.Strings()
 	if err != nil {
 		return nil, err
@@ -84,14 +86,14 @@ func parseKeys(f api.Field) ([]string, error) {
 	for _, n := range names {
 		k := SnakeCase(n)
 		if k == "" {
-			return nil, api.Invalid("variation_attributes: %q must contain a letter or digit", n)
+			return nil, errs.Invalid("variation_attributes: %q must contain a letter or digit", n)
 		}
 		if !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
 	if len(out) == 0 || len(out) > maxAttributes {
-		return nil, api.Invalid("variation_attributes must list 1 to %d custom attribute names", maxAttributes)
+		return nil, errs.Invalid("variation_attributes must list 1 to %d custom attribute names", maxAttributes)
 	}
 	return out, nil
 }

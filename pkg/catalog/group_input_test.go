@@ -1,13 +1,14 @@
 package catalog
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 func TestParseGroup(t *testing.T) {
@@ -40,9 +41,8 @@ func TestParseGroup(t *testing.T) {
 	} {
 		got, err := parseGroup("G", mustObject(t, tc.body))
 		if tc.wantErr != "" {
-			var apiErr *api.Error
-			if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, tc.wantErr) {
-				t.Errorf("%s: error %v, want 422 %q", tc.name, err, tc.wantErr)
+			if e, ok := errs.As(err); !ok || e.Kind != errs.KindInvalid || !strings.Contains(e.Message, tc.wantErr) {
+				t.Errorf("%s: error %v, want invalid %q", tc.name, err, tc.wantErr)
 			}
 			continue
 		}
@@ -68,7 +68,7 @@ func FuzzParseGroup(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		o, err := api.DecodeObject(body)
+		o, err := lenient.DecodeObject(body)
 		if err != nil {
 			assertClientError(t, err)
 			return
@@ -82,7 +82,7 @@ func FuzzParseGroup(f *testing.F) {
 			t.Fatalf("accepted %+v", in)
 		}
 		for _, c := range in.children {
-			if !api.ValidSKU(c) || c == "G" {
+			if !sku.Valid(c) || c == "G" {
 				t.Fatalf("accepted child %q", c)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -26,7 +26,7 @@ func putGroup(ctx context.Context, t store.Table, account, sku string, in groupI
 		next := &record{Product: Product{SKU: sku}}
 		if cur != nil {
 			if !cur.isGroup() {
-				return VariationGroup{}, api.Invalid("%s is a product: a variation group needs a SKU that no product uses", sku)
+				return VariationGroup{}, errs.Invalid("%s is a product: a variation group needs a SKU that no product uses", sku)
 			}
 			*next = *cur
 		}
@@ -56,7 +56,7 @@ func putGroup(ctx context.Context, t store.Table, account, sku string, in groupI
 		}
 		changes := append([]change{put(next)}, memberChanges(sku, in, old, recs, now)...)
 		if len(changes) > maxGroupWrites {
-			return VariationGroup{}, api.Invalid("this change writes %d products (the group and each child that joins, leaves or gets new variation attributes); one request writes at most %d: split it into several PUTs", len(changes), maxGroupWrites)
+			return VariationGroup{}, errs.Invalid("this change writes %d products (the group and each child that joins, leaves or gets new variation attributes); one request writes at most %d: split it into several PUTs", len(changes), maxGroupWrites)
 		}
 		if err := commit(ctx, t, account, changes); err != nil {
 			return VariationGroup{}, err
@@ -73,18 +73,18 @@ func childCombos(sku string, in groupInput, recs map[string]*record) ([]string, 
 		r := recs[c]
 		switch {
 		case r == nil:
-			return nil, api.Invalid("child_skus: product %s not found", c)
+			return nil, errs.Invalid("child_skus: product %s not found", c)
 		case r.isGroup():
-			return nil, api.Invalid("child_skus: %s is a variation group, not a product", c)
+			return nil, errs.Invalid("child_skus: %s is a variation group, not a product", c)
 		case r.isChild() && *r.ParentSKU != sku:
-			return nil, api.Invalid("child_skus: %s already belongs to variation group %s", c, *r.ParentSKU)
+			return nil, errs.Invalid("child_skus: %s already belongs to variation group %s", c, *r.ParentSKU)
 		}
 		id, missing := combo(r.CustomAttributes, in.keys)
 		if missing != "" {
-			return nil, api.Invalid("child_skus: %s has no custom attribute %s, a variation attribute of the group", c, missing)
+			return nil, errs.Invalid("child_skus: %s has no custom attribute %s, a variation attribute of the group", c, missing)
 		}
 		if j := slices.Index(combos[:i], id); j >= 0 {
-			return nil, api.Invalid("child_skus: %s and %s have the same values of %s", in.children[j], c, strings.Join(in.keys, ", "))
+			return nil, errs.Invalid("child_skus: %s and %s have the same values of %s", in.children[j], c, strings.Join(in.keys, ", "))
 		}
 		combos[i] = id
 	}

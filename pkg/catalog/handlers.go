@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -27,7 +30,7 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 	if err != nil {
 		return nil, err
 	}
-	modified, err := api.ParseTimeFilter(r, []string{"min_modified_at", "modified_at_min"},
+	modified, err := api.ParseTimeRange(r, []string{"min_modified_at", "modified_at_min"},
 		[]string{"max_modified_at", "modified_at_max"})
 	if err != nil {
 		return nil, err
@@ -51,7 +54,7 @@ func (s Service) Get(ctx context.Context, r *api.Request) (*api.Response, error)
 		return nil, err
 	}
 	if rec == nil {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	if rec.isGroup() {
 		p, err := loadGroup(ctx, s.Table, r.Account.ID, rec)
@@ -93,7 +96,7 @@ func (s Service) Delete(ctx context.Context, r *api.Request) (*api.Response, err
 		return nil, err
 	}
 	if !found {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	return api.Message("Product deleted"), nil
 }
@@ -149,7 +152,7 @@ func (s Service) DeleteGroup(ctx context.Context, r *api.Request) (*api.Response
 		return nil, err
 	}
 	if !found {
-		return nil, api.NotFound(GroupNotFoundMessage)
+		return nil, errs.NotFound(GroupNotFoundMessage)
 	}
 	return api.Message("Variation group deleted"), nil
 }
@@ -157,8 +160,8 @@ func (s Service) DeleteGroup(ctx context.Context, r *api.Request) (*api.Response
 // pathSKU is the {sku} path parameter, decoded once; 422 if it is not a
 // valid SKU.
 func pathSKU(r *api.Request) (string, error) {
-	sku := r.PathParam("sku")
-	return sku, api.CheckSKU("sku", sku)
+	s := r.PathParam("sku")
+	return s, sku.Check("sku", s)
 }
 
 // skuFilter reads the skus filter in every array form (sku, sku[], skus,
@@ -170,7 +173,7 @@ func skuFilter(r *api.Request) ([]string, error) {
 		if s == "" {
 			continue
 		}
-		if err := api.CheckSKU("skus", s); err != nil {
+		if err := sku.Check("skus", s); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
@@ -179,10 +182,10 @@ func skuFilter(r *api.Request) ([]string, error) {
 }
 
 // listResponse is the 200 of a page, with Total-Pages when it is known.
-func listResponse[T any](l listing[T], page api.Page) *api.Response {
+func listResponse[T any](l listing[T], page paging.Page) *api.Response {
 	resp := api.OK(l.items)
 	if l.total >= 0 {
-		resp.WithTotalPages(api.TotalPages(l.total, page.Limit))
+		resp.WithTotalPages(paging.TotalPages(l.total, page.Limit))
 	}
 	return resp
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // maxProductBytes bounds a product's own fields, as JSON. It keeps every
@@ -22,7 +23,7 @@ type productInput struct {
 
 // parseProduct validates an upsert body. A name may be set but never
 // cleared; every other field may be cleared with null.
-func parseProduct(body api.Object) (productInput, error) {
+func parseProduct(body lenient.Object) (productInput, error) {
 	var in productInput
 	for _, spec := range productFields {
 		f := body.Field(spec.name)
@@ -37,7 +38,7 @@ func parseProduct(body api.Object) (productInput, error) {
 			var p Product
 			change(&p)
 			if p.Name == nil {
-				return productInput{}, api.Invalid("name can't be blank")
+				return productInput{}, errs.Invalid("name can't be blank")
 			}
 			in.hasName = true
 		}
@@ -61,7 +62,7 @@ func checkSize(p Product) error {
 		return fmt.Errorf("marshal product: %w", err)
 	}
 	if len(b) > maxProductBytes {
-		return api.Invalid("product is too large: %d bytes of JSON (maximum is %d)", len(b), maxProductBytes)
+		return errs.Invalid("product is too large: %d bytes of JSON (maximum is %d)", len(b), maxProductBytes)
 	}
 	return nil
 }

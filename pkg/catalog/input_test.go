@@ -1,17 +1,17 @@
 package catalog
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // mustObject decodes a JSON object body or fails the test.
-func mustObject(t *testing.T, body string) api.Object {
+func mustObject(t *testing.T, body string) lenient.Object {
 	t.Helper()
-	o, err := api.DecodeObject(body)
+	o, err := lenient.DecodeObject(body)
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
@@ -60,9 +60,8 @@ func TestParseProduct(t *testing.T) {
 	} {
 		in, err := parseProduct(mustObject(t, tc.body))
 		if tc.wantErr != "" {
-			var apiErr *api.Error
-			if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, tc.wantErr) {
-				t.Errorf("%s: error %v, want 422 %q", tc.name, err, tc.wantErr)
+			if e, ok := errs.As(err); !ok || e.Kind != errs.KindInvalid || !strings.Contains(e.Message, tc.wantErr) {
+				t.Errorf("%s: error %v, want invalid %q", tc.name, err, tc.wantErr)
 			}
 			continue
 		}
@@ -116,7 +115,7 @@ func FuzzParseProduct(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		o, err := api.DecodeObject(body)
+		o, err := lenient.DecodeObject(body)
 		if err != nil {
 			assertClientError(t, err)
 			return
@@ -133,12 +132,12 @@ func FuzzParseProduct(f *testing.F) {
 	})
 }
 
-// assertClientError fails unless err is an *api.Error with a 4xx status.
+// assertClientError fails unless err is an errs.Error of a kind the
+// client caused.
 func assertClientError(t *testing.T, err error) {
 	t.Helper()
-	var apiErr *api.Error
-	if !errors.As(err, &apiErr) || apiErr.Status < 400 || apiErr.Status > 499 {
-		t.Fatalf("error %v is not a 4xx", err)
+	if k := errs.KindOf(err); err == nil || k == errs.KindInternal {
+		t.Fatalf("error %v is not the client's", err)
 	}
 }
 

@@ -11,14 +11,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
 // filter selects products: by SKU (nil: all) and by modified_at.
 type filter struct {
 	skus     []string
-	modified api.TimeFilter
+	modified isotime.Range
 }
 
 // listing is a page of a list, and the number of matches when it was cheap
@@ -34,7 +35,7 @@ type listing[T any] struct {
 // table's first page*limit products (one Query while they fit in 1 MB).
 // Groups on the page get their children from what was read, and any others
 // in one BatchGetItem.
-func listProducts(ctx context.Context, t store.Table, account string, f filter, page api.Page) (listing[Product], error) {
+func listProducts(ctx context.Context, t store.Table, account string, f filter, page paging.Page) (listing[Product], error) {
 	var recs []*record
 	var err error
 	total := -1
@@ -63,14 +64,14 @@ func listProducts(ctx context.Context, t store.Table, account string, f filter, 
 		slices.SortFunc(recs, func(a, b *record) int { return strings.Compare(a.SKU, b.SKU) })
 		total = len(recs)
 	}
-	items, err := render(ctx, t, account, api.Slice(recs, page), known)
+	items, err := render(ctx, t, account, paging.Slice(recs, page), known)
 	return listing[Product]{items: items, total: total}, err
 }
 
 // listGroups returns a page of the account's variation groups in SKU
 // order: by SKUs it reads those (BatchGetItem), otherwise the first
 // page*limit groups from GSI1 (one Query while they fit in 1 MB).
-func listGroups(ctx context.Context, t store.Table, account string, skus []string, page api.Page) (listing[VariationGroup], error) {
+func listGroups(ctx context.Context, t store.Table, account string, skus []string, page paging.Page) (listing[VariationGroup], error) {
 	var recs []*record
 	var err error
 	total := -1
@@ -89,7 +90,7 @@ func listGroups(ctx context.Context, t store.Table, account string, skus []strin
 	if err != nil {
 		return listing[VariationGroup]{}, err
 	}
-	recs = api.Slice(recs, page)
+	recs = paging.Slice(recs, page)
 	out := make([]VariationGroup, len(recs))
 	for i, r := range recs {
 		out[i] = r.group()
@@ -113,7 +114,7 @@ func recordsBySKU(ctx context.Context, t store.Table, account string, skus []str
 
 // recordsModified reads every product whose modified_at is within m from
 // GSI2 (eventually consistent, as every index).
-func recordsModified(ctx context.Context, t store.Table, account string, m api.TimeFilter) ([]*record, error) {
+func recordsModified(ctx context.Context, t store.Table, account string, m isotime.Range) ([]*record, error) {
 	if m.Min != nil && m.Max != nil && m.Min.After(*m.Max) {
 		return nil, nil
 	}
@@ -128,10 +129,10 @@ func recordsModified(ctx context.Context, t store.Table, account string, m api.T
 		cond += " AND #GSI2SK <= :max"
 	}
 	if m.Min != nil {
-		values[":min"] = store.S(api.FormatTime(*m.Min))
+		values[":min"] = store.S(isotime.Format(*m.Min))
 	}
 	if m.Max != nil {
-		values[":max"] = store.S(api.FormatTime(*m.Max))
+		values[":max"] = store.S(isotime.Format(*m.Max))
 	}
 	return queryRecords(ctx, t, dynamodb.QueryInput{
 		IndexName: aws.String(store.GSI2), KeyConditionExpression: aws.String(cond),
@@ -140,7 +141,7 @@ func recordsModified(ctx context.Context, t store.Table, account string, m api.T
 }
 
 // pageEnd is the number of records up to the end of page.
-func pageEnd(page api.Page) int {
+func pageEnd(page paging.Page) int {
 	if page.Number > math.MaxInt/page.Limit {
 		return math.MaxInt
 	}

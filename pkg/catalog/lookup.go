@@ -5,7 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -32,7 +32,7 @@ func getRecords(ctx context.Context, t store.Table, account string, skus []strin
 	seen := make(map[string]bool, len(skus))
 	keys := make([]map[string]types.AttributeValue, 0, len(skus))
 	for _, s := range skus {
-		if seen[s] || !api.ValidSKU(s) {
+		if seen[s] || !sku.Valid(s) {
 			continue
 		}
 		seen[s] = true

@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -73,7 +75,7 @@ func nextModified(prev string, now time.Time) string {
 	if p, err := time.Parse(time.RFC3339, prev); err == nil && !now.After(p) {
 		now = p.Add(time.Second)
 	}
-	return api.FormatTime(now)
+	return isotime.Format(now)
 }
 
 // touch prepares r for a write at now: its version goes up by one (a new
@@ -130,7 +132,7 @@ func commit(ctx context.Context, t store.Table, account string, changes []change
 			ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values}
 	}
 	if size > maxTransactionBytes {
-		return api.Invalid("this change writes %d bytes of products, more than one transaction holds (%d): change fewer children at once", size, maxTransactionBytes)
+		return errs.Invalid("this change writes %d bytes of products, more than one transaction holds (%d): change fewer children at once", size, maxTransactionBytes)
 	}
 	var err error
 	switch w := writes[0]; {
@@ -175,9 +177,9 @@ func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 			return v, err
 		}
 		if i == maxAttempts {
-			return v, api.Conflict("The product was changed by another request at the same time; retry")
+			return v, errs.Conflict("The product was changed by another request at the same time; retry")
 		}
-		api.Log(ctx).Info("catalog write raced, retrying", "attempt", i)
+		logctx.From(ctx).Info("catalog write raced, retrying", "attempt", i)
 		select {
 		case <-ctx.Done():
 			return v, ctx.Err()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -27,7 +27,7 @@ func upsert(ctx context.Context, t store.Table, account, sku string, in productI
 		if cur != nil {
 			*next = *cur
 		} else if !in.hasName {
-			return Product{}, api.Invalid("name is required to create a product")
+			return Product{}, errs.Invalid("name is required to create a product")
 		}
 		next.Product = in.apply(next.Product)
 		next.touch(time.Now())
@@ -77,11 +77,11 @@ func childOfGroup(ctx context.Context, t store.Table, account string, child *rec
 	}
 	id, missing := combo(child.CustomAttributes, group.Keys)
 	if missing != "" {
-		return nil, api.Invalid("custom_attributes.%s is required: %s is a child of variation group %s, which varies on %s",
+		return nil, errs.Invalid("custom_attributes.%s is required: %s is a child of variation group %s, which varies on %s",
 			missing, child.SKU, group.SKU, strings.Join(group.Keys, ", "))
 	}
 	if j := slices.Index(group.Combos, id); j >= 0 && j != i {
-		return nil, api.Invalid("%s would have the same values of %s as %s, another child of variation group %s",
+		return nil, errs.Invalid("%s would have the same values of %s as %s, another child of variation group %s",
 			child.SKU, strings.Join(group.Keys, ", "), group.Children[j], group.SKU)
 	}
 	group.Combos = slices.Clone(group.Combos)

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -60,7 +60,7 @@ func Create(ctx context.Context, t store.Table, account string, in Input) (Chann
 	}
 	c := Channel{
 		UUID: store.NewID(), Name: in.Name, State: in.State, ChannelTypeDisplayName: in.Type,
-		CreatedAt: api.FormatTime(time.Now()), SiteID: optional(in.SiteID), ChannelSiteRegion: optional(in.Region),
+		CreatedAt: isotime.Format(time.Now()), SiteID: optional(in.SiteID), ChannelSiteRegion: optional(in.Region),
 	}
 	item, err := attributevalue.MarshalMap(c)
 	if err != nil {

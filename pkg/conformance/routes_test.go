@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/template"
+	"github.com/multisell/multisell/pkg/local/template"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -71,7 +71,7 @@ var (
 	routesErr  error
 )
 
-// allRoutes returns every API route of template.yaml, read with pkg/template, sorted by
+// allRoutes returns every API route of template.yaml, read with pkg/local/template, sorted by
 // path and method.
 func allRoutes(t testing.TB) []route {
 	t.Helper()

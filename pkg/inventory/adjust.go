@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -48,7 +49,7 @@ func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, err
 			return nil, err
 		}
 		if !found {
-			return nil, api.NotFound(NotFoundMessage)
+			return nil, errs.NotFound(NotFoundMessage)
 		}
 	}
 	if err := s.enqueue(ctx, adj); err != nil {

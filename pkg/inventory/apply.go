@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -46,7 +46,7 @@ func Apply(ctx context.Context, t store.Table, adj Adjustment) ([]Result, error)
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			results[i], errs[i] = applyItem(ctx, t, adj, it, api.FormatTime(now))
+			results[i], errs[i] = applyItem(ctx, t, adj, it, isotime.Format(now))
 		})
 	}
 	wg.Wait()

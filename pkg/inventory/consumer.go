@@ -8,8 +8,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 // Consume is the handler of the adjustments queue (an SQS event source with
@@ -78,7 +78,7 @@ func (adj Adjustment) validate() error {
 		return errors.New("no items")
 	}
 	for i, it := range adj.Items {
-		if !api.ValidSKU(it.SKU) || it.Warehouse == "" || (it.OnHand == nil) == (it.Available == nil) {
+		if !sku.Valid(it.SKU) || it.Warehouse == "" || (it.OnHand == nil) == (it.Available == nil) {
 			return fmt.Errorf("item %d: needs a sku, a warehouse and one quantity", i)
 		}
 		for _, c := range it.Clear {

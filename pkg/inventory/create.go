@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -30,7 +32,7 @@ const createAttempts = 3
 // and available both take the item's quantity. The caller checks the
 // warehouses.
 func Create(ctx context.Context, t store.Table, account string, items []Item) error {
-	now := api.FormatTime(time.Now())
+	now := isotime.Format(time.Now())
 	writes := make([]types.TransactWriteItem, len(items))
 	for i, it := range items {
 		writes[i] = types.TransactWriteItem{Put: &types.Put{
@@ -98,7 +100,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	}
 	var exists *ExistsError
 	if err := Create(ctx, s.Table, r.Account.ID, items); errors.As(err, &exists) {
-		return nil, api.Conflict("Inventory already exists for " + exists.Record.String())
+		return nil, errs.Conflict("Inventory already exists for " + exists.Record.String())
 	} else if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 // MaxItems is the most items one POST, PUT or PATCH /inventory takes.
@@ -41,30 +43,30 @@ func (it Item) Record() SKUWarehouse { return SKUWarehouse{SKU: it.SKU, Warehous
 // item} in full: 1 to MaxItems items, each with a valid sku, a
 // warehouse_uuid and exactly one of on_hand and available, and no two items
 // for the same record. Any problem is a 422 naming the item and the field.
-func ParseItems(body api.Object) ([]Item, error) {
+func ParseItems(body lenient.Object) ([]Item, error) {
 	f := body.Field("inventory")
 	if !f.Set() {
-		return nil, api.Invalid("inventory is required")
+		return nil, errs.Invalid("inventory is required")
 	}
 	elems, err := f.Array()
 	if err != nil {
 		return nil, err
 	}
 	if len(elems) < 1 || len(elems) > MaxItems {
-		return nil, api.Invalid("inventory must hold 1 to %d items", MaxItems)
+		return nil, errs.Invalid("inventory must hold 1 to %d items", MaxItems)
 	}
 	items := make([]Item, len(elems))
 	seen := make(map[SKUWarehouse]int, len(elems))
 	for i, e := range elems {
 		o, err := e.Object()
 		if err != nil || o == nil {
-			return nil, api.Invalid("%s must be an object", e.Name)
+			return nil, errs.Invalid("%s must be an object", e.Name)
 		}
 		if items[i], err = parseItem(e.Name, o); err != nil {
 			return nil, err
 		}
 		if j, dup := seen[items[i].Record()]; dup {
-			return nil, api.Invalid("%s has the same sku and warehouse_uuid as inventory[%d]", e.Name, j)
+			return nil, errs.Invalid("%s has the same sku and warehouse_uuid as inventory[%d]", e.Name, j)
 		}
 		seen[items[i].Record()] = i
 	}
@@ -73,13 +75,13 @@ func ParseItems(body api.Object) ([]Item, error) {
 
 // parseItem validates one item; name is how messages call it
 // ("inventory[3]").
-func parseItem(name string, o api.Object) (Item, error) {
+func parseItem(name string, o lenient.Object) (Item, error) {
 	var it Item
 	var err error
 	if it.SKU, err = requiredText(name, o.Field("sku")); err != nil {
 		return it, err
 	}
-	if err := api.CheckSKU(name+".sku", it.SKU); err != nil {
+	if err := sku.Check(name+".sku", it.SKU); err != nil {
 		return it, err
 	}
 	if it.Warehouse, err = requiredText(name, o.Field("warehouse_uuid")); err != nil {
@@ -93,9 +95,9 @@ func parseItem(name string, o api.Object) (Item, error) {
 	}
 	switch {
 	case it.OnHand == nil && it.Available == nil:
-		return it, api.Invalid(QuantityMessage)
+		return it, errs.Invalid(QuantityMessage)
 	case it.OnHand != nil && it.Available != nil:
-		return it, api.Invalid("%s must have exactly one of on_hand and available", name)
+		return it, errs.Invalid("%s must have exactly one of on_hand and available", name)
 	}
 	if err := it.optional(name, o); err != nil {
 		return it, err
@@ -104,34 +106,34 @@ func parseItem(name string, o api.Object) (Item, error) {
 }
 
 // requiredText returns the text of a required member of item name.
-func requiredText(name string, f api.Field) (string, error) {
+func requiredText(name string, f lenient.Field) (string, error) {
 	s, err := f.String()
 	if err != nil {
-		return "", api.Invalid("%s.%s must be a string", name, f.Name)
+		return "", errs.Invalid("%s.%s must be a string", name, f.Name)
 	}
 	if s == nil || *s == "" {
-		return "", api.Invalid("%s.%s is required", name, f.Name)
+		return "", errs.Invalid("%s.%s is required", name, f.Name)
 	}
 	return *s, nil
 }
 
 // quantity reads an absolute quantity: an integer from 0 to MaxQuantity, as
 // a number or a numeric string; nil when absent or null.
-func quantity(f api.Field) (*int64, error) {
+func quantity(f lenient.Field) (*int64, error) {
 	v, err := f.Int()
 	if err != nil || (v != nil && (*v < 0 || *v > MaxQuantity)) {
-		return nil, api.Invalid(QuantityMessage)
+		return nil, errs.Invalid(QuantityMessage)
 	}
 	return v, nil
 }
 
 // optional reads cost, bin_location and description: absent leaves the
 // stored value, null clears it.
-func (it *Item) optional(name string, o api.Object) error {
+func (it *Item) optional(name string, o lenient.Object) error {
 	cost := o.Field(attrCost)
 	c, err := cost.Float()
 	if err != nil || (c != nil && *c < 0) {
-		return api.Invalid("%s.cost must be a number greater than or equal to 0", name)
+		return errs.Invalid("%s.cost must be a number greater than or equal to 0", name)
 	}
 	it.Cost = c
 	if cost.Null() {
@@ -144,10 +146,10 @@ func (it *Item) optional(name string, o api.Object) error {
 		f := o.Field(tf.attr)
 		s, err := f.String()
 		if err != nil {
-			return api.Invalid("%s.%s must be a string", name, tf.attr)
+			return errs.Invalid("%s.%s must be a string", name, tf.attr)
 		}
 		if s != nil && utf8.RuneCountInString(*s) > maxText {
-			return api.Invalid("%s.%s must be at most %d characters", name, tf.attr, maxText)
+			return errs.Invalid("%s.%s must be at most %d characters", name, tf.attr, maxText)
 		}
 		*tf.dst = s
 		if f.Null() {

@@ -1,14 +1,14 @@
 package inventory
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 const wh = "0190a4c2-0000-7000-8000-000000000001"
@@ -28,7 +28,7 @@ func items(n int) string {
 }
 
 func parse(body string) ([]Item, error) {
-	o, err := api.DecodeObject(body)
+	o, err := lenient.DecodeObject(body)
 	if err != nil {
 		return nil, err
 	}
@@ -88,52 +88,52 @@ func TestParseItemsOptional(t *testing.T) {
 func TestParseItemsInvalid(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		body   string
-		status int
-		msg    string
+		name string
+		body string
+		kind errs.Kind
+		msg  string
 	}{
-		{"not json", `{"inventory":`, http.StatusBadRequest, "not valid JSON"},
-		{"array body", `[1]`, http.StatusBadRequest, "JSON object"},
-		{"too large", `{"x":"` + strings.Repeat("a", api.MaxBodyBytes) + `"}`, http.StatusRequestEntityTooLarge, "too large"},
-		{"missing inventory", `{}`, 422, "inventory is required"},
-		{"null inventory", `{"inventory":null}`, 422, "inventory is required"},
-		{"inventory string", `{"inventory":"x"}`, 422, "inventory must be an object"},
-		{"inventory number", `{"inventory":5}`, 422, "inventory must be an object"},
-		{"empty", `{"inventory":[]}`, 422, "1 to 50 items"},
-		{"51 items", items(51), 422, "1 to 50 items"},
-		{"item not object", `{"inventory":[` + item("A", `,"on_hand":1`) + `,7]}`, 422, "inventory[1] must be an object"},
-		{"missing sku", `{"inventory":[{"warehouse_uuid":"` + wh + `","on_hand":1}]}`, 422, "inventory[0].sku is required"},
-		{"empty sku", `{"inventory":[` + item("", `,"on_hand":1`) + `]}`, 422, "inventory[0].sku is required"},
-		{"sku object", `{"inventory":[{"sku":{},"warehouse_uuid":"` + wh + `","on_hand":1}]}`, 422, "inventory[0].sku must be a string"},
-		{"sku control", `{"inventory":[` + item("A\tB", `,"on_hand":1`) + `]}`, 422, "inventory[0].sku must be 1 to 255"},
-		{"sku 256", `{"inventory":[` + item(strings.Repeat("é", 256), `,"on_hand":1`) + `]}`, 422, "inventory[0].sku must be 1 to 255"},
-		{"missing warehouse", `{"inventory":[{"sku":"A","on_hand":1}]}`, 422, "inventory[0].warehouse_uuid is required"},
-		{"warehouse bool", `{"inventory":[{"sku":"A","warehouse_uuid":true,"on_hand":1}]}`, 422, "inventory[0].warehouse_uuid must be a string"},
-		{"neither", `{"inventory":[` + item("A", ``) + `]}`, 422, QuantityMessage},
-		{"both", `{"inventory":[` + item("A", `,"on_hand":1,"available":1`) + `]}`, 422, "exactly one of on_hand and available"},
-		{"negative", `{"inventory":[` + item("A", `,"on_hand":-1`) + `]}`, 422, QuantityMessage},
-		{"fraction", `{"inventory":[` + item("A", `,"available":1.5`) + `]}`, 422, QuantityMessage},
-		{"over int32", `{"inventory":[` + item("A", `,"on_hand":2147483648`) + `]}`, 422, QuantityMessage},
-		{"text quantity", `{"inventory":[` + item("A", `,"on_hand":"five"`) + `]}`, 422, QuantityMessage},
-		{"bool quantity", `{"inventory":[` + item("A", `,"on_hand":true`) + `]}`, 422, QuantityMessage},
-		{"array quantity", `{"inventory":[` + item("A", `,"on_hand":[1]`) + `]}`, 422, QuantityMessage},
-		{"negative cost", `{"inventory":[` + item("A", `,"on_hand":1,"cost":-1`) + `]}`, 422, "inventory[0].cost"},
-		{"text cost", `{"inventory":[` + item("A", `,"on_hand":1,"cost":"x"`) + `]}`, 422, "inventory[0].cost"},
-		{"long bin", `{"inventory":[` + item("A", `,"on_hand":1,"bin_location":"`+strings.Repeat("b", 256)+`"`) + `]}`, 422, "inventory[0].bin_location must be at most 255"},
-		{"object description", `{"inventory":[` + item("A", `,"on_hand":1,"description":{}`) + `]}`, 422, "inventory[0].description must be a string"},
-		{"duplicate", `{"inventory":[` + item("A", `,"on_hand":1`) + `,` + item("B", `,"on_hand":1`) + `,` + item("A", `,"on_hand":2`) + `]}`, 422, "inventory[2] has the same sku and warehouse_uuid as inventory[0]"},
+		{"not json", `{"inventory":`, errs.KindMalformed, "not valid JSON"},
+		{"array body", `[1]`, errs.KindMalformed, "JSON object"},
+		{"too large", `{"x":"` + strings.Repeat("a", lenient.MaxBodyBytes) + `"}`, errs.KindTooLarge, "too large"},
+		{"missing inventory", `{}`, errs.KindInvalid, "inventory is required"},
+		{"null inventory", `{"inventory":null}`, errs.KindInvalid, "inventory is required"},
+		{"inventory string", `{"inventory":"x"}`, errs.KindInvalid, "inventory must be an object"},
+		{"inventory number", `{"inventory":5}`, errs.KindInvalid, "inventory must be an object"},
+		{"empty", `{"inventory":[]}`, errs.KindInvalid, "1 to 50 items"},
+		{"51 items", items(51), errs.KindInvalid, "1 to 50 items"},
+		{"item not object", `{"inventory":[` + item("A", `,"on_hand":1`) + `,7]}`, errs.KindInvalid, "inventory[1] must be an object"},
+		{"missing sku", `{"inventory":[{"warehouse_uuid":"` + wh + `","on_hand":1}]}`, errs.KindInvalid, "inventory[0].sku is required"},
+		{"empty sku", `{"inventory":[` + item("", `,"on_hand":1`) + `]}`, errs.KindInvalid, "inventory[0].sku is required"},
+		{"sku object", `{"inventory":[{"sku":{},"warehouse_uuid":"` + wh + `","on_hand":1}]}`, errs.KindInvalid, "inventory[0].sku must be a string"},
+		{"sku control", `{"inventory":[` + item("A\tB", `,"on_hand":1`) + `]}`, errs.KindInvalid, "inventory[0].sku must be 1 to 255"},
+		{"sku 256", `{"inventory":[` + item(strings.Repeat("é", 256), `,"on_hand":1`) + `]}`, errs.KindInvalid, "inventory[0].sku must be 1 to 255"},
+		{"missing warehouse", `{"inventory":[{"sku":"A","on_hand":1}]}`, errs.KindInvalid, "inventory[0].warehouse_uuid is required"},
+		{"warehouse bool", `{"inventory":[{"sku":"A","warehouse_uuid":true,"on_hand":1}]}`, errs.KindInvalid, "inventory[0].warehouse_uuid must be a string"},
+		{"neither", `{"inventory":[` + item("A", ``) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"both", `{"inventory":[` + item("A", `,"on_hand":1,"available":1`) + `]}`, errs.KindInvalid, "exactly one of on_hand and available"},
+		{"negative", `{"inventory":[` + item("A", `,"on_hand":-1`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"fraction", `{"inventory":[` + item("A", `,"available":1.5`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"over int32", `{"inventory":[` + item("A", `,"on_hand":2147483648`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"text quantity", `{"inventory":[` + item("A", `,"on_hand":"five"`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"bool quantity", `{"inventory":[` + item("A", `,"on_hand":true`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"array quantity", `{"inventory":[` + item("A", `,"on_hand":[1]`) + `]}`, errs.KindInvalid, QuantityMessage},
+		{"negative cost", `{"inventory":[` + item("A", `,"on_hand":1,"cost":-1`) + `]}`, errs.KindInvalid, "inventory[0].cost"},
+		{"text cost", `{"inventory":[` + item("A", `,"on_hand":1,"cost":"x"`) + `]}`, errs.KindInvalid, "inventory[0].cost"},
+		{"long bin", `{"inventory":[` + item("A", `,"on_hand":1,"bin_location":"`+strings.Repeat("b", 256)+`"`) + `]}`, errs.KindInvalid, "inventory[0].bin_location must be at most 255"},
+		{"object description", `{"inventory":[` + item("A", `,"on_hand":1,"description":{}`) + `]}`, errs.KindInvalid, "inventory[0].description must be a string"},
+		{"duplicate", `{"inventory":[` + item("A", `,"on_hand":1`) + `,` + item("B", `,"on_hand":1`) + `,` + item("A", `,"on_hand":2`) + `]}`, errs.KindInvalid, "inventory[2] has the same sku and warehouse_uuid as inventory[0]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := parse(tt.body)
-			var ae *api.Error
-			if !errors.As(err, &ae) {
-				t.Fatalf("err = %v, want an *api.Error", err)
+			ae, ok := errs.As(err)
+			if !ok {
+				t.Fatalf("err = %v, want an *errs.Error", err)
 			}
-			if ae.Status != tt.status || !strings.Contains(ae.Message, tt.msg) {
-				t.Errorf("got %d %q, want %d containing %q", ae.Status, ae.Message, tt.status, tt.msg)
+			if ae.Kind != tt.kind || !strings.Contains(ae.Message, tt.msg) {
+				t.Errorf("got %v %q, want %v containing %q", ae.Kind, ae.Message, tt.kind, tt.msg)
 			}
 		})
 	}
@@ -160,9 +160,8 @@ func FuzzParseItems(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		got, err := parse(body)
 		if err != nil {
-			var ae *api.Error
-			if !errors.As(err, &ae) || ae.Status < 400 || ae.Status > 499 {
-				t.Fatalf("error %v is not a 4xx", err)
+			if errs.KindOf(err) == errs.KindInternal {
+				t.Fatalf("error %v is not the client's", err)
 			}
 			return
 		}
@@ -171,7 +170,7 @@ func FuzzParseItems(f *testing.F) {
 		}
 		seen := map[SKUWarehouse]bool{}
 		for _, it := range got {
-			if !api.ValidSKU(it.SKU) || it.Warehouse == "" || (it.OnHand == nil) == (it.Available == nil) || seen[it.Record()] {
+			if !sku.Valid(it.SKU) || it.Warehouse == "" || (it.OnHand == nil) == (it.Available == nil) || seen[it.Record()] {
 				t.Fatalf("invalid item %+v", it)
 			}
 			seen[it.Record()] = true

@@ -15,6 +15,10 @@ import (
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -26,36 +30,36 @@ type Filter struct {
 	// SKUs, if set, keeps these SKUs' records; sorted, without duplicates.
 	SKUs []string
 	// Created and Updated are inclusive ranges of created_at and updated_at.
-	Created, Updated api.TimeFilter
+	Created, Updated isotime.Range
 }
 
 // ParseFilter reads the filters of GET /inventory: warehouse_uuid, sku
-// (sku[], skus, skus[]; at most api.MaxLimit values), created_at_min|max
+// (sku[], skus, skus[]; at most paging.MaxLimit values), created_at_min|max
 // and updated_at_min|max (min_created_at etc. too). A bad value is 422.
 func ParseFilter(r *api.Request) (Filter, error) {
 	var f Filter
 	if r.HasQuery("warehouse_uuid") {
 		if f.Warehouse = strings.TrimSpace(r.Query("warehouse_uuid")); f.Warehouse == "" {
-			return f, api.Invalid("warehouse_uuid must not be empty")
+			return f, errs.Invalid("warehouse_uuid must not be empty")
 		}
 	}
 	for _, s := range r.QueryList("sku", "skus") {
-		if err := api.CheckSKU("sku", s); err != nil {
+		if err := sku.Check("sku", s); err != nil {
 			return f, err
 		}
 		f.SKUs = append(f.SKUs, s)
 	}
 	slices.Sort(f.SKUs)
 	f.SKUs = slices.Compact(f.SKUs)
-	if len(f.SKUs) > api.MaxLimit {
-		return f, api.Invalid("sku takes at most %d values", api.MaxLimit)
+	if len(f.SKUs) > paging.MaxLimit {
+		return f, errs.Invalid("sku takes at most %d values", paging.MaxLimit)
 	}
 	var err error
-	if f.Created, err = api.ParseTimeFilter(r, []string{"created_at_min", "min_created_at"},
+	if f.Created, err = api.ParseTimeRange(r, []string{"created_at_min", "min_created_at"},
 		[]string{"created_at_max", "max_created_at"}); err != nil {
 		return f, err
 	}
-	f.Updated, err = api.ParseTimeFilter(r, []string{"updated_at_min", "min_updated_at"},
+	f.Updated, err = api.ParseTimeRange(r, []string{"updated_at_min", "min_updated_at"},
 		[]string{"updated_at_max", "max_updated_at"})
 	return f, err
 }
@@ -74,16 +78,16 @@ func (f Filter) Match(rec Record) bool {
 }
 
 // inRange reports whether the stored time s lies in the range.
-func inRange(r api.TimeFilter, s string) bool {
+func inRange(r isotime.Range, s string) bool {
 	if !r.Active() {
 		return true
 	}
-	t, ok := api.ParseTime(s)
+	t, ok := isotime.Parse(s)
 	return ok && r.Contains(t)
 }
 
 // empty reports whether a range is empty (its min after its max).
-func empty(r api.TimeFilter) bool { return r.Min != nil && r.Max != nil && r.Min.After(*r.Max) }
+func empty(r isotime.Range) bool { return r.Min != nil && r.Max != nil && r.Min.After(*r.Max) }
 
 // source is one Query a listing reads: in (sku, warehouse) order unless
 // sorted is false; exact when every item it returns passes the filter, so a
@@ -125,11 +129,11 @@ func (f Filter) sources(t store.Table, account string) []source {
 		cond, values := "#GSI2PK = :pk", map[string]types.AttributeValue{":pk": store.S(byUpdatePK(account))}
 		var bounds []string
 		if f.Updated.Min != nil {
-			values[":min"] = store.S(api.FormatTime(*f.Updated.Min))
+			values[":min"] = store.S(isotime.Format(*f.Updated.Min))
 			bounds = append(bounds, "#GSI2SK >= :min")
 		}
 		if f.Updated.Max != nil {
-			values[":max"] = store.S(api.FormatTime(*f.Updated.Max))
+			values[":max"] = store.S(isotime.Format(*f.Updated.Max))
 			bounds = append(bounds, "#GSI2SK <= :max")
 		}
 		if len(bounds) == 2 {
@@ -161,7 +165,7 @@ type Listing struct {
 // List returns the account's records that match f, in (sku, warehouse)
 // order, reading no further than the end of page (plus one record to tell
 // whether more follow). An unfiltered first page is one Query.
-func List(ctx context.Context, t store.Table, account string, f Filter, page api.Page) (Listing, error) {
+func List(ctx context.Context, t store.Table, account string, f Filter, page paging.Page) (Listing, error) {
 	l := Listing{Total: -1}
 	if empty(f.Created) || empty(f.Updated) {
 		l.Total = 0
@@ -239,18 +243,18 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 	}
 	if f.Warehouse != "" && !l.warehouseSeen {
 		if _, err := warehouses.Get(ctx, s.Table, r.Account.ID, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
-			return nil, api.NotFound(warehouses.NotFoundMessage)
+			return nil, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	out, err := withProducts(ctx, s.Table, r.Account.ID, api.Slice(l.Records, page))
+	out, err := withProducts(ctx, s.Table, r.Account.ID, paging.Slice(l.Records, page))
 	if err != nil {
 		return nil, err
 	}
 	resp := api.OK(out)
 	if l.Total >= 0 {
-		resp.WithTotalPages(api.TotalPages(l.Total, page.Limit))
+		resp.WithTotalPages(paging.TotalPages(l.Total, page.Limit))
 	}
 	return resp, nil
 }

@@ -1,8 +1,6 @@
 package inventory
 
 import (
-	"errors"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -48,9 +48,8 @@ func TestParseFilter(t *testing.T) {
 			t.Parallel()
 			f, err := ParseFilter(request(tt.query))
 			if tt.err != "" {
-				var ae *api.Error
-				if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity || !strings.Contains(ae.Message, tt.err) {
-					t.Fatalf("err = %v, want 422 naming %q", err, tt.err)
+				if ae, ok := errs.As(err); !ok || ae.Kind != errs.KindInvalid || !strings.Contains(ae.Message, tt.err) {
+					t.Fatalf("err = %v, want invalid naming %q", err, tt.err)
 				}
 				return
 			}
@@ -183,9 +182,8 @@ func FuzzParseFilter(f *testing.F) {
 			"created_at_min": {min}, "updated_at_max": {max},
 		}))
 		if err != nil {
-			var ae *api.Error
-			if !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity {
-				t.Fatalf("error %v is not a 422", err)
+			if errs.KindOf(err) != errs.KindInvalid {
+				t.Fatalf("error %v is not invalid", err)
 			}
 			return
 		}
@@ -193,7 +191,7 @@ func FuzzParseFilter(f *testing.F) {
 			t.Fatalf("filter %+v", got)
 		}
 		for _, s := range got.SKUs {
-			if !api.ValidSKU(s) {
+			if !sku.Valid(s) {
 				t.Fatalf("invalid sku %q", s)
 			}
 		}

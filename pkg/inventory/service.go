@@ -6,6 +6,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -28,7 +30,7 @@ func (s Service) notify(ctx context.Context, account string, records []SKUWareho
 		return
 	}
 	if err := s.Stock.StockAvailable(ctx, account, records); err != nil {
-		api.Log(ctx).Error("stock listener", "error", err, "records", len(records))
+		logctx.From(ctx).Error("stock listener", "error", err, "records", len(records))
 	}
 }
 
@@ -63,7 +65,7 @@ func checkWarehouses(ctx context.Context, t store.Table, account string, items [
 	}
 	for _, it := range items {
 		if !known[it.Warehouse] {
-			return api.NotFound(warehouses.NotFoundMessage)
+			return errs.NotFound(warehouses.NotFoundMessage)
 		}
 	}
 	return nil

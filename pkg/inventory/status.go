@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -80,7 +82,7 @@ func putStatus(ctx context.Context, t store.Table, account string, st Status, no
 	for k, v := range store.Key(statusPK(account), st.RequestID) {
 		item[k] = v
 	}
-	item["applied_at"] = store.S(api.FormatTime(now))
+	item["applied_at"] = store.S(isotime.Format(now))
 	item[store.AttrTTL] = n(now.Add(statusRetention).Unix())
 	if _, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: t.TableName(), Item: item}); err != nil {
 		return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
@@ -94,7 +96,7 @@ func putStatus(ctx context.Context, t store.Table, account string, st Status, no
 func (s Service) GetAdjustment(ctx context.Context, r *api.Request) (*api.Response, error) {
 	id, at, ok := parseRequestID(r.Account.ID, r.PathParam("request_id"))
 	if !ok {
-		return nil, api.NotFound(AdjustmentNotFoundMessage)
+		return nil, errs.NotFound(AdjustmentNotFoundMessage)
 	}
 	st, found, err := getStatus(ctx, s.Table, r.Account.ID, id)
 	if err != nil {
@@ -104,7 +106,7 @@ func (s Service) GetAdjustment(ctx context.Context, r *api.Request) (*api.Respon
 		return api.OK(st), nil
 	}
 	if time.Since(at) > statusRetention {
-		return nil, api.NotFound(AdjustmentNotFoundMessage)
+		return nil, errs.NotFound(AdjustmentNotFoundMessage)
 	}
 	return api.OK(Status{RequestID: id, Status: StatusQueued, Items: []Result{}}), nil
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -24,7 +24,7 @@ type StockListener interface {
 // quantityUpdate is the TransactWriteItem of a relative change of a record's
 // quantities; every such change also moves updated_at (and its GSI2 copy).
 func quantityUpdate(t store.Table, account, sku, warehouse, set, cond string, values map[string]types.AttributeValue) types.TransactWriteItem {
-	values[":now"] = store.S(api.FormatTime(time.Now()))
+	values[":now"] = store.S(isotime.Format(time.Now()))
 	update := "SET " + set + ", #updated_at = :now, #GSI2SK = :now"
 	cond = "attribute_exists(#PK) AND " + cond
 	return types.TransactWriteItem{Update: &types.Update{

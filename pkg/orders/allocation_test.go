@@ -5,7 +5,7 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/orders/orderstest"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
 // TestSplitExample is DESIGN.md section 6's example: A and B hold 1 each of

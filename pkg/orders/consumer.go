@@ -9,7 +9,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/queue"
 )
 
@@ -29,7 +29,7 @@ func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEve
 		results, err := s.consume(ctx, m)
 		for _, r := range results {
 			if r.Result == ResultError {
-				api.Log(ctx).Warn("order import rejected", "channel_uuid", r.ChannelUUID, "display_ref", r.DisplayRef, "error", r.Error)
+				logctx.From(ctx).Warn("order import rejected", "channel_uuid", r.ChannelUUID, "display_ref", r.DisplayRef, "error", r.Error)
 			}
 		}
 		return err

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -49,11 +52,11 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 func (s Service) GetOne(ctx context.Context, r *api.Request) (*api.Response, error) {
 	seq, ok := ParseSeq(r.PathParam("sb_order_seq"))
 	if !ok {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	o, err := Get(ctx, s.Table, r.Account.ID, seq)
 	if errors.Is(err, ErrNotFound) {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	if err != nil {
 		return nil, err
@@ -70,7 +73,7 @@ func (s Service) GetOne(ctx context.Context, r *api.Request) (*api.Response, err
 func (s Service) Fulfillments(ctx context.Context, r *api.Request) (*api.Response, error) {
 	wh := r.PathParam("uuid")
 	if !store.ValidID(wh) {
-		return nil, api.NotFound(warehouses.NotFoundMessage)
+		return nil, errs.NotFound(warehouses.NotFoundMessage)
 	}
 	p, l, err := parseListing(r, r.Account.ID)
 	if err != nil {
@@ -96,7 +99,7 @@ func (s Service) Fulfillments(ctx context.Context, r *api.Request) (*api.Respons
 	}
 	if len(out) == 0 {
 		if _, err := warehouses.Get(ctx, s.Table, r.Account.ID, wh); errors.Is(err, warehouses.ErrNotFound) {
-			return nil, api.NotFound(warehouses.NotFoundMessage)
+			return nil, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, err
 		}
@@ -146,7 +149,7 @@ func filterValue(r *api.Request, name string, allowed map[string]string, list st
 	}
 	v, ok := allowed[strings.ToLower(strings.TrimSpace(r.Query(name)))]
 	if !ok {
-		return "", api.Invalid("%s must be one of %s", name, list)
+		return "", errs.Invalid("%s must be one of %s", name, list)
 	}
 	return v, nil
 }
@@ -169,7 +172,7 @@ func optionalEquals(r *api.Request, name, dim string) *filter {
 // the listing partition: the one of the first status filter given (so page
 // 1 costs the same whatever the account's size), the others applied as
 // filters. A nil listing is an empty result (an empty time range).
-func parseListing(r *api.Request, account string) (api.Page, *listing, error) {
+func parseListing(r *api.Request, account string) (paging.Page, *listing, error) {
 	p, err := api.ParsePage(r)
 	if err != nil {
 		return p, nil, err
@@ -186,16 +189,16 @@ func parseListing(r *api.Request, account string) (api.Page, *listing, error) {
 	if err != nil {
 		return p, nil, err
 	}
-	tf, err := api.ParseTimeFilter(r, []string{"min_ordered_at", "ordered_at_min"}, []string{"max_ordered_at", "ordered_at_max"})
+	tf, err := api.ParseTimeRange(r, []string{"min_ordered_at", "ordered_at_min"}, []string{"max_ordered_at", "ordered_at_max"})
 	if err != nil {
 		return p, nil, err
 	}
 	l := &listing{account: account, lo: skMin, hi: skMax}
 	if tf.Min != nil {
-		l.lo = api.FormatTime(*tf.Min)
+		l.lo = isotime.Format(*tf.Min)
 	}
 	if tf.Max != nil {
-		l.hi = api.FormatTime(*tf.Max) + store.Sep + "999999999999"
+		l.hi = isotime.Format(*tf.Max) + store.Sep + "999999999999"
 	}
 	if l.lo > l.hi {
 		return p, nil, nil

@@ -14,7 +14,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/orders"
-	"github.com/multisell/multisell/pkg/orders/orderstest"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
 // TestImportIdempotent: re-importing updates what changed, never

@@ -2,12 +2,14 @@ package orders
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 // Import document limits.
@@ -77,9 +79,8 @@ func invalid(format string, args ...any) error { return &docError{fmt.Sprintf(fo
 
 // asDocError turns an accessor's 422 into a document error.
 func asDocError(err error) error {
-	var ae *api.Error
-	if errors.As(err, &ae) {
-		return &docError{ae.Message}
+	if e, ok := errs.As(err); ok {
+		return &docError{e.Message}
 	}
 	return err
 }
@@ -89,7 +90,7 @@ func parseDocument(raw json.RawMessage) (*document, error) {
 	if len(raw) > maxDocument {
 		return nil, invalid("document is too large (limit %d KiB)", maxDocument>>10)
 	}
-	obj, err := api.DecodeObject(string(raw))
+	obj, err := lenient.DecodeObject(string(raw))
 	if err != nil {
 		return nil, invalid("document must be a JSON object")
 	}
@@ -123,7 +124,7 @@ func parseDocument(raw json.RawMessage) (*document, error) {
 
 // payment returns the payment status a document sets: payment_status if
 // sent, else all when paid_at is set and none when it is null.
-func payment(obj api.Object, fields map[string]any) (string, error) {
+func payment(obj lenient.Object, fields map[string]any) (string, error) {
 	s, err := obj.Field("payment_status").String()
 	if err != nil {
 		return "", asDocError(err)
@@ -146,7 +147,7 @@ func payment(obj api.Object, fields map[string]any) (string, error) {
 	return "", nil
 }
 
-func parseItems(f api.Field) ([]docItem, error) {
+func parseItems(f lenient.Field) ([]docItem, error) {
 	if !f.Set() {
 		return nil, invalid("items is required")
 	}
@@ -179,12 +180,12 @@ func parseItems(f api.Field) ([]docItem, error) {
 	return out, nil
 }
 
-func parseItem(e api.Field) (docItem, error) {
+func parseItem(e lenient.Field) (docItem, error) {
 	obj, err := e.Object()
 	if err != nil || obj == nil {
 		return docItem{}, invalid("%s must be an object", e.Name)
 	}
-	prefixed := api.Object{}
+	prefixed := lenient.Object{}
 	for k, v := range obj {
 		prefixed[e.Name+"."+k] = v
 	}
@@ -193,17 +194,17 @@ func parseItem(e api.Field) (docItem, error) {
 	if it.Ref, err = requiredText(prefixed, name("order_item_ref"), maxRefLength); err != nil {
 		return docItem{}, err
 	}
-	sku, err := prefixed.Field(name("sku")).String()
+	code, err := prefixed.Field(name("sku")).String()
 	if err != nil {
 		return docItem{}, asDocError(err)
 	}
-	if sku == nil {
+	if code == nil {
 		return docItem{}, invalid("%s is required", name("sku"))
 	}
-	if err := api.CheckSKU(name("sku"), *sku); err != nil {
+	if err := sku.Check(name("sku"), *code); err != nil {
 		return docItem{}, asDocError(err)
 	}
-	it.SKU = *sku
+	it.SKU = *code
 	q, err := prefixed.Field(name("quantity")).Int()
 	switch {
 	case err != nil:
@@ -233,7 +234,7 @@ func prefix(p string, names []string) []string {
 }
 
 // requiredText reads a non-blank text field of at most limit characters.
-func requiredText(obj api.Object, name string, limit int) (string, error) {
+func requiredText(obj lenient.Object, name string, limit int) (string, error) {
 	s, err := obj.Field(name).String()
 	if err != nil {
 		return "", asDocError(err)
@@ -250,7 +251,7 @@ func requiredText(obj api.Object, name string, limit int) (string, error) {
 // readFields copies the present fields of obj into dst, normalised: text as
 // strings, numbers as float64, times as RFC 3339 UTC; an explicit null as
 // nil.
-func readFields(obj api.Object, dst map[string]any, text, numbers, times []string) error {
+func readFields(obj lenient.Object, dst map[string]any, text, numbers, times []string) error {
 	for _, n := range text {
 		f := obj.Field(n)
 		if !f.Present {
@@ -295,16 +296,16 @@ func readFields(obj api.Object, dst map[string]any, text, numbers, times []strin
 }
 
 // timeField reads an ISO 8601 time into its output form.
-func timeField(f api.Field) (string, error) {
+func timeField(f lenient.Field) (string, error) {
 	s, err := f.String()
 	if err != nil || s == nil {
 		return "", invalid("%s must be an ISO 8601 date-time", f.Name)
 	}
-	t, ok := api.ParseTime(*s)
+	t, ok := isotime.Parse(*s)
 	if !ok || t.Year() < 1 || t.Year() > 9999 {
 		return "", invalid("%s must be an ISO 8601 date-time", f.Name)
 	}
-	return api.FormatTime(t), nil
+	return isotime.Format(t), nil
 }
 
 // overlay sets the fields of dst (a struct with json tags) that fields

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/sku"
 )
 
 func TestDerive(t *testing.T) {
@@ -71,11 +72,11 @@ func FuzzParseDocument(f *testing.F) {
 			t.Fatalf("valid document lacks identity or items: %+v", d)
 		}
 		for _, it := range d.Items {
-			if it.Quantity < 1 || !api.ValidSKU(it.SKU) {
+			if it.Quantity < 1 || !sku.Valid(it.SKU) {
 				t.Fatalf("bad line accepted: %+v", it)
 			}
 		}
-		if _, ok := api.ParseTime(d.OrderedAt); !ok {
+		if _, ok := isotime.Parse(d.OrderedAt); !ok {
 			t.Fatalf("ordered_at %q", d.OrderedAt)
 		}
 	})

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/orders"
-	"github.com/multisell/multisell/pkg/orders/orderstest"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
 // TestListFiltersAndPages: every filter of spec 4.1, in (ordered_at, seq)

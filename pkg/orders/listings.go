@@ -8,9 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -29,8 +29,8 @@ var ErrProductNotFound = errors.New("product not found")
 // link`): the channel and the product must exist. Orders imported later (and
 // re-imports of open orders whose lines have no inventory SKU yet) use it.
 func LinkListing(ctx context.Context, t store.Table, account string, l Link) error {
-	for field, sku := range map[string]string{"sku": l.ChannelSKU, "product": l.ProductSKU} {
-		if err := api.CheckSKU(field, sku); err != nil {
+	for field, s := range map[string]string{"sku": l.ChannelSKU, "product": l.ProductSKU} {
+		if err := sku.Check(field, s); err != nil {
 			return err
 		}
 	}

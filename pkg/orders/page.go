@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -41,7 +41,7 @@ func (l listing) key(limit int) string {
 // order. A page starts where the previous one ended: sequential paging reads
 // each page once (the previous request left its end in the cursor cache);
 // a jump to page P reads only the keys of the pages it skips.
-func (l listing) page(ctx context.Context, t store.Table, p api.Page) ([]int64, error) {
+func (l listing) page(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
 	ck := l.key(p.Limit)
 	from, start := cursors.nearest(l.account, ck, p.Number)
 	start, ok, err := l.walk(ctx, t, start, (p.Number-from)*p.Limit, nil)

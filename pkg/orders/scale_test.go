@@ -12,9 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -31,7 +31,7 @@ type seeded struct {
 var seedBase = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // seedTime is the ordered_at of order seq.
-func seedTime(seq int) string { return api.FormatTime(seedBase.Add(time.Duration(seq) * time.Minute)) }
+func seedTime(seq int) string { return isotime.Format(seedBase.Add(time.Duration(seq) * time.Minute)) }
 
 // seedOrder is order seq of the seeded accounts, one line of 2 units of
 // SKU "S", by seq % 10: 0 cancelled; 1 completed (shipped from wh, paid);

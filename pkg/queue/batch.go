@@ -6,7 +6,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -27,8 +27,8 @@ func Drop(err error) error { return errors.Join(errDrop, err) }
 func FIFOBatch(ctx context.Context, ev events.SQSEvent, handle func(context.Context, events.SQSMessage) error) events.SQSEventResponse {
 	var resp events.SQSEventResponse
 	for i, m := range ev.Records {
-		log := api.Log(ctx).With("message_id", m.MessageId)
-		mctx, meter := store.EnsureMeter(api.WithLogger(ctx, log))
+		log := logctx.From(ctx).With("message_id", m.MessageId)
+		mctx, meter := store.EnsureMeter(logctx.With(ctx, log))
 		err := handle(mctx, m)
 		log.Info("message", "ok", err == nil, "ddb_calls", meter.Calls(), "ddb_wcu", meter.WriteUnits())
 		switch {

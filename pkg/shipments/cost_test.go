@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/orders"
-	"github.com/multisell/multisell/pkg/orders/orderstest"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
 // costCases are POST /shipments with its DynamoDB budget

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/sku"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -33,34 +35,34 @@ type shipRequest struct {
 
 // parseShipment validates a POST /shipments body in the order of DESIGN.md
 // section 6 that needs no read: items first (400), then the fields.
-func parseShipment(body api.Object) (*shipRequest, error) {
+func parseShipment(body lenient.Object) (*shipRequest, error) {
 	sf := body.Field("shipment")
 	sh, err := sf.Object()
 	if err != nil {
 		return nil, err
 	}
 	if sh == nil {
-		sh = api.Object{}
+		sh = lenient.Object{}
 	}
 	elems, err := sh.Field("items").Array()
 	if err != nil {
 		return nil, err
 	}
 	if len(elems) == 0 {
-		return nil, api.BadRequest(MsgNoItems)
+		return nil, errs.Malformed(MsgNoItems)
 	}
 	req := &shipRequest{Shipment: Shipment{ID: store.NewID()}}
 	seqField := sh.Field("sb_order_seq")
 	seqText, err := seqField.String()
 	if err != nil || seqText == nil {
 		if err == nil {
-			err = api.Invalid("shipment.sb_order_seq is required")
+			err = errs.Invalid("shipment.sb_order_seq is required")
 		}
 		return nil, err
 	}
 	var ok bool
 	if req.Seq, ok = orders.ParseSeq(*seqText); !ok {
-		return nil, api.NotFound(MsgOrderNotFound)
+		return nil, errs.NotFound(MsgOrderNotFound)
 	}
 	texts := []struct {
 		name string
@@ -81,17 +83,17 @@ func parseShipment(body api.Object) (*shipRequest, error) {
 	for _, tf := range texts {
 		v, err := sh.Field(tf.name).String()
 		if err != nil {
-			fail(api.Invalid("shipment.%s must be a string", tf.name))
+			fail(errs.Invalid("shipment.%s must be a string", tf.name))
 			continue
 		}
 		if v == nil || strings.TrimSpace(*v) == "" {
 			if tf.dst != nil && tf.name != "warehouse_uuid" {
-				fail(api.Invalid("shipment.%s is required", tf.name))
+				fail(errs.Invalid("shipment.%s is required", tf.name))
 			}
 			continue
 		}
 		if len(*v) > maxText {
-			fail(api.Invalid("shipment.%s must be at most %d characters", tf.name, maxText))
+			fail(errs.Invalid("shipment.%s must be at most %d characters", tf.name, maxText))
 			continue
 		}
 		t := strings.TrimSpace(*v)
@@ -106,7 +108,7 @@ func parseShipment(body api.Object) (*shipRequest, error) {
 		req.Shipment.WarehouseUUID = &req.Warehouse
 	}
 	if len(elems) > maxShipmentItems {
-		fail(api.Invalid("shipment.items may hold at most %d lines", maxShipmentItems))
+		fail(errs.Invalid("shipment.items may hold at most %d lines", maxShipmentItems))
 	}
 	for i, e := range elems {
 		it, err := parseShipItem(e, i)
@@ -118,24 +120,24 @@ func parseShipment(body api.Object) (*shipRequest, error) {
 	return req, nil
 }
 
-func parseShipItem(e api.Field, i int) (shipItem, error) {
+func parseShipItem(e lenient.Field, i int) (shipItem, error) {
 	obj, err := e.Object()
 	if err != nil || obj == nil {
-		return shipItem{}, api.Invalid("items[%d] must be an object with sku and quantity", i)
+		return shipItem{}, errs.Invalid("items[%d] must be an object with sku and quantity", i)
 	}
-	sku, err := obj.Field("sku").String()
+	code, err := obj.Field("sku").String()
 	if err != nil {
-		return shipItem{}, api.Invalid("items[%d].sku must be a string", i)
+		return shipItem{}, errs.Invalid("items[%d].sku must be a string", i)
 	}
-	if sku == nil {
-		return shipItem{}, api.Invalid("items[%d].sku is required", i)
+	if code == nil {
+		return shipItem{}, errs.Invalid("items[%d].sku is required", i)
 	}
-	if err := api.CheckSKU(fmt.Sprintf("items[%d].sku", i), *sku); err != nil {
+	if err := sku.Check(fmt.Sprintf("items[%d].sku", i), *code); err != nil {
 		return shipItem{}, err
 	}
 	q, err := obj.Field("quantity").Int()
 	if err != nil || q == nil || *q < 1 || *q > maxQuantity {
-		return shipItem{}, api.Invalid("items[%d].quantity must be an integer of at least 1", i)
+		return shipItem{}, errs.Invalid("items[%d].quantity must be an integer of at least 1", i)
 	}
-	return shipItem{SKU: *sku, Qty: int(*q)}, nil
+	return shipItem{SKU: *code, Qty: int(*q)}, nil
 }

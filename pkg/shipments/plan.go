@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/multisell/multisell/pkg/allocation"
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/orders"
 )
 
@@ -46,10 +46,10 @@ func applyShipment(o *orders.Order, items []shipItem, wh, fallback string) (map[
 			rem -= take
 		}
 		if !matched {
-			return nil, api.Invalid("items[%d].sku %q is not an item of this order", idx, si.SKU)
+			return nil, errs.Invalid("items[%d].sku %q is not an item of this order", idx, si.SKU)
 		}
 		if rem > 0 {
-			return nil, api.Invalid("items[%d].quantity %d is more than the %d left to ship", idx, si.Qty, si.Qty-rem)
+			return nil, errs.Invalid("items[%d].quantity %d is more than the %d left to ship", idx, si.Qty, si.Qty-rem)
 		}
 	}
 	moves := map[allocation.Record]move{}

@@ -3,12 +3,15 @@ package shipments
 import (
 	"context"
 	"errors"
-	"net/http"
+
 	"time"
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
@@ -54,7 +57,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	}
 	if len(freed) > 0 && s.Stock != nil {
 		if err := s.Stock.StockAvailable(ctx, r.Account.ID, freed); err != nil {
-			api.Log(ctx).Error("allocate released stock", "error", err)
+			logctx.From(ctx).Error("allocate released stock", "error", err)
 		}
 	}
 	return api.OK(map[string]string{"body": "Shipment created", "shipment_id": req.Shipment.ID}), nil
@@ -64,16 +67,16 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]inventory.SKUWarehouse, error) {
 	cur, err := orders.Get(ctx, s.Table, account, req.Seq)
 	if errors.Is(err, orders.ErrNotFound) {
-		return nil, api.NotFound(MsgOrderNotFound)
+		return nil, errs.NotFound(MsgOrderNotFound)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if cur.Status != orders.StatusOpen {
-		return nil, api.Invalid(MsgNotOpen)
+		return nil, errs.Invalid(MsgNotOpen)
 	}
 	if req.Warehouse != "" && !store.ValidID(req.Warehouse) {
-		return nil, api.NotFound(warehouses.NotFoundMessage)
+		return nil, errs.NotFound(warehouses.NotFoundMessage)
 	}
 	if req.invalid != nil {
 		return nil, s.afterWarehouse(ctx, account, req, req.invalid)
@@ -86,7 +89,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 			return nil, werr
 		}
 		if len(whs) == 0 {
-			return nil, api.Invalid("the account has no warehouse to ship unallocated items from")
+			return nil, errs.Invalid("the account has no warehouse to ship unallocated items from")
 		}
 		next = cur.Clone()
 		moves, err = applyShipment(&next, req.Items, "", whs[0].UUID)
@@ -94,7 +97,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 	if err != nil {
 		return nil, s.afterWarehouse(ctx, account, req, err)
 	}
-	now := api.FormatTime(time.Now())
+	now := isotime.Format(time.Now())
 	next.ShippedAt = &now
 	extra, records, err := s.shipmentWrites(account, req, moves, now)
 	if err != nil {
@@ -114,7 +117,7 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *shipRe
 		return err
 	}
 	if _, gerr := warehouses.Get(ctx, s.Table, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
-		return api.NotFound(warehouses.NotFoundMessage)
+		return errs.NotFound(warehouses.NotFoundMessage)
 	} else if gerr != nil {
 		return gerr
 	}
@@ -130,12 +133,11 @@ func shipFailure(err error, nExtra int, records []allocation.Record) error {
 	}
 	tail := reasons[len(reasons)-nExtra:]
 	if len(tail) > len(records)+1 && tail[len(records)+1] == "ConditionalCheckFailed" {
-		return api.NotFound(warehouses.NotFoundMessage)
+		return errs.NotFound(warehouses.NotFoundMessage)
 	}
 	for i, reason := range tail[:len(records)] {
 		if reason == "ConditionalCheckFailed" {
-			return &api.Error{Status: http.StatusUnprocessableEntity,
-				Message: "Not enough stock to ship " + describe(records[i])}
+			return errs.Invalid("Not enough stock to ship %s", describe(records[i]))
 		}
 	}
 	return err

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/orders"
-	"github.com/multisell/multisell/pkg/orders/orderstest"
 	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
 // TestShipmentPartialThenFull ships an order in two parts and checks every

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -22,7 +23,7 @@ import (
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
-	"github.com/multisell/multisell/pkg/localgw"
+	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/store"
@@ -92,30 +93,45 @@ func TestBatchGetAndQueries(t *testing.T) {
 	})
 }
 
-func TestConditionAndTransactionErrors(t *testing.T) {
+func TestCommit(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, d *app.Deps) {
 		ctx := context.Background()
 		pk := store.PK("acct_cond_"+strconv.FormatInt(time.Now().UnixNano(), 36), "T")
-		put := &dynamodb.PutItemInput{TableName: d.Table.TableName(), Item: store.Key(pk, "a"),
-			ConditionExpression: aws.String("attribute_not_exists(PK)")}
-		if _, err := d.Table.DB.PutItem(ctx, put); err != nil {
+		create := store.Put(store.Key(pk, "a"), "attribute_not_exists(#PK)", nil)
+		if err := d.Table.Commit(ctx, []store.Write{create}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := d.Table.DB.PutItem(ctx, put)
-		if !store.ConditionFailed(err) {
-			t.Fatalf("second conditional put: %v", err)
+		if err := d.Table.Commit(ctx, []store.Write{create}); !store.ConditionFailed(err) {
+			t.Fatalf("second conditional put: %v, want a failed condition", err)
 		}
-		_, err = d.Table.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-			{Put: &types.Put{TableName: d.Table.TableName(), Item: store.Key(pk, "b")}},
-			{Put: &types.Put{TableName: d.Table.TableName(), Item: store.Key(pk, "a"), ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		}})
+		err := d.Table.Commit(ctx, []store.Write{store.Put(store.Key(pk, "b"), "", nil), create})
 		reasons := store.CancellationReasons(err)
-		if len(reasons) != 2 || reasons[1] != "ConditionalCheckFailed" || store.TransactionConflict(err) {
-			t.Fatalf("cancellation reasons %v (%v)", reasons, err)
+		if got, want := reasons, []string{"None", "ConditionalCheckFailed"}; !slices.Equal(got, want) || store.TransactionConflict(err) {
+			t.Fatalf("cancellation reasons %v, want %v (%v)", got, want, err)
 		}
 		if items, _ := d.Table.QueryAll(ctx, pk); len(items) != 1 {
 			t.Fatalf("a cancelled transaction wrote: %d items", len(items))
+		}
+		var bump store.Update
+		bump.Add = []string{"#n :one"}
+		bump.Value(":one", &types.AttributeValueMemberN{Value: "1"})
+		bump.Condition = "attribute_exists(#PK)"
+		if err := d.Table.Commit(ctx, []store.Write{store.Put(store.Key(pk, "c"), "", nil)}); err != nil {
+			t.Fatal(err)
+		}
+		exists := store.Check(store.Key(pk, "c"), "attribute_exists(#PK)", nil)
+		if err := d.Table.Commit(ctx, []store.Write{exists, bump.Write(store.Key(pk, "a")), store.Delete(store.Key(pk, "gone"), "", nil)}); err != nil {
+			t.Fatalf("check, update and delete: %v", err)
+		}
+		var got struct {
+			N int `dynamodbav:"n"`
+		}
+		if found, err := d.Table.Get(ctx, store.Key(pk, "a"), &got, true); err != nil || !found || got.N != 1 {
+			t.Fatalf("after the update: %+v, found %v, %v", got, found, err)
+		}
+		if err := d.Table.Commit(ctx, []store.Write{store.Check(store.Key(pk, "gone"), "attribute_exists(#PK)", nil)}); store.CancellationReasons(err) == nil {
+			t.Fatalf("a lone failing check: %v, want a cancelled transaction", err)
 		}
 	})
 }
@@ -162,7 +178,7 @@ func TestScenario(t *testing.T) {
 	env := testenv.Get(t)
 	eachBackend(t, func(t *testing.T, d *app.Deps) {
 		ctx := context.Background()
-		gw, err := localgw.NewGateway(env.Template, d.Handler, localgw.Options{})
+		gw, err := gateway.NewGateway(env.Template, d.Handler, gateway.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/multisell/multisell/pkg/localgw"
+	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -30,7 +30,7 @@ type CostCase struct {
 
 var (
 	cachedOnce sync.Once
-	cachedGW   *localgw.Gateway
+	cachedGW   *gateway.Gateway
 	cachedErr  error
 )
 
@@ -42,8 +42,8 @@ var (
 func (e *Env) Request(acct Account, method, path string, want int, body func(i int) any) func(context.Context, int) error {
 	return func(ctx context.Context, i int) error {
 		cachedOnce.Do(func() {
-			cachedGW, cachedErr = localgw.NewGateway(e.Template, e.Deps.Handler,
-				localgw.Options{AuthCacheTTL: time.Hour, Logger: testLogger()})
+			cachedGW, cachedErr = gateway.NewGateway(e.Template, e.Deps.Handler,
+				gateway.Options{AuthCacheTTL: time.Hour, Logger: testLogger()})
 		})
 		if cachedErr != nil {
 			return cachedErr

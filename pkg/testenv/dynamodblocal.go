@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/emulators"
-	"github.com/multisell/multisell/pkg/localgw"
+	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/local/gateway"
 )
 
 // Local is AWS DynamoDB Local with the template's table, for fidelity checks of code that
@@ -52,7 +52,7 @@ func startLocal(env *Env) (*Local, error) {
 	mu.Lock()
 	cleanups = append(cleanups, func() { _ = p.Stop() })
 	mu.Unlock()
-	stack, err := localgw.Provision(ctx, env.Template, localgw.Endpoints{DynamoDB: p.Endpoint}, localgw.ProvisionOptions{TableOnly: true})
+	stack, err := gateway.Provision(ctx, env.Template, gateway.Endpoints{DynamoDB: p.Endpoint}, gateway.ProvisionOptions{TableOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/emulators"
-	"github.com/multisell/multisell/pkg/localgw"
-	"github.com/multisell/multisell/pkg/template"
+	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/local/gateway"
+	"github.com/multisell/multisell/pkg/local/template"
 )
 
 // Env is the local stack shared by a test binary's tests.
@@ -23,15 +23,15 @@ type Env struct {
 	// Root is the repository root.
 	Root     string
 	Template *template.Template
-	Stack    *localgw.Stack
+	Stack    *gateway.Stack
 	// Config is the application configuration of the stack (what the functions get).
 	Config  app.Config
 	Deps    *app.Deps
-	Gateway *localgw.Gateway
+	Gateway *gateway.Gateway
 	Server  *httptest.Server
 	// URL is the API base URL, ending in /v1.
 	URL     string
-	Pollers *localgw.Pollers
+	Pollers *gateway.Pollers
 
 	procs  []*emulators.Process
 	cancel context.CancelFunc
@@ -129,7 +129,7 @@ func start() (env *Env, err error) {
 	if err := errors.Join(ddbErr, sqsErr); err != nil {
 		return nil, err
 	}
-	env.Stack, err = localgw.Provision(startCtx, env.Template, localgw.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqs.Endpoint}, localgw.ProvisionOptions{})
+	env.Stack, err = gateway.Provision(startCtx, env.Template, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqs.Endpoint}, gateway.ProvisionOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +141,13 @@ func start() (env *Env, err error) {
 	}
 	log := testLogger()
 	slog.SetDefault(log) // the handlers' request logs: warnings and errors only
-	env.Gateway, err = localgw.NewGateway(env.Template, env.Deps.Handler, localgw.Options{Logger: log})
+	env.Gateway, err = gateway.NewGateway(env.Template, env.Deps.Handler, gateway.Options{Logger: log})
 	if err != nil {
 		return nil, err
 	}
 	env.Server = httptest.NewServer(env.Gateway)
 	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
-	env.Pollers, err = localgw.NewPollers(env.Stack, env.Deps.Handler, localgw.PollerOptions{
+	env.Pollers, err = gateway.NewPollers(env.Stack, env.Deps.Handler, gateway.PollerOptions{
 		Logger:           log,
 		FailedVisibility: time.Second, // retry failed messages quickly instead of after minutes
 	})

@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -54,7 +56,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	item := store.Key(pk(r.Account.ID), id)
 	item["uuid"] = store.S(id)
 	item["inventory_master"] = store.S(MasterMultisell)
-	item["created_at"] = store.S(api.FormatTime(time.Now()))
+	item["created_at"] = store.S(isotime.Format(time.Now()))
 	for _, b := range []string{"enable_shipping_software", "archived"} {
 		item[b] = &types.AttributeValueMemberBOOL{}
 	}
@@ -85,7 +87,7 @@ func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, err
 		return nil, err
 	}
 	if !store.ValidID(id) {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	names := map[string]string{}
 	values := map[string]types.AttributeValue{}
@@ -125,7 +127,7 @@ func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, err
 	}
 	out, err := s.Table.DB.UpdateItem(ctx, in)
 	if store.ConditionFailed(err) {
-		return nil, api.NotFound(NotFoundMessage)
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("update warehouse: %w", err)
@@ -150,7 +152,7 @@ func archiving(c changes, old map[string]types.AttributeValue) bool {
 
 func notFound(err error) error {
 	if errors.Is(err, ErrNotFound) {
-		return api.NotFound(NotFoundMessage)
+		return errs.NotFound(NotFoundMessage)
 	}
 	return err
 }

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // maxText is the longest text value a warehouse field takes.
@@ -51,7 +51,7 @@ type changes struct {
 
 // parseBody validates a POST or PUT body {"warehouse": {...}}. On create the
 // name is required. Errors come in the spec's per-field shape.
-func parseBody(body api.Object, create bool) (changes, error) {
+func parseBody(body lenient.Object, create bool) (changes, error) {
 	wf := body.Field("warehouse")
 	w, err := wf.Object()
 	if err != nil || w == nil {
@@ -59,21 +59,21 @@ func parseBody(body api.Object, create bool) (changes, error) {
 		if err != nil {
 			msg = "must be an object"
 		}
-		return changes{}, api.FieldErrors(map[string][]string{"warehouse": {msg}})
+		return changes{}, errs.Fields(map[string][]string{"warehouse": {msg}})
 	}
 	c := changes{set: map[string]types.AttributeValue{}}
-	errs := map[string][]string{}
+	problems := map[string][]string{}
 	for _, tf := range textFields {
-		c.text(w, tf, errs)
+		c.text(w, tf, problems)
 	}
-	if _, bad := errs["name"]; create && !bad && c.set["name"] == nil {
-		errs["name"] = []string{"can't be blank"}
+	if _, bad := problems["name"]; create && !bad && c.set["name"] == nil {
+		problems["name"] = []string{"can't be blank"}
 	}
 	for _, name := range []string{"enable_shipping_software", "archived"} {
 		b, err := w.Field(name).Bool()
 		switch {
 		case err != nil:
-			errs[name] = []string{"must be true or false"}
+			problems[name] = []string{"must be true or false"}
 		case b != nil:
 			c.set[name] = &types.AttributeValueMemberBOOL{Value: *b}
 		case w.Field(name).Null():
@@ -81,18 +81,18 @@ func parseBody(body api.Object, create bool) (changes, error) {
 		}
 	}
 	if p, err := w.Field("priority").Int(); err != nil || (p != nil && (*p < 1 || *p > 1<<31-1)) {
-		errs["priority"] = []string{"must be an integer greater than or equal to 1"}
+		problems["priority"] = []string{"must be an integer greater than or equal to 1"}
 	} else if p != nil {
 		c.set["priority"] = &types.AttributeValueMemberN{Value: itoa(*p)}
 	}
-	if len(errs) > 0 {
-		return changes{}, api.FieldErrors(errs)
+	if len(problems) > 0 {
+		return changes{}, errs.Fields(problems)
 	}
 	return c, nil
 }
 
-// text validates one text field into c, recording its error in errs.
-func (c *changes) text(w api.Object, tf textField, errs map[string][]string) {
+// text validates one text field into c, recording its error in problems.
+func (c *changes) text(w lenient.Object, tf textField, problems map[string][]string) {
 	for _, name := range tf.names {
 		f := w.Field(name)
 		if !f.Present {
@@ -100,7 +100,7 @@ func (c *changes) text(w api.Object, tf textField, errs map[string][]string) {
 		}
 		if f.Null() || isBlank(f) {
 			if tf.attr == "name" {
-				errs["name"] = []string{"can't be blank"}
+				problems["name"] = []string{"can't be blank"}
 			} else {
 				c.remove = append(c.remove, tf.attr)
 			}
@@ -109,9 +109,9 @@ func (c *changes) text(w api.Object, tf textField, errs map[string][]string) {
 		s, err := f.String()
 		switch {
 		case err != nil:
-			errs[name] = []string{"must be a string"}
+			problems[name] = []string{"must be a string"}
 		case utf8.RuneCountInString(*s) > maxText:
-			errs[name] = []string{"is too long (maximum is 255 characters)"}
+			problems[name] = []string{"is too long (maximum is 255 characters)"}
 		default:
 			v := strings.TrimSpace(*s)
 			ok := true
@@ -119,7 +119,7 @@ func (c *changes) text(w api.Object, tf textField, errs map[string][]string) {
 				v, ok = tf.check(v)
 			}
 			if !ok {
-				errs[name] = []string{"is invalid"}
+				problems[name] = []string{"is invalid"}
 				return
 			}
 			c.set[tf.attr] = &types.AttributeValueMemberS{Value: v}
@@ -128,7 +128,7 @@ func (c *changes) text(w api.Object, tf textField, errs map[string][]string) {
 	}
 }
 
-func isBlank(f api.Field) bool {
+func isBlank(f lenient.Field) bool {
 	s, err := f.String()
 	return err == nil && s != nil && strings.TrimSpace(*s) == ""
 }

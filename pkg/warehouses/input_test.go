@@ -1,7 +1,6 @@
 package warehouses
 
 import (
-	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -9,7 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 func TestParseBody(t *testing.T) {
@@ -39,14 +39,13 @@ func TestParseBody(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			body, err := api.DecodeObject(c.body)
+			body, err := lenient.DecodeObject(c.body)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, err := parseBody(body, c.create)
 			if c.errs != nil {
-				var e *api.Error
-				if !errors.As(err, &e) || e.Status != 422 || !reflect.DeepEqual(e.Fields, c.errs) {
+				if e, ok := errs.As(err); !ok || e.Kind != errs.KindInvalid || !reflect.DeepEqual(e.Fields, c.errs) {
 					t.Fatalf("err = %v, want fields %v", err, c.errs)
 				}
 				return

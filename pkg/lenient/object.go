@@ -1,0 +1,59 @@
+package lenient
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/multisell/multisell/pkg/errs"
+)
+
+// MaxBodyBytes is the largest request body an endpoint accepts (1 MiB);
+// larger bodies are refused with 413.
+const MaxBodyBytes = 1 << 20
+
+// Object is a JSON object whose members are decoded on demand, so handlers
+// can tell an absent member from an explicit null and report the member's
+// name in every validation error.
+type Object map[string]json.RawMessage
+
+// DecodeObject parses a request body that must be one JSON object: a body
+// over MaxBodyBytes is 413, anything that is not a JSON object is 400.
+func DecodeObject(body string) (Object, error) {
+	if len(body) > MaxBodyBytes {
+		return nil, errs.TooLarge("Request body is too large (limit 1 MiB)")
+	}
+	return parseObject([]byte(body))
+}
+
+func parseObject(b []byte) (Object, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, errs.Malformed("Request body must be a JSON object")
+	}
+	// JSON text is UTF-8 (RFC 8259); encoding/json would silently turn other
+	// bytes into U+FFFD, changing a SKU or a name into another one.
+	if !json.Valid(b) || !utf8.Valid(b) {
+		return nil, errs.Malformed("Request body is not valid JSON")
+	}
+	if b[0] != '{' {
+		return nil, errs.Malformed("Request body must be a JSON object")
+	}
+	var o Object
+	if err := json.Unmarshal(b, &o); err != nil {
+		return nil, errs.Malformed("Request body must be a JSON object")
+	}
+	return o, nil
+}
+
+// Field returns the member name of o; its Present is false when o lacks it.
+func (o Object) Field(name string) Field {
+	raw, ok := o[name]
+	return Field{Name: name, Raw: raw, Present: ok}
+}
+
+// Has reports whether o has the member name, null or not.
+func (o Object) Has(name string) bool {
+	_, ok := o[name]
+	return ok
+}

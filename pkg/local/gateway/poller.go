@@ -1,0 +1,317 @@
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/multisell/multisell/pkg/local/template"
+)
+
+// PollerOptions configures Pollers.
+type PollerOptions struct {
+	// WaitTime is the long-poll wait of each ReceiveMessage, in whole seconds (default 1s).
+	WaitTime time.Duration
+	// FailedVisibility, when > 0, makes failed messages visible again after this delay
+	// instead of the queue's visibility timeout (Lambda leaves them alone; tests may not
+	// want to wait minutes for a retry).
+	FailedVisibility time.Duration
+	// Concurrency is the number of receivers per event source (default 1).
+	Concurrency int
+	// Logger receives a line per batch (Debug) and per failure (Warn/Error).
+	Logger *slog.Logger
+}
+
+// Pollers play the Lambda SQS event source mappings of a template: one receive loop per
+// enabled SQS event, invoking the function's handler with each batch.
+type Pollers struct {
+	stack    *Stack
+	sources  []*source
+	opts     PollerOptions
+	log      *slog.Logger
+	inflight atomic.Int64
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+type source struct {
+	fn      *template.Function
+	event   template.SQSEvent
+	queue   QueueInfo
+	handler SQSHandler
+}
+
+// NewPollers prepares a poller for every enabled SQS event of the template's functions,
+// taking the handlers from lookup by folder name. Call Start to run them.
+func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, error) {
+	opts.WaitTime = cmp.Or(opts.WaitTime, time.Second)
+	opts.Concurrency = cmp.Or(opts.Concurrency, 1)
+	p := &Pollers{stack: stack, opts: opts, log: cmp.Or(opts.Logger, slog.Default())}
+	tpl := stack.Template()
+	for i := range tpl.Functions {
+		fn := &tpl.Functions[i]
+		for _, ev := range fn.SQSEvents {
+			if !ev.Enabled {
+				continue
+			}
+			q, ok := stack.Queues[ev.Queue]
+			if !ok {
+				return nil, fmt.Errorf("pollers: %s.%s: queue %s is not provisioned", fn.LogicalID, ev.Name, ev.Queue)
+			}
+			h, err := lookup(fn.Folder)
+			if err != nil {
+				return nil, fmt.Errorf("pollers: handler of %s: %w", fn.LogicalID, err)
+			}
+			sh, ok := h.(SQSHandler)
+			if !ok {
+				return nil, fmt.Errorf("pollers: %s (%s) has an SQS event but its handler is a %T", fn.LogicalID, fn.Folder, h)
+			}
+			p.sources = append(p.sources, &source{fn: fn, event: ev, queue: q, handler: sh})
+		}
+	}
+	return p, nil
+}
+
+// Start runs the receive loops until Stop is called or ctx ends. Starting twice is a no-op.
+func (p *Pollers) Start(ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		return
+	}
+	ctx, p.cancel = context.WithCancel(ctx)
+	for _, s := range p.sources {
+		for i := 0; i < p.opts.Concurrency; i++ {
+			p.wg.Add(1)
+			go func() {
+				defer p.wg.Done()
+				p.loop(ctx, s)
+			}()
+		}
+	}
+}
+
+// Stop ends the receive loops and waits for the batches in progress to finish.
+func (p *Pollers) Stop() {
+	p.mu.Lock()
+	cancel := p.cancel
+	p.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	p.wg.Wait()
+}
+
+func (p *Pollers) loop(ctx context.Context, s *source) {
+	backoff := 50 * time.Millisecond
+	for ctx.Err() == nil {
+		out, err := p.stack.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+			QueueUrl:                    aws.String(s.queue.URL),
+			MaxNumberOfMessages:         int32(min(max(s.event.BatchSize, 1), 10)),
+			WaitTimeSeconds:             int32(p.opts.WaitTime / time.Second),
+			MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
+			MessageAttributeNames:       []string{"All"},
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			p.log.Warn("sqs receive failed", "queue", s.queue.Name, "error", err.Error())
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(backoff*2, 2*time.Second)
+			continue
+		}
+		backoff = 50 * time.Millisecond
+		if len(out.Messages) == 0 {
+			continue
+		}
+		p.inflight.Add(int64(len(out.Messages)))
+		// The batch finishes even when Stop is called meanwhile, as a running Lambda would.
+		p.process(context.WithoutCancel(ctx), s, out.Messages)
+		p.inflight.Add(-int64(len(out.Messages)))
+	}
+}
+
+// process invokes the handler with one batch, then deletes the messages that succeeded.
+func (p *Pollers) process(ctx context.Context, s *source, msgs []sqstypes.Message) {
+	event := events.SQSEvent{Records: make([]events.SQSMessage, 0, len(msgs))}
+	byID := make(map[string]sqstypes.Message, len(msgs))
+	for _, m := range msgs {
+		event.Records = append(event.Records, p.record(s, m))
+		byID[aws.ToString(m.MessageId)] = m
+	}
+	failed := map[string]bool{}
+	resp, err := invoke(ctx, s.fn, p.stack.Region, p.stack.AccountID, s.handler, event)
+	switch {
+	case err != nil:
+		p.log.Error("sqs handler failed; the batch returns after the visibility timeout",
+			"function", s.fn.LogicalID, "queue", s.queue.Name, "messages", len(msgs), "error", err.Error())
+		for id := range byID {
+			failed[id] = true
+		}
+	case s.event.ReportBatchItemFailures:
+		for _, f := range resp.BatchItemFailures {
+			if _, ok := byID[f.ItemIdentifier]; !ok {
+				// Lambda treats an unknown or empty identifier as a failure of the whole batch.
+				p.log.Error("sqs handler reported an unknown itemIdentifier; the whole batch fails",
+					"function", s.fn.LogicalID, "item", f.ItemIdentifier)
+				for id := range byID {
+					failed[id] = true
+				}
+				break
+			}
+			failed[f.ItemIdentifier] = true
+		}
+		if len(failed) > 0 {
+			p.log.Warn("sqs partial batch failure", "function", s.fn.LogicalID, "failed", len(failed), "messages", len(msgs))
+		}
+	}
+	var done, retry []sqstypes.Message
+	for _, m := range msgs {
+		if failed[aws.ToString(m.MessageId)] {
+			retry = append(retry, m)
+		} else {
+			done = append(done, m)
+		}
+	}
+	if err := p.deleteMessages(ctx, s, done); err != nil {
+		p.log.Error("sqs delete failed", "queue", s.queue.Name, "error", err.Error())
+	}
+	if p.opts.FailedVisibility > 0 && len(retry) > 0 {
+		if err := p.changeVisibility(ctx, s, retry, p.opts.FailedVisibility); err != nil {
+			p.log.Warn("sqs change visibility failed", "queue", s.queue.Name, "error", err.Error())
+		}
+	}
+	p.log.Debug("sqs batch", "function", s.fn.LogicalID, "messages", len(msgs), "failed", len(retry))
+}
+
+func (p *Pollers) record(s *source, m sqstypes.Message) events.SQSMessage {
+	rec := events.SQSMessage{
+		MessageId:              aws.ToString(m.MessageId),
+		ReceiptHandle:          aws.ToString(m.ReceiptHandle),
+		Body:                   aws.ToString(m.Body),
+		Md5OfBody:              aws.ToString(m.MD5OfBody),
+		Md5OfMessageAttributes: aws.ToString(m.MD5OfMessageAttributes),
+		Attributes:             map[string]string{},
+		MessageAttributes:      map[string]events.SQSMessageAttribute{},
+		EventSourceARN:         s.queue.ARN,
+		EventSource:            "aws:sqs",
+		AWSRegion:              p.stack.Region,
+	}
+	for k, v := range m.Attributes {
+		rec.Attributes[k] = v
+	}
+	for k, v := range m.MessageAttributes {
+		rec.MessageAttributes[k] = events.SQSMessageAttribute{
+			StringValue:      v.StringValue,
+			BinaryValue:      v.BinaryValue,
+			StringListValues: v.StringListValues,
+			BinaryListValues: v.BinaryListValues,
+			DataType:         aws.ToString(v.DataType),
+		}
+	}
+	return rec
+}
+
+func (p *Pollers) deleteMessages(ctx context.Context, s *source, msgs []sqstypes.Message) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var errs []error
+	for start := 0; start < len(msgs); start += 10 {
+		var entries []sqstypes.DeleteMessageBatchRequestEntry
+		for i, m := range msgs[start:min(start+10, len(msgs))] {
+			entries = append(entries, sqstypes.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle})
+		}
+		out, err := p.stack.SQS.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(s.queue.URL), Entries: entries})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, f := range out.Failed {
+			errs = append(errs, fmt.Errorf("delete entry %s: %s", aws.ToString(f.Id), aws.ToString(f.Message)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Pollers) changeVisibility(ctx context.Context, s *source, msgs []sqstypes.Message, d time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var errs []error
+	for start := 0; start < len(msgs); start += 10 {
+		var entries []sqstypes.ChangeMessageVisibilityBatchRequestEntry
+		for i, m := range msgs[start:min(start+10, len(msgs))] {
+			entries = append(entries, sqstypes.ChangeMessageVisibilityBatchRequestEntry{
+				Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: int32(d / time.Second),
+			})
+		}
+		if _, err := p.stack.SQS.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{
+			QueueUrl: aws.String(s.queue.URL), Entries: entries,
+		}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Drain waits until every polled queue is empty (no visible, in-flight or delayed message)
+// and no batch is being processed, or ctx ends. The pollers must be running. A failed
+// message counts until it is deleted or moved to its dead-letter queue.
+func (p *Pollers) Drain(ctx context.Context) error {
+	names := []sqstypes.QueueAttributeName{
+		sqstypes.QueueAttributeNameApproximateNumberOfMessages,
+		sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
+		sqstypes.QueueAttributeNameApproximateNumberOfMessagesDelayed,
+	}
+	for {
+		pending, err := p.pending(ctx, names)
+		if err != nil {
+			return err
+		}
+		if pending == 0 && p.inflight.Load() == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("drain: %d messages still pending: %w", pending, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (p *Pollers) pending(ctx context.Context, names []sqstypes.QueueAttributeName) (int, error) {
+	total := 0
+	seen := map[string]bool{}
+	for _, s := range p.sources {
+		if seen[s.queue.URL] {
+			continue
+		}
+		seen[s.queue.URL] = true
+		out, err := p.stack.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(s.queue.URL), AttributeNames: names})
+		if err != nil {
+			return 0, fmt.Errorf("drain: attributes of %s: %w", s.queue.Name, err)
+		}
+		for _, n := range names {
+			v, _ := strconv.Atoi(out.Attributes[string(n)])
+			total += v
+		}
+	}
+	return total, nil
+}

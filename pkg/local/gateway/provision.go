@@ -1,0 +1,346 @@
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/multisell/multisell/pkg/local/template"
+)
+
+// Endpoints are the emulator URLs.
+type Endpoints struct {
+	DynamoDB string
+	SQS      string
+}
+
+// ProvisionOptions configures Provision.
+type ProvisionOptions struct {
+	// StackName is the local stack name; default "multisell". A table without a TableName
+	// is named after the stack, a queue without a QueueName "<stack>-<LogicalId>[.fifo]".
+	StackName string
+	// Region defaults to us-east-1, AccountID to 000000000000.
+	Region    string
+	AccountID string
+	// TableOnly skips the queues (for a second DynamoDB emulator next to the main stack).
+	TableOnly bool
+}
+
+// Provision creates the template's table and queues on the emulators (an existing table
+// is kept and given any missing index or TTL setting; existing queues are reused) and
+// returns the stack with the physical names.
+func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts ProvisionOptions) (*Stack, error) {
+	s := &Stack{
+		Name:      cmp.Or(opts.StackName, "multisell"),
+		Region:    cmp.Or(opts.Region, "us-east-1"),
+		AccountID: cmp.Or(opts.AccountID, "000000000000"),
+		Endpoints: ep,
+		Queues:    map[string]QueueInfo{},
+		template:  tpl,
+	}
+	s.resolver = &template.Resolver{
+		Template: tpl, StackName: s.Name, Region: s.Region, AccountID: s.AccountID,
+		Refs: map[string]string{}, Attrs: map[string]string{},
+	}
+	for id, r := range tpl.Resources {
+		if r.Type == template.TypeFunction {
+			// Lambda functions resolve to their name and ARN; locally they are the same.
+			s.resolver.Refs[id] = s.Name + "-" + id
+			s.resolver.Attrs[id+".Arn"] = fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s-%s", s.Region, s.AccountID, s.Name, id)
+		}
+	}
+	creds := credentials.NewStaticCredentialsProvider("local", "local", "")
+	s.DynamoDB = dynamodb.New(dynamodb.Options{
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB),
+	})
+	s.SQS = sqs.New(sqs.Options{
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.SQS),
+	})
+	if tpl.Table != nil {
+		if ep.DynamoDB == "" {
+			return nil, errors.New("provision: the template has a table but no DynamoDB endpoint was given")
+		}
+		if err := s.provisionTable(ctx, tpl.Table); err != nil {
+			return nil, fmt.Errorf("provision table %s: %w", tpl.Table.LogicalID, err)
+		}
+	}
+	if opts.TableOnly {
+		return s, nil
+	}
+	if len(tpl.Queues) > 0 && ep.SQS == "" {
+		return nil, errors.New("provision: the template has queues but no SQS endpoint was given")
+	}
+	created := map[string]bool{}
+	var create func(q *template.Queue, depth int) error
+	create = func(q *template.Queue, depth int) error {
+		if created[q.LogicalID] {
+			return nil
+		}
+		if depth > len(tpl.Queues) {
+			return fmt.Errorf("redrive cycle at %s", q.LogicalID)
+		}
+		if q.DeadLetterQueue != "" {
+			dlq, ok := tpl.Queue(q.DeadLetterQueue)
+			if !ok {
+				return fmt.Errorf("queue %s: dead-letter queue %s is not a queue", q.LogicalID, q.DeadLetterQueue)
+			}
+			if err := create(dlq, depth+1); err != nil {
+				return err
+			}
+		}
+		if err := s.provisionQueue(ctx, q); err != nil {
+			return fmt.Errorf("provision queue %s: %w", q.LogicalID, err)
+		}
+		created[q.LogicalID] = true
+		return nil
+	}
+	for i := range tpl.Queues {
+		if err := create(&tpl.Queues[i], 0); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Stack) provisionTable(ctx context.Context, tb *template.Table) error {
+	s.TableName = cmp.Or(tb.TableName, s.Name)
+	s.resolver.Refs[tb.LogicalID] = s.TableName
+	arn := fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", s.Region, s.AccountID, s.TableName)
+	s.resolver.Attrs[tb.LogicalID+".Arn"] = arn
+
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(s.TableName),
+		KeySchema:   keySchema(tb.HashKey, tb.RangeKey),
+		BillingMode: ddbtypes.BillingModePayPerRequest,
+	}
+	for _, a := range tb.Attributes {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, ddbtypes.AttributeDefinition{
+			AttributeName: aws.String(a.Name), AttributeType: ddbtypes.ScalarAttributeType(a.Type),
+		})
+	}
+	provisioned := tb.BillingMode == "PROVISIONED"
+	throughput := &ddbtypes.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(5), WriteCapacityUnits: aws.Int64(5)}
+	if provisioned {
+		in.BillingMode = ddbtypes.BillingModeProvisioned
+		in.ProvisionedThroughput = throughput
+	}
+	for _, ix := range tb.GSIs {
+		g := gsi(ix)
+		if provisioned {
+			g.ProvisionedThroughput = throughput
+		}
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
+	}
+	for _, ix := range tb.LSIs {
+		in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, ddbtypes.LocalSecondaryIndex{
+			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.HashKey, ix.RangeKey), Projection: projection(ix),
+		})
+	}
+	_, err := s.DynamoDB.CreateTable(ctx, in)
+	var inUse *ddbtypes.ResourceInUseException
+	switch {
+	case err == nil:
+		s.TableCreated = true
+	case errors.As(err, &inUse):
+		if err := s.addMissingIndexes(ctx, tb, in.AttributeDefinitions); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("create table %s: %w", s.TableName, err)
+	}
+	if err := s.waitTableActive(ctx); err != nil {
+		return err
+	}
+	if tb.TTLAttribute == "" {
+		return nil
+	}
+	ttl, err := s.DynamoDB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(s.TableName)})
+	if err != nil {
+		return fmt.Errorf("describe TTL: %w", err)
+	}
+	if d := ttl.TimeToLiveDescription; d != nil && d.TimeToLiveStatus == ddbtypes.TimeToLiveStatusEnabled &&
+		aws.ToString(d.AttributeName) == tb.TTLAttribute {
+		return nil
+	}
+	_, err = s.DynamoDB.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName: aws.String(s.TableName),
+		TimeToLiveSpecification: &ddbtypes.TimeToLiveSpecification{
+			AttributeName: aws.String(tb.TTLAttribute), Enabled: aws.Bool(true),
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("enable TTL on %s: %w", tb.TTLAttribute, err)
+	}
+	return nil
+}
+
+// addMissingIndexes brings an existing table (kept across restarts) up to the template by
+// creating the global secondary indexes it lacks.
+func (s *Stack) addMissingIndexes(ctx context.Context, tb *template.Table, attrs []ddbtypes.AttributeDefinition) error {
+	out, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.TableName)})
+	if err != nil {
+		return fmt.Errorf("describe table %s: %w", s.TableName, err)
+	}
+	have := map[string]bool{}
+	for _, g := range out.Table.GlobalSecondaryIndexes {
+		have[aws.ToString(g.IndexName)] = true
+	}
+	for _, ix := range tb.GSIs {
+		if have[ix.Name] {
+			continue
+		}
+		if err := s.waitTableActive(ctx); err != nil {
+			return err
+		}
+		g := gsi(ix)
+		var defs []ddbtypes.AttributeDefinition
+		for _, a := range attrs {
+			if name := aws.ToString(a.AttributeName); name == ix.HashKey || name == ix.RangeKey {
+				defs = append(defs, a)
+			}
+		}
+		_, err := s.DynamoDB.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+			TableName:            aws.String(s.TableName),
+			AttributeDefinitions: defs,
+			GlobalSecondaryIndexUpdates: []ddbtypes.GlobalSecondaryIndexUpdate{{Create: &ddbtypes.CreateGlobalSecondaryIndexAction{
+				IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection,
+			}}},
+		})
+		if err != nil {
+			return fmt.Errorf("add index %s to the existing table %s: %w", ix.Name, s.TableName, err)
+		}
+	}
+	return nil
+}
+
+func (s *Stack) waitTableActive(ctx context.Context) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.TableName)})
+		if err != nil {
+			return fmt.Errorf("describe table %s: %w", s.TableName, err)
+		}
+		active := out.Table.TableStatus == ddbtypes.TableStatusActive
+		for _, g := range out.Table.GlobalSecondaryIndexes {
+			active = active && (g.IndexStatus == "" || g.IndexStatus == ddbtypes.IndexStatusActive)
+		}
+		if active {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("table %s is not ACTIVE after 30s (%s)", s.TableName, out.Table.TableStatus)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func keySchema(hash, rng string) []ddbtypes.KeySchemaElement {
+	ks := []ddbtypes.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: ddbtypes.KeyTypeHash}}
+	if rng != "" {
+		ks = append(ks, ddbtypes.KeySchemaElement{AttributeName: aws.String(rng), KeyType: ddbtypes.KeyTypeRange})
+	}
+	return ks
+}
+
+func projection(ix template.Index) *ddbtypes.Projection {
+	p := &ddbtypes.Projection{ProjectionType: ddbtypes.ProjectionType(cmp.Or(ix.ProjectionType, "ALL"))}
+	if len(ix.NonKeyAttributes) > 0 {
+		p.NonKeyAttributes = ix.NonKeyAttributes
+	}
+	return p
+}
+
+func gsi(ix template.Index) ddbtypes.GlobalSecondaryIndex {
+	return ddbtypes.GlobalSecondaryIndex{
+		IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.HashKey, ix.RangeKey), Projection: projection(ix),
+	}
+}
+
+// queueName returns the local physical name of a queue.
+func (s *Stack) queueName(q *template.Queue) (string, error) {
+	if q.QueueName != nil {
+		name, err := s.resolver.String(q.QueueName)
+		if err != nil {
+			return "", fmt.Errorf("QueueName: %w", err)
+		}
+		return name, nil
+	}
+	name := s.Name + "-" + q.LogicalID
+	if q.Fifo {
+		name += ".fifo"
+	}
+	return name, nil
+}
+
+func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+
+func (s *Stack) provisionQueue(ctx context.Context, q *template.Queue) error {
+	name, err := s.queueName(q)
+	if err != nil {
+		return err
+	}
+	attrs := map[string]string{
+		string(sqstypes.QueueAttributeNameVisibilityTimeout):             seconds(q.VisibilityTimeout),
+		string(sqstypes.QueueAttributeNameMessageRetentionPeriod):        seconds(q.MessageRetentionPeriod),
+		string(sqstypes.QueueAttributeNameDelaySeconds):                  seconds(q.Delay),
+		string(sqstypes.QueueAttributeNameReceiveMessageWaitTimeSeconds): seconds(q.ReceiveMessageWaitTime),
+	}
+	if q.Fifo {
+		attrs[string(sqstypes.QueueAttributeNameFifoQueue)] = "true"
+		attrs[string(sqstypes.QueueAttributeNameContentBasedDeduplication)] = strconv.FormatBool(q.ContentBasedDeduplication)
+		if q.DeduplicationScope != "" {
+			attrs[string(sqstypes.QueueAttributeNameDeduplicationScope)] = q.DeduplicationScope
+		}
+		if q.FifoThroughputLimit != "" {
+			attrs[string(sqstypes.QueueAttributeNameFifoThroughputLimit)] = q.FifoThroughputLimit
+		}
+	}
+	if q.DeadLetterQueue != "" {
+		dlq, ok := s.Queues[q.DeadLetterQueue]
+		if !ok {
+			return fmt.Errorf("dead-letter queue %s is not provisioned", q.DeadLetterQueue)
+		}
+		policy, err := json.Marshal(map[string]any{"deadLetterTargetArn": dlq.ARN, "maxReceiveCount": q.MaxReceiveCount})
+		if err != nil {
+			return err
+		}
+		attrs[string(sqstypes.QueueAttributeNameRedrivePolicy)] = string(policy)
+	}
+	out, err := s.SQS.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs})
+	if err != nil {
+		return fmt.Errorf("create queue %s: %w", name, err)
+	}
+	url := aws.ToString(out.QueueUrl)
+	got, err := s.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+		QueueUrl: aws.String(url), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn},
+	})
+	if err != nil {
+		return fmt.Errorf("get ARN of queue %s: %w", name, err)
+	}
+	arn := got.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
+	if !strings.HasPrefix(arn, "arn:") {
+		return fmt.Errorf("queue %s has no ARN", name)
+	}
+	s.Queues[q.LogicalID] = QueueInfo{LogicalID: q.LogicalID, Name: name, URL: url, ARN: arn}
+	s.resolver.Refs[q.LogicalID] = url
+	s.resolver.Attrs[q.LogicalID+".Arn"] = arn
+	s.resolver.Attrs[q.LogicalID+".QueueName"] = name
+	s.resolver.Attrs[q.LogicalID+".QueueUrl"] = url
+	return nil
+}

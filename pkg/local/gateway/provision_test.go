@@ -1,0 +1,176 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/multisell/multisell/pkg/local/template"
+)
+
+const provisionTemplate = `
+Globals:
+  Function:
+    Environment:
+      Variables:
+        TABLE_NAME: !Ref Table
+        ADJUSTMENTS_QUEUE_URL: !Ref Work
+        ORDER_IMPORT_QUEUE_URL: !Ref Plain
+Resources:
+  Fn:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: functions/fn/
+      Environment:
+        Variables:
+          DLQ_ARN: !GetAtt WorkDLQ.Arn
+          NAME: !Sub "${AWS::StackName}-${Fn}"
+  Table:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: TABLE_NAME_PLACEHOLDER
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions:
+        - {AttributeName: PK, AttributeType: S}
+        - {AttributeName: SK, AttributeType: S}
+        - {AttributeName: GSI1PK, AttributeType: S}
+        - {AttributeName: GSI1SK, AttributeType: S}
+      KeySchema:
+        - {AttributeName: PK, KeyType: HASH}
+        - {AttributeName: SK, KeyType: RANGE}
+      GlobalSecondaryIndexes:
+        - IndexName: GSI1
+          KeySchema:
+            - {AttributeName: GSI1PK, KeyType: HASH}
+            - {AttributeName: GSI1SK, KeyType: RANGE}
+          Projection: {ProjectionType: ALL}
+      TimeToLiveSpecification: {AttributeName: ttl, Enabled: true}
+  Work:
+    Type: AWS::SQS::Queue
+    Properties:
+      QueueName: !Sub "${AWS::StackName}-work.fifo"
+      FifoQueue: true
+      ContentBasedDeduplication: true
+      VisibilityTimeout: 45
+      RedrivePolicy:
+        deadLetterTargetArn: !GetAtt WorkDLQ.Arn
+        maxReceiveCount: 4
+  WorkDLQ:
+    Type: AWS::SQS::Queue
+    Properties:
+      FifoQueue: true
+  Plain:
+    Type: AWS::SQS::Queue
+`
+
+func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
+	t.Helper()
+	tpl, err := template.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := Endpoints{DynamoDB: emulator(t, "dynoxide").Endpoint, SQS: emulator(t, "fauxqs").Endpoint}
+	s, err := Provision(context.Background(), tpl, ep, ProvisionOptions{StackName: stackName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestProvision(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	doc := strings.Replace(provisionTemplate, "TABLE_NAME_PLACEHOLDER", "prov-table", 1)
+	s := provisionFromYAML(t, doc, "prov")
+	if !s.TableCreated || s.TableName != "prov-table" {
+		t.Errorf("table = %q created=%v", s.TableName, s.TableCreated)
+	}
+	// Idempotent: a second run keeps the table and the queues.
+	again := provisionFromYAML(t, doc, "prov")
+	if again.TableCreated {
+		t.Error("second Provision created the table again")
+	}
+	if again.Queues["Work"].URL != s.Queues["Work"].URL {
+		t.Errorf("queue URL changed: %q -> %q", s.Queues["Work"].URL, again.Queues["Work"].URL)
+	}
+
+	desc, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("prov-table")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(desc.Table.GlobalSecondaryIndexes); n != 1 || aws.ToString(desc.Table.GlobalSecondaryIndexes[0].IndexName) != "GSI1" {
+		t.Errorf("GSIs = %+v", desc.Table.GlobalSecondaryIndexes)
+	}
+	ttl, err := s.DynamoDB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("prov-table")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ttl.TimeToLiveDescription.TimeToLiveStatus != ddbtypes.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "ttl" {
+		t.Errorf("TTL = %+v", ttl.TimeToLiveDescription)
+	}
+
+	work := s.Queues["Work"]
+	if work.Name != "prov-work.fifo" || s.Queues["WorkDLQ"].Name != "prov-WorkDLQ.fifo" || s.Queues["Plain"].Name != "prov-Plain" {
+		t.Errorf("queue names = %+v", s.Queues)
+	}
+	attrs, err := s.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+		QueueUrl: aws.String(work.URL), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameAll},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var redrive struct {
+		Target string `json:"deadLetterTargetArn"`
+		Max    any    `json:"maxReceiveCount"`
+	}
+	if err := json.Unmarshal([]byte(attrs.Attributes["RedrivePolicy"]), &redrive); err != nil {
+		t.Fatalf("RedrivePolicy %q: %v", attrs.Attributes["RedrivePolicy"], err)
+	}
+	if redrive.Target != s.Queues["WorkDLQ"].ARN || attrs.Attributes["VisibilityTimeout"] != "45" || attrs.Attributes["FifoQueue"] != "true" {
+		t.Errorf("attributes = %v", attrs.Attributes)
+	}
+
+	cfg, err := s.AppConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.OrderImportQueueURL != s.Queues["Plain"].URL ||
+		cfg.DynamoDBEndpoint == "" || cfg.SQSEndpoint == "" || cfg.Region != "us-east-1" {
+		t.Errorf("config = %+v", cfg)
+	}
+	fn, _ := s.Template().Function("Fn")
+	env, err := s.Env(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env["DLQ_ARN"] != s.Queues["WorkDLQ"].ARN || env["NAME"] != "prov-prov-Fn" {
+		t.Errorf("env = %v", env)
+	}
+}
+
+// TestProvisionAddsIndexes checks that a table kept from an older template gets the
+// indexes added to the template since.
+func TestProvisionAddsIndexes(t *testing.T) {
+	t.Parallel()
+	doc := strings.Replace(provisionTemplate, "TABLE_NAME_PLACEHOLDER", "grow-table", 1)
+	i := strings.Index(doc, "      GlobalSecondaryIndexes:")
+	j := strings.Index(doc, "      TimeToLiveSpecification:")
+	old := doc[:i] + doc[j:]
+	old = strings.Replace(old, "        - {AttributeName: GSI1PK, AttributeType: S}\n        - {AttributeName: GSI1SK, AttributeType: S}\n", "", 1)
+	provisionFromYAML(t, old, "grow")
+	s := provisionFromYAML(t, doc, "grow")
+	desc, err := s.DynamoDB.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String("grow-table")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc.Table.GlobalSecondaryIndexes) != 1 {
+		t.Errorf("GSIs after upgrade = %+v", desc.Table.GlobalSecondaryIndexes)
+	}
+}
