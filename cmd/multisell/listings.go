@@ -29,7 +29,7 @@ func runListings(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := orders.LinkListing(ctx, d.Table, account, l); err != nil {
+	if err := (orders.Service{Table: d.Table}).LinkListing(ctx, account, l); err != nil {
 		return err
 	}
 	return printJSON(l)

@@ -9,8 +9,13 @@ import (
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/auth"
+	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/ratelimit"
+	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // HTTPHandler is the handler of an API function.
@@ -28,36 +33,36 @@ type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventRespons
 var functions = map[string]func(d *Deps) any{
 	"authorizer": func(d *Deps) any { return AuthorizerHandler(auth.Authorizer{Table: d.Table}.Handle) },
 
-	"channels-list": func(d *Deps) any { return d.http(channels.Service{Table: d.Table}.List) },
+	"channels-list": func(d *Deps) any { return d.http(channels.Handlers{Service: channels.Service{Table: d.Table}}.List) },
 
-	"warehouses-list":   func(d *Deps) any { return d.http(d.warehouses().List) },
-	"warehouses-create": func(d *Deps) any { return d.http(d.warehouses().Create) },
-	"warehouses-update": func(d *Deps) any { return d.http(d.warehouses().Update) },
+	"warehouses-list":   func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.List) },
+	"warehouses-create": func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.Create) },
+	"warehouses-update": func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.Update) },
 
 	// catalog: products and variation groups
-	"products-list":           func(d *Deps) any { return d.http(d.catalog().List) },
-	"products-get":            func(d *Deps) any { return d.http(d.catalog().Get) },
-	"products-upsert":         func(d *Deps) any { return d.http(d.catalog().Upsert) },
-	"products-delete":         func(d *Deps) any { return d.http(d.catalog().Delete) },
-	"variation-groups-list":   func(d *Deps) any { return d.http(d.catalog().ListGroups) },
-	"variation-groups-put":    func(d *Deps) any { return d.http(d.catalog().PutGroup) },
-	"variation-groups-delete": func(d *Deps) any { return d.http(d.catalog().DeleteGroup) },
+	"products-list":           func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.List) },
+	"products-get":            func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.Get) },
+	"products-upsert":         func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.Upsert) },
+	"products-delete":         func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.Delete) },
+	"variation-groups-list":   func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.ListGroups) },
+	"variation-groups-put":    func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.PutGroup) },
+	"variation-groups-delete": func(d *Deps) any { return d.http(catalog.Handlers{Service: d.catalog()}.DeleteGroup) },
 
 	// inventory
-	"inventory-list":            func(d *Deps) any { return d.http(d.inventory().List) },
-	"inventory-create":          func(d *Deps) any { return d.http(d.inventory().Create) },
-	"inventory-adjust":          func(d *Deps) any { return d.http(d.inventory().Adjust) },
-	"inventory-adjustment-get":  func(d *Deps) any { return d.http(d.inventory().GetAdjustment) },
-	"inventory-adjust-consumer": func(d *Deps) any { return SQSHandler(d.inventory().Consume) },
+	"inventory-list":            func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.List) },
+	"inventory-create":          func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.Create) },
+	"inventory-adjust":          func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.Adjust) },
+	"inventory-adjustment-get":  func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.GetAdjustment) },
+	"inventory-adjust-consumer": func(d *Deps) any { return SQSHandler(inventory.Handlers{Service: d.inventory()}.Consume) },
 
 	// orders and fulfillments
-	"orders-list":                 func(d *Deps) any { return d.http(d.orders().List) },
-	"orders-get":                  func(d *Deps) any { return d.http(d.orders().GetOne) },
-	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(d.orders().Fulfillments) },
-	"order-import":                func(d *Deps) any { return SQSHandler(d.orders().Consume) },
+	"orders-list":                 func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.List) },
+	"orders-get":                  func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.GetOne) },
+	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.Fulfillments) },
+	"order-import":                func(d *Deps) any { return SQSHandler(orders.Handlers{Service: d.orders()}.Consume) },
 
 	// shipments
-	"shipments-create": func(d *Deps) any { return d.http(d.shipments().Create) },
+	"shipments-create": func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Create) },
 }
 
 // Names returns every function name, sorted.

@@ -32,16 +32,16 @@ func measured(cases []costCase) []testenv.CostCase {
 }
 
 // handler picks a handler of the catalog service.
-type handler func(catalog.Service) api.Handler
+type handler func(catalog.Handlers) api.Handler
 
 var (
-	getH        handler = func(s catalog.Service) api.Handler { return s.Get }
-	listH       handler = func(s catalog.Service) api.Handler { return s.List }
-	upsertH     handler = func(s catalog.Service) api.Handler { return s.Upsert }
-	deleteH     handler = func(s catalog.Service) api.Handler { return s.Delete }
-	listGroupsH handler = func(s catalog.Service) api.Handler { return s.ListGroups }
-	putGroupH   handler = func(s catalog.Service) api.Handler { return s.PutGroup }
-	deleteGrpH  handler = func(s catalog.Service) api.Handler { return s.DeleteGroup }
+	getH        handler = func(s catalog.Handlers) api.Handler { return s.Get }
+	listH       handler = func(s catalog.Handlers) api.Handler { return s.List }
+	upsertH     handler = func(s catalog.Handlers) api.Handler { return s.Upsert }
+	deleteH     handler = func(s catalog.Handlers) api.Handler { return s.Delete }
+	listGroupsH handler = func(s catalog.Handlers) api.Handler { return s.ListGroups }
+	putGroupH   handler = func(s catalog.Handlers) api.Handler { return s.PutGroup }
+	deleteGrpH  handler = func(s catalog.Handlers) api.Handler { return s.DeleteGroup }
 )
 
 // serve runs a catalog handler in-process for the client's account, with
@@ -57,7 +57,7 @@ func (c *catalogClient) serve(ctx context.Context, h handler, sku, query, body s
 		return err
 	}
 	req.MultiValueQueryStringParameters = q
-	_, err = h(catalog.Service{Table: c.env.Deps.Table})(ctx, req)
+	_, err = h(catalog.Handlers{Service: catalog.Service{Table: c.env.Deps.Table}})(ctx, req)
 	return err
 }
 

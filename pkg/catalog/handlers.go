@@ -7,7 +7,6 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/sku"
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // Messages of the catalog's 404s.
@@ -16,12 +15,13 @@ const (
 	GroupNotFoundMessage = "Variation group not found"
 )
 
-// Service serves the product and variation group endpoints.
-type Service struct{ Table store.Table }
+// Handlers serves the product and variation group endpoints over the
+// Service.
+type Handlers struct{ Service }
 
 // List serves GET /products: a page in SKU order, filtered by skus (every
 // array form) and min_/max_modified_at; Total-Pages when filtered.
-func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	page, err := api.ParsePage(r)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 	if err != nil {
 		return nil, err
 	}
-	l, err := listProducts(ctx, s.Table, r.Account.ID, filter{skus: skus, modified: modified}, page)
+	l, err := listProducts(ctx, h.Table, r.Account.ID, filter{skus: skus, modified: modified}, page)
 	if err != nil {
 		return nil, err
 	}
@@ -44,12 +44,12 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 
 // Get serves GET /products/{sku}: one read, plus one BatchGetItem for a
 // group's children.
-func (s Service) Get(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Get(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := getRecord(ctx, s.Table, r.Account.ID, sku)
+	rec, err := getRecord(ctx, h.Table, r.Account.ID, sku)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s Service) Get(ctx context.Context, r *api.Request) (*api.Response, error)
 		return nil, errs.NotFound(NotFoundMessage)
 	}
 	if rec.isGroup() {
-		p, err := loadGroup(ctx, s.Table, r.Account.ID, rec)
+		p, err := loadGroup(ctx, h.Table, r.Account.ID, rec)
 		return api.OK(p), err
 	}
 	return api.OK(rec.product()), nil
@@ -65,7 +65,7 @@ func (s Service) Get(ctx context.Context, r *api.Request) (*api.Response, error)
 
 // Upsert serves POST, PUT and PATCH /products/{sku}, which are the same:
 // create the product or change the fields the body has.
-func (s Service) Upsert(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Upsert(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (s Service) Upsert(ctx context.Context, r *api.Request) (*api.Response, err
 	if err != nil {
 		return nil, err
 	}
-	p, err := upsert(ctx, s.Table, r.Account.ID, sku, in)
+	p, err := upsert(ctx, h.Table, r.Account.ID, sku, in)
 	if err != nil {
 		return nil, err
 	}
@@ -86,12 +86,12 @@ func (s Service) Upsert(ctx context.Context, r *api.Request) (*api.Response, err
 }
 
 // Delete serves DELETE /products/{sku}.
-func (s Service) Delete(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Delete(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
 	}
-	found, err := deleteProduct(ctx, s.Table, r.Account.ID, sku)
+	found, err := deleteProduct(ctx, h.Table, r.Account.ID, sku)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (s Service) Delete(ctx context.Context, r *api.Request) (*api.Response, err
 
 // ListGroups serves GET /variation_groups: a page in SKU order, filtered
 // by skus; Total-Pages when filtered.
-func (s Service) ListGroups(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) ListGroups(ctx context.Context, r *api.Request) (*api.Response, error) {
 	page, err := api.ParsePage(r)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (s Service) ListGroups(ctx context.Context, r *api.Request) (*api.Response,
 	if err != nil {
 		return nil, err
 	}
-	l, err := listGroups(ctx, s.Table, r.Account.ID, skus, page)
+	l, err := listGroups(ctx, h.Table, r.Account.ID, skus, page)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (s Service) ListGroups(ctx context.Context, r *api.Request) (*api.Response,
 }
 
 // PutGroup serves PUT /variation_groups/{sku}: create or replace.
-func (s Service) PutGroup(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) PutGroup(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (s Service) PutGroup(ctx context.Context, r *api.Request) (*api.Response, e
 	if err != nil {
 		return nil, err
 	}
-	g, err := putGroup(ctx, s.Table, r.Account.ID, sku, in)
+	g, err := putGroup(ctx, h.Table, r.Account.ID, sku, in)
 	if err != nil {
 		return nil, err
 	}
@@ -142,12 +142,12 @@ func (s Service) PutGroup(ctx context.Context, r *api.Request) (*api.Response, e
 
 // DeleteGroup serves DELETE /variation_groups/{sku}: the group goes, its
 // children stay as stand-alone products.
-func (s Service) DeleteGroup(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) DeleteGroup(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
 	}
-	found, err := deleteGroup(ctx, s.Table, r.Account.ID, sku)
+	found, err := deleteGroup(ctx, h.Table, r.Account.ID, sku)
 	if err != nil {
 		return nil, err
 	}

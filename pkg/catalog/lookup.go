@@ -9,13 +9,17 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
+// Service is the catalog domain: every operation on an account's products
+// and variation groups.
+type Service struct{ Table store.Table }
+
 // Lookup returns the account's products with the given SKUs, keyed by SKU;
 // unknown (or invalid) SKUs are absent from the map. It makes one
 // BatchGetItem per 100 distinct SKUs and no other reads, so a variation
 // group comes with its own fields only: no Variations and nothing inherited
 // from its children.
-func Lookup(ctx context.Context, t store.Table, account string, skus []string) (map[string]Product, error) {
-	recs, err := getRecords(ctx, t, account, skus)
+func (s Service) Lookup(ctx context.Context, account string, skus []string) (map[string]Product, error) {
+	recs, err := getRecords(ctx, s.Table, account, skus)
 	if err != nil {
 		return nil, err
 	}

@@ -42,11 +42,14 @@ type Input struct {
 	SiteID, Region    string
 }
 
+// Service is the channels domain: every operation on an account's channels.
+type Service struct{ Table store.Table }
+
 // pk is the partition of an account's channels, sorted by creation.
 func pk(account string) string { return store.PK(account, "CH") }
 
 // Create stores a new channel of the account.
-func Create(ctx context.Context, t store.Table, account string, in Input) (Channel, error) {
+func (s Service) Create(ctx context.Context, account string, in Input) (Channel, error) {
 	if in.Name == "" || in.Type == "" {
 		return Channel{}, errors.New("channel name and type are required")
 	}
@@ -69,7 +72,7 @@ func Create(ctx context.Context, t store.Table, account string, in Input) (Chann
 	for k, v := range store.Key(pk(account), c.UUID) {
 		item[k] = v
 	}
-	if _, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: t.TableName(), Item: item}); err != nil {
+	if _, err := s.Table.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: s.Table.TableName(), Item: item}); err != nil {
 		return Channel{}, fmt.Errorf("put channel: %w", err)
 	}
 	return c, nil
@@ -83,11 +86,11 @@ func optional(s string) *string {
 }
 
 // Get reads one channel of the account.
-func Get(ctx context.Context, t store.Table, account, uuid string) (Channel, error) {
+func (s Service) Get(ctx context.Context, account, uuid string) (Channel, error) {
 	if !store.ValidID(uuid) {
 		return Channel{}, ErrNotFound
 	}
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: t.TableName(), Key: store.Key(pk(account), uuid)})
+	out, err := s.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: s.Table.TableName(), Key: store.Key(pk(account), uuid)})
 	if err != nil {
 		return Channel{}, fmt.Errorf("get channel: %w", err)
 	}
@@ -102,8 +105,8 @@ func Get(ctx context.Context, t store.Table, account, uuid string) (Channel, err
 }
 
 // List returns every channel of the account in creation order: one Query.
-func List(ctx context.Context, t store.Table, account string) ([]Channel, error) {
-	items, err := t.QueryAll(ctx, pk(account))
+func (s Service) List(ctx context.Context, account string) ([]Channel, error) {
+	items, err := s.Table.QueryAll(ctx, pk(account))
 	if err != nil {
 		return nil, err
 	}

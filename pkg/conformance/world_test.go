@@ -72,7 +72,7 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		map[string]any{"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 5},
 	}}, nil)
 
-	ch, err := channels.Create(context.Background(), env.Deps.Table, acct.ID, channels.Input{
+	ch, err := channels.Service{Table: env.Deps.Table}.Create(context.Background(), acct.ID, channels.Input{
 		Name: "Amazon US", Type: "Amazon", SiteID: "ATVPDKIKX0DER", Region: "US"})
 	if err != nil {
 		t.Fatalf("create channel: %v", err)

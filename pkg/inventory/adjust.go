@@ -36,15 +36,15 @@ type Adjustment struct {
 // whose records exists is 404 Inventory not found. The call becomes one
 // message to the FIFO queue, grouped by account so an account's adjustments
 // apply in order, and the answer carries its request id.
-func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := s.requestItems(ctx, r)
+func (h Handlers) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
+	items, err := h.requestItems(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	adj := Adjustment{RequestID: newRequestID(r.Account.ID), Account: r.Account.ID, Method: MethodPut, Items: items}
 	if r.HTTPMethod == http.MethodPatch {
 		adj.Method = MethodPatch
-		found, err := anyExists(ctx, s.Table, r.Account.ID, items)
+		found, err := anyExists(ctx, h.Table, r.Account.ID, items)
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +52,7 @@ func (s Service) Adjust(ctx context.Context, r *api.Request) (*api.Response, err
 			return nil, errs.NotFound(NotFoundMessage)
 		}
 	}
-	if err := s.enqueue(ctx, adj); err != nil {
+	if err := h.enqueue(ctx, adj); err != nil {
 		return nil, err
 	}
 	return api.OK(map[string]string{"body": "Request received", "request_id": adj.RequestID}), nil

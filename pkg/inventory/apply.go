@@ -31,7 +31,8 @@ const applyConcurrency = 10
 // request's status; a delivery that finds the status returns it at once. So
 // a 50-item adjustment costs one GetItem and at most 51 writes, and a
 // failure part way leaves each item applied or not, never half-applied.
-func Apply(ctx context.Context, t store.Table, adj Adjustment) ([]Result, error) {
+func (s Service) Apply(ctx context.Context, adj Adjustment) ([]Result, error) {
+	t := s.Table
 	if st, found, err := getStatus(ctx, t, adj.Account, adj.RequestID); err != nil || found {
 		return st.Items, err
 	}

@@ -17,9 +17,9 @@ import (
 // retried with those after it and ends in the dead-letter queue if it keeps
 // failing (queue.FIFOBatch). Applying is idempotent, so a retried message
 // changes nothing twice.
-func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	return queue.FIFOBatch(ctx, ev, func(ctx context.Context, m events.SQSMessage) error {
-		return s.consume(ctx, m.Body)
+		return h.consume(ctx, m.Body)
 	}), nil
 }
 
@@ -31,7 +31,7 @@ func (s Service) consume(ctx context.Context, body string) error {
 	if err != nil {
 		return err
 	}
-	results, err := Apply(ctx, s.Table, adj)
+	results, err := s.Apply(ctx, adj)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	f := newFixture(tb)
 	w := f.warehouse("W")
 	sends := new(int)
-	svc := inventory.Service{
+	svc := inventory.Handlers{Service: inventory.Service{
 		Table: f.env.Deps.Table, QueueURL: f.env.Config.AdjustmentsQueueURL,
 		SQS: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
 			o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
@@ -44,7 +44,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 				}), middleware.After)
 			})
 		}),
-	}
+	}}
 	items := func(prefix string) string {
 		out := make([]string, 50)
 		for i := range out {
@@ -69,7 +69,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	}
 	adj := inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID), Account: f.acct.ID,
 		Method: inventory.MethodPut, Items: itemsOf(w, 50)}
-	if _, err := inventory.Apply(context.Background(), f.env.Deps.Table, adj); err != nil {
+	if _, err := (inventory.Service{Table: f.env.Deps.Table}).Apply(context.Background(), adj); err != nil {
 		tb.Fatal(err)
 	}
 	return []costCase{
@@ -85,11 +85,11 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 		{name: "consumer 50-item message", run: func(ctx context.Context, _ int) error {
 			a := adj
 			a.RequestID = inventory.NewRequestID(f.acct.ID)
-			_, err := inventory.Apply(ctx, f.env.Deps.Table, a)
+			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, a)
 			return err
 		}, want: map[string]int{"GetItem": 1, "UpdateItem": 50, "PutItem": 1}},
 		{name: "consumer redelivery", run: func(ctx context.Context, _ int) error {
-			_, err := inventory.Apply(ctx, f.env.Deps.Table, adj)
+			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, adj)
 			return err
 		}, want: map[string]int{"GetItem": 1}},
 		{name: "GET /inventory/adjustments/{id}", run: func(ctx context.Context, _ int) error {

@@ -31,7 +31,8 @@ const createAttempts = 3
 // returns an *ExistsError naming it. A new record has reserved 0, so on_hand
 // and available both take the item's quantity. The caller checks the
 // warehouses.
-func Create(ctx context.Context, t store.Table, account string, items []Item) error {
+func (s Service) Create(ctx context.Context, account string, items []Item) error {
+	t := s.Table
 	now := isotime.Format(time.Now())
 	writes := make([]types.TransactWriteItem, len(items))
 	for i, it := range items {
@@ -93,13 +94,13 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 // Create serves POST /inventory: it validates the whole body (422), checks
 // the warehouses (404 Warehouse not found), creates every record or none
 // (409 if one exists), tells the stock listener, and answers 201.
-func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := s.requestItems(ctx, r)
+func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
+	items, err := h.requestItems(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	var exists *ExistsError
-	if err := Create(ctx, s.Table, r.Account.ID, items); errors.As(err, &exists) {
+	if err := h.Service.Create(ctx, r.Account.ID, items); errors.As(err, &exists) {
 		return nil, errs.Conflict("Inventory already exists for " + exists.Record.String())
 	} else if err != nil {
 		return nil, err
@@ -108,6 +109,6 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	for i, it := range items {
 		records[i] = it.Record()
 	}
-	s.notify(ctx, r.Account.ID, records)
+	h.notify(ctx, r.Account.ID, records)
 	return api.Created(map[string]string{"body": "Inventory created"}), nil
 }

@@ -81,7 +81,7 @@ func TestRedeliveryAfterPartialFailure(t *testing.T) {
 	f.create(record("A", w, 1), record("C", w, 1))
 	corrupt(t, f, "C", w, store.S("broken"))
 	id, m := f.message(inventory.MethodPut, onHand("A", w, 5), onHand("N", w, 3), onHand("C", w, 4))
-	svc := inventory.Service{Table: f.env.Deps.Table}
+	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table}}
 	ev := events.SQSEvent{Records: []events.SQSMessage{{MessageId: "m1", Body: m}}}
 	resp, err := svc.Consume(context.Background(), ev)
 	if err != nil || len(resp.BatchItemFailures) != 1 {
@@ -175,7 +175,7 @@ func TestBatchFailureReportsTheRest(t *testing.T) {
 	w := f.warehouse("W")
 	id1, m1 := f.message(inventory.MethodPut, onHand("A", w, 1))
 	_, m3 := f.message(inventory.MethodPut, onHand("C", w, 3))
-	svc := inventory.Service{Table: f.env.Deps.Table}
+	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table}}
 	resp, err := svc.Consume(context.Background(), events.SQSEvent{Records: []events.SQSMessage{
 		{MessageId: "1", Body: m1}, {MessageId: "2", Body: "poison"}, {MessageId: "3", Body: m3},
 	}})
@@ -253,7 +253,7 @@ func TestListenerFailureRetries(t *testing.T) {
 	w := f.warehouse("W")
 	f.create(record("A", w, 1))
 	l := &failingListener{failures: 1}
-	svc := inventory.Service{Table: f.env.Deps.Table, Stock: l}
+	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table, Stock: l}}
 	_, m := f.message(inventory.MethodPatch, onHand("A", w, 9), onHand("Missing", w, 1))
 	ev := events.SQSEvent{Records: []events.SQSMessage{{MessageId: "1", Body: m}}}
 	resp, err := svc.Consume(context.Background(), ev)

@@ -10,12 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -55,7 +53,7 @@ func (f *fixture) product(sku, body string) {
 	req.PathParameters = map[string]string{"sku": url.PathEscape(sku)}
 	req.HTTPMethod = http.MethodPut
 	req.Body = body
-	if _, err := (catalog.Service{Table: f.env.Deps.Table}).Upsert(context.Background(), req); err != nil {
+	if _, err := (catalog.Handlers{Service: catalog.Service{Table: f.env.Deps.Table}}).Upsert(context.Background(), req); err != nil {
 		f.t.Fatalf("upsert product %s: %v", sku, err)
 	}
 }
@@ -147,13 +145,10 @@ func (f *fixture) applied(id string) inventory.Status {
 }
 
 // reserve moves qty of (sku, wh) to reserved as the orders domain does:
-// one TransactWriteItems with inventory.Reserve.
+// the write of inventory's Reserve, committed.
 func (f *fixture) reserve(sku, wh string, qty int) error {
 	t := f.env.Deps.Table
-	_, err := t.DB.TransactWriteItems(context.Background(), &dynamodb.TransactWriteItemsInput{
-		TransactItems: []types.TransactWriteItem{inventory.Reserve(t, f.acct.ID, sku, wh, qty)},
-	})
-	return err
+	return t.Commit(context.Background(), []store.Write{inventory.Service{Table: t}.Reserve(f.acct.ID, sku, wh, qty)})
 }
 
 // check asserts the quantities of a record.

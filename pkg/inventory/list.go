@@ -165,7 +165,8 @@ type Listing struct {
 // List returns the account's records that match f, in (sku, warehouse)
 // order, reading no further than the end of page (plus one record to tell
 // whether more follow). An unfiltered first page is one Query.
-func List(ctx context.Context, t store.Table, account string, f Filter, page paging.Page) (Listing, error) {
+func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (Listing, error) {
+	t := s.Table
 	l := Listing{Total: -1}
 	if empty(f.Created) || empty(f.Updated) {
 		l.Total = 0
@@ -228,7 +229,7 @@ func (l *Listing) read(ctx context.Context, t store.Table, f Filter, src source,
 // records in (sku, warehouse) order with the product fields joined in, and
 // Total-Pages when the read reached the end. An unknown warehouse_uuid is
 // 404 Warehouse not found.
-func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	page, err := api.ParsePage(r)
 	if err != nil {
 		return nil, err
@@ -237,18 +238,18 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 	if err != nil {
 		return nil, err
 	}
-	l, err := List(ctx, s.Table, r.Account.ID, f, page)
+	l, err := h.Service.List(ctx, r.Account.ID, f, page)
 	if err != nil {
 		return nil, err
 	}
 	if f.Warehouse != "" && !l.warehouseSeen {
-		if _, err := warehouses.Get(ctx, s.Table, r.Account.ID, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
+		if _, err := (warehouses.Service{Table: h.Table}).Get(ctx, r.Account.ID, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
 			return nil, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, err
 		}
 	}
-	out, err := withProducts(ctx, s.Table, r.Account.ID, paging.Slice(l.Records, page))
+	out, err := withProducts(ctx, h.Table, r.Account.ID, paging.Slice(l.Records, page))
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +268,7 @@ func withProducts(ctx context.Context, t store.Table, account string, recs []Rec
 	for i, rec := range recs {
 		skus[i] = rec.SKU
 	}
-	products, err := catalog.Lookup(ctx, t, account, skus)
+	products, err := catalog.Service{Table: t}.Lookup(ctx, account, skus)
 	if err != nil {
 		return nil, fmt.Errorf("look up products: %w", err)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// Service serves the inventory endpoints and consumes the adjustments queue.
+// Service is the inventory domain: records, adjustments and the writes
+// other domains commit with their own (Reserve, Ship).
 type Service struct {
 	Table store.Table
 	// SQS and QueueURL are where PUT and PATCH queue adjustments.
@@ -22,6 +23,10 @@ type Service struct {
 	// records and after the consumer applies an adjustment.
 	Stock StockListener
 }
+
+// Handlers serves the inventory endpoints and consumes the adjustments queue
+// over the Service.
+type Handlers struct{ Service }
 
 // notify tells the stock listener about records a request created. The
 // records are written already, so a listener error is logged, not returned.
@@ -37,7 +42,7 @@ func (s Service) notify(ctx context.Context, account string, records []SKUWareho
 // requestItems reads the items of a POST, PUT or PATCH body: the whole body
 // validated (400, 413, 422) and every warehouse checked (404) before
 // anything is written or queued.
-func (s Service) requestItems(ctx context.Context, r *api.Request) ([]Item, error) {
+func (h Handlers) requestItems(ctx context.Context, r *api.Request) ([]Item, error) {
 	body, err := r.Decode()
 	if err != nil {
 		return nil, err
@@ -46,7 +51,7 @@ func (s Service) requestItems(ctx context.Context, r *api.Request) ([]Item, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := checkWarehouses(ctx, s.Table, r.Account.ID, items); err != nil {
+	if err := checkWarehouses(ctx, h.Table, r.Account.ID, items); err != nil {
 		return nil, err
 	}
 	return items, nil
@@ -55,7 +60,7 @@ func (s Service) requestItems(ctx context.Context, r *api.Request) ([]Item, erro
 // checkWarehouses answers 404 Warehouse not found unless every item's
 // warehouse is one of the account's: one Query for all of them.
 func checkWarehouses(ctx context.Context, t store.Table, account string, items []Item) error {
-	all, err := warehouses.List(ctx, t, account)
+	all, err := warehouses.Service{Table: t}.List(ctx, account)
 	if err != nil {
 		return err
 	}

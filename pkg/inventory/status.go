@@ -93,12 +93,12 @@ func putStatus(ctx context.Context, t store.Table, account string, st Status, no
 // GetAdjustment serves GET /inventory/adjustments/{request_id}: an applied
 // request with its per-item results, or a recent request of the account
 // that is still queued (with no items yet); anything else is 404.
-func (s Service) GetAdjustment(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) GetAdjustment(ctx context.Context, r *api.Request) (*api.Response, error) {
 	id, at, ok := parseRequestID(r.Account.ID, r.PathParam("request_id"))
 	if !ok {
 		return nil, errs.NotFound(AdjustmentNotFoundMessage)
 	}
-	st, found, err := getStatus(ctx, s.Table, r.Account.ID, id)
+	st, found, err := getStatus(ctx, h.Table, r.Account.ID, id)
 	if err != nil {
 		return nil, err
 	}

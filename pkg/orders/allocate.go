@@ -104,7 +104,7 @@ func (s Service) StockAvailable(ctx context.Context, account string, records []i
 	if len(records) == 0 {
 		return nil
 	}
-	whs, err := warehouses.ByPriority(ctx, s.Table, account)
+	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func anyStock(stock allocation.Stock) bool {
 func (s Service) reallocate(ctx context.Context, account string, seq int64, whs []string, drop string, hint allocation.Stock) error {
 	first := true
 	return Retry(ctx, func() error {
-		cur, err := Get(ctx, s.Table, account, seq)
+		cur, err := s.Get(ctx, account, seq)
 		if err != nil {
 			return err
 		}
@@ -191,7 +191,7 @@ func (s Service) reallocate(ctx context.Context, account string, seq int64, whs 
 // OnArchive is the warehouses.ArchiveHook: the open orders allocated at the
 // archived warehouse release it and are planned again over the others.
 func (s Service) OnArchive(ctx context.Context, account, warehouse string) error {
-	whs, err := warehouses.ByPriority(ctx, s.Table, account)
+	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
 	if err != nil {
 		return err
 	}

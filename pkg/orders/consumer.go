@@ -24,9 +24,9 @@ const AccountAttribute = "account_id"
 // (re-sending them cannot help), and so is a message that is not JSON or
 // names no account; a failure of the service fails the message and those
 // after it in the batch, so they are retried in order (queue.FIFOBatch).
-func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	return queue.FIFOBatch(ctx, ev, func(ctx context.Context, m events.SQSMessage) error {
-		results, err := s.consume(ctx, m)
+		results, err := h.consume(ctx, m)
 		for _, r := range results {
 			if r.Result == ResultError {
 				logctx.From(ctx).Warn("order import rejected", "channel_uuid", r.ChannelUUID, "display_ref", r.DisplayRef, "error", r.Error)
@@ -36,7 +36,7 @@ func (s Service) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEve
 	}), nil
 }
 
-func (s Service) consume(ctx context.Context, m events.SQSMessage) ([]Result, error) {
+func (h Handlers) consume(ctx context.Context, m events.SQSMessage) ([]Result, error) {
 	attr, ok := m.MessageAttributes[AccountAttribute]
 	if !ok || attr.StringValue == nil || *attr.StringValue == "" {
 		return nil, queue.Drop(fmt.Errorf("order import message without the %s attribute", AccountAttribute))
@@ -45,7 +45,7 @@ func (s Service) consume(ctx context.Context, m events.SQSMessage) ([]Result, er
 	if err != nil {
 		return nil, queue.Drop(err)
 	}
-	return s.Import(ctx, *attr.StringValue, docs)
+	return h.Import(ctx, *attr.StringValue, docs)
 }
 
 // SplitDocuments reads an import input: a JSON array of documents or a

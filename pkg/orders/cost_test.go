@@ -43,7 +43,7 @@ func newShop(tb testing.TB, onHand int64, check bool) *shop {
 	t := env.Deps.Table
 	s := &shop{env: env, acct: env.NewAccount(tb, testenv.AccountOptions{}), svc: orders.Service{Table: t}}
 	var err error
-	if s.ch, err = channels.Create(ctx, t, s.acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"}); err != nil {
+	if s.ch, err = (channels.Service{Table: t}).Create(ctx, s.acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"}); err != nil {
 		tb.Fatal(err)
 	}
 	c := env.Client(tb, s.acct)
@@ -59,12 +59,12 @@ func newShop(tb testing.TB, onHand int64, check bool) *shop {
 	}
 	r.JSON(tb, &w)
 	s.wh = w.UUID
-	if err := inventory.Create(ctx, t, s.acct.ID, []inventory.Item{{SKU: "S", Warehouse: s.wh, OnHand: &onHand}}); err != nil {
+	if err := (inventory.Service{Table: t}).Create(ctx, s.acct.ID, []inventory.Item{{SKU: "S", Warehouse: s.wh, OnHand: &onHand}}); err != nil {
 		tb.Fatal(err)
 	}
 	if check {
 		tb.Cleanup(func() {
-			if err := orders.CheckInvariants(context.Background(), t, s.acct.ID); err != nil {
+			if err := (orders.Service{Table: t}).CheckInvariants(context.Background(), s.acct.ID); err != nil {
 				tb.Errorf("invariants: %v", err)
 			}
 		})
@@ -170,7 +170,7 @@ func BenchmarkCost(b *testing.B) { testenv.BenchCosts(b, costCases(b)) }
 type recorder struct {
 	mu    sync.Mutex
 	calls []call
-	svc   orders.Service
+	svc   orders.Handlers
 }
 
 type call struct {
@@ -199,7 +199,7 @@ func newRecorder(env *testenv.Env) *recorder {
 			}), middleware.After)
 		})
 	})
-	r.svc = orders.Service{Table: store.Table{DB: db, Name: env.Deps.Table.Name}}
+	r.svc = orders.Handlers{Service: orders.Service{Table: store.Table{DB: db, Name: env.Deps.Table.Name}}}
 	return r
 }
 

@@ -17,6 +17,10 @@ import (
 // NotFoundMessage is the API error of an unknown order.
 const NotFoundMessage = "Order not found"
 
+// Handlers serves the order endpoints and consumes the order import queue
+// over the Service.
+type Handlers struct{ Service }
+
 // Service serves the order and fulfillment endpoints, imports orders, and
 // keeps allocations right when stock or warehouses change.
 type Service struct {
@@ -26,7 +30,7 @@ type Service struct {
 // List serves GET /orders: a page of the account's orders in (ordered_at,
 // sb_order_seq) order, with the filters of spec 4.1. Cost: one Query and
 // one BatchGetItem.
-func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	p, l, err := parseListing(r, r.Account.ID)
 	if err != nil {
 		return nil, err
@@ -34,11 +38,11 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 	if l == nil {
 		return api.OK([]Order{}), nil
 	}
-	seqs, err := l.page(ctx, s.Table, p)
+	seqs, err := l.page(ctx, h.Table, p)
 	if err != nil {
 		return nil, err
 	}
-	list, err := getMany(ctx, s.Table, r.Account.ID, seqs)
+	list, err := getMany(ctx, h.Table, r.Account.ID, seqs)
 	if err != nil {
 		return nil, err
 	}
@@ -49,12 +53,12 @@ func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error
 }
 
 // GetOne serves GET /orders/{sb_order_seq}: one GetItem.
-func (s Service) GetOne(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) GetOne(ctx context.Context, r *api.Request) (*api.Response, error) {
 	seq, ok := ParseSeq(r.PathParam("sb_order_seq"))
 	if !ok {
 		return nil, errs.NotFound(NotFoundMessage)
 	}
-	o, err := Get(ctx, s.Table, r.Account.ID, seq)
+	o, err := h.Service.Get(ctx, r.Account.ID, seq)
 	if errors.Is(err, ErrNotFound) {
 		return nil, errs.NotFound(NotFoundMessage)
 	}
@@ -70,7 +74,7 @@ func (s Service) GetOne(ctx context.Context, r *api.Request) (*api.Response, err
 // warehouse, with only the items allocated there, each with its
 // fulfillment_quantity. Cost: one Query and one BatchGetItem; an empty page
 // also reads the warehouse, to tell an unknown one (404).
-func (s Service) Fulfillments(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Fulfillments(ctx context.Context, r *api.Request) (*api.Response, error) {
 	wh := r.PathParam("uuid")
 	if !store.ValidID(wh) {
 		return nil, errs.NotFound(warehouses.NotFoundMessage)
@@ -83,11 +87,11 @@ func (s Service) Fulfillments(ctx context.Context, r *api.Request) (*api.Respons
 	if l != nil && (r.Query("sb_status") == "" || strings.EqualFold(r.Query("sb_status"), StatusOpen)) {
 		l.pk = fulfillPK(r.Account.ID, wh)
 		l.filter = and(optionalEquals(r, "sb_payment_status", dimPayment), optionalEquals(r, "shipment_status", dimShipment))
-		seqs, err := l.page(ctx, s.Table, p)
+		seqs, err := l.page(ctx, h.Table, p)
 		if err != nil {
 			return nil, err
 		}
-		if list, err = getMany(ctx, s.Table, r.Account.ID, seqs); err != nil {
+		if list, err = getMany(ctx, h.Table, r.Account.ID, seqs); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +102,7 @@ func (s Service) Fulfillments(ctx context.Context, r *api.Request) (*api.Respons
 		}
 	}
 	if len(out) == 0 {
-		if _, err := warehouses.Get(ctx, s.Table, r.Account.ID, wh); errors.Is(err, warehouses.ErrNotFound) {
+		if _, err := (warehouses.Service{Table: h.Table}).Get(ctx, r.Account.ID, wh); errors.Is(err, warehouses.ErrNotFound) {
 			return nil, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, err

@@ -209,7 +209,7 @@ func TestImportLongRefs(t *testing.T) {
 	f.Product("P")
 	f.Stock("P", a, 5)
 	ref, sku := strings.Repeat("😀", 255), strings.Repeat("𝄞", 255)
-	if err := orders.LinkListing(context.Background(), f.Env.Deps.Table, f.Acct.ID,
+	if err := (orders.Service{Table: f.Env.Deps.Table}).LinkListing(context.Background(), f.Acct.ID,
 		orders.Link{ChannelUUID: f.Channel, ChannelSKU: sku, ProductSKU: "P"}); err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func (im *importer) channel(ctx context.Context, id string) (*channels.Channel, 
 	if c, ok := im.channels[id]; ok {
 		return c, nil
 	}
-	c, err := channels.Get(ctx, im.Table, im.account, id)
+	c, err := channels.Service{Table: im.Table}.Get(ctx, im.account, id)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (im *importer) channel(ctx context.Context, id string) (*channels.Channel, 
 
 func (im *importer) warehouses(ctx context.Context) ([]string, error) {
 	if !im.whsRead {
-		whs, err := warehouses.ByPriority(ctx, im.Table, im.account)
+		whs, err := warehouses.Service{Table: im.Table}.ByPriority(ctx, im.account)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 	if err != nil {
 		return nil, "", nil, err
 	}
-	cur, err := Get(ctx, im.Table, im.account, seq)
+	cur, err := im.Get(ctx, im.account, seq)
 	if err != nil {
 		return nil, "", nil, err
 	}
@@ -238,28 +238,17 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 // createItems are the writes that go with a new order: its idempotency key
 // (which must not exist) and the sequence counter (which must still hold
 // prev, so numbers are never reused nor skipped).
-func (im *importer) createItems(d *document, prev int64) []types.TransactWriteItem {
+func (im *importer) createItems(d *document, prev int64) []store.Write {
 	ref := refKey(im.account, d.ChannelUUID, d.DisplayRef)
 	ref["seq"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)}
 	ref["channel_uuid"], ref["display_ref"] = store.S(d.ChannelUUID), store.S(d.DisplayRef)
-	counter := &types.Update{
-		TableName:        im.Table.TableName(),
-		Key:              seqKey(im.account),
-		UpdateExpression: aws.String("SET seq = :next"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":next": &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)},
-		},
+	counter := store.Update{Set: []string{"seq = :next"}, Condition: "attribute_not_exists(seq)"}
+	counter.Value(":next", &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)})
+	if prev > 0 {
+		counter.Condition = "seq = :prev"
+		counter.Value(":prev", &types.AttributeValueMemberN{Value: strconv.FormatInt(prev, 10)})
 	}
-	if prev == 0 {
-		counter.ConditionExpression = aws.String("attribute_not_exists(seq)")
-	} else {
-		counter.ConditionExpression = aws.String("seq = :prev")
-		counter.ExpressionAttributeValues[":prev"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(prev, 10)}
-	}
-	return []types.TransactWriteItem{
-		{Put: &types.Put{TableName: im.Table.TableName(), Item: ref, ConditionExpression: aws.String("attribute_not_exists(PK)")}},
-		{Update: counter},
-	}
+	return []store.Write{store.Put(ref, "attribute_not_exists(PK)", nil), counter.Write(seqKey(im.account))}
 }
 
 // seq returns the account's last sequence number.
@@ -356,11 +345,11 @@ func (im *importer) resolve(ctx context.Context, o *Order) error {
 	if len(skus) == 0 || !o.open() && o.Version > 0 {
 		return nil
 	}
-	links, err := LinkedProducts(ctx, im.Table, im.account, o.ChannelUUID, skus)
+	links, err := im.LinkedProducts(ctx, im.account, o.ChannelUUID, skus)
 	if err != nil {
 		return err
 	}
-	products, err := catalog.Lookup(ctx, im.Table, im.account, skus)
+	products, err := catalog.Service{Table: im.Table}.Lookup(ctx, im.account, skus)
 	if err != nil {
 		return fmt.Errorf("look up products: %w", err)
 	}

@@ -24,7 +24,8 @@ import (
 // hold nothing; statuses follow from the lines; sequence numbers run from 1
 // with no gap and each has its idempotency key; and the listing items are
 // exactly those the orders imply. It returns every violation found, joined.
-func CheckInvariants(ctx context.Context, t store.Table, account string) error {
+func (s Service) CheckInvariants(ctx context.Context, account string) error {
+	t := s.Table
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
@@ -168,7 +169,7 @@ func checkListings(ctx context.Context, t store.Table, account string, want map[
 	for _, v := range []string{All, Partial, None} {
 		pks = append(pks, listPK(account, dimPayment, v), listPK(account, dimShipment, v))
 	}
-	whs, err := warehouses.List(ctx, t, account)
+	whs, err := warehouses.Service{Table: t}.List(ctx, account)
 	if err != nil {
 		return err
 	}

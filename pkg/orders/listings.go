@@ -28,16 +28,17 @@ var ErrProductNotFound = errors.New("product not found")
 // LinkListing maps the channel's SKU to the product (the CLI's `listings
 // link`): the channel and the product must exist. Orders imported later (and
 // re-imports of open orders whose lines have no inventory SKU yet) use it.
-func LinkListing(ctx context.Context, t store.Table, account string, l Link) error {
+func (s Service) LinkListing(ctx context.Context, account string, l Link) error {
+	t := s.Table
 	for field, s := range map[string]string{"sku": l.ChannelSKU, "product": l.ProductSKU} {
 		if err := sku.Check(field, s); err != nil {
 			return err
 		}
 	}
-	if _, err := channels.Get(ctx, t, account, l.ChannelUUID); err != nil {
+	if _, err := (channels.Service{Table: t}).Get(ctx, account, l.ChannelUUID); err != nil {
 		return fmt.Errorf("channel %s: %w", l.ChannelUUID, err)
 	}
-	products, err := catalog.Lookup(ctx, t, account, []string{l.ProductSKU})
+	products, err := catalog.Service{Table: t}.Lookup(ctx, account, []string{l.ProductSKU})
 	if err != nil {
 		return fmt.Errorf("look up product: %w", err)
 	}
@@ -54,7 +55,8 @@ func LinkListing(ctx context.Context, t store.Table, account string, l Link) err
 
 // LinkedProducts returns the products the channel's SKUs are linked to
 // (unlinked SKUs absent): one BatchGetItem per 100 SKUs.
-func LinkedProducts(ctx context.Context, t store.Table, account, channel string, skus []string) (map[string]string, error) {
+func (s Service) LinkedProducts(ctx context.Context, account, channel string, skus []string) (map[string]string, error) {
+	t := s.Table
 	keys := make([]map[string]types.AttributeValue, 0, len(skus))
 	seen := map[string]bool{}
 	for _, s := range skus {

@@ -50,7 +50,7 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 			return nil
 		}
 		err := Retry(ctx, func() error {
-			cur, err := Get(ctx, s.Table, account, seq)
+			cur, err := s.Get(ctx, account, seq)
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,8 @@ var ErrRetry = errors.New("concurrent change")
 var ErrNotFound = errors.New("order not found")
 
 // Get reads one order of the account: one strongly consistent GetItem.
-func Get(ctx context.Context, t store.Table, account string, seq int64) (*Order, error) {
+func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, error) {
+	t := s.Table
 	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: t.TableName(), Key: orderKey(account, seq), ConsistentRead: aws.Bool(true),
 	})
@@ -91,7 +92,7 @@ func getMany(ctx context.Context, t store.Table, account string, seqs []int64) (
 // everything does not fit in one transaction, the allocation changes go
 // first in steps that each hold the invariants on their own. A lost race is
 // ErrRetry.
-func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []types.TransactWriteItem, covered map[allocation.Record]int) error {
+func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	next.derive()
 	if cur == nil {
 		create := extra
@@ -110,7 +111,7 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 		}
 	}
 	for {
-		fixed := 1 + len(indexDiff(t, account, cur, next)) + len(extra)
+		fixed := 1 + len(indexDiff(account, cur, next)) + len(extra)
 		deltas := reserveDeltas(cur, next)
 		if fixed+len(deltas) <= maxTxItems {
 			return write(ctx, t, account, cur, next, extra, covered)
@@ -153,8 +154,8 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 // order whose allocation changes do not fit in one transaction with
 // everything else has them written first, in steps of their own; the
 // shipment's writes always go with the order's last write.
-func SaveShipment(ctx context.Context, t store.Table, account string, cur, next *Order, shipment []types.TransactWriteItem, shipped map[allocation.Record]int) ([]inventory.SKUWarehouse, error) {
-	if err := save(ctx, t, account, cur, next, shipment, shipped); err != nil {
+func (s Service) SaveShipment(ctx context.Context, account string, cur, next *Order, shipment []store.Write, shipped map[allocation.Record]int) ([]inventory.SKUWarehouse, error) {
+	if err := save(ctx, s.Table, account, cur, next, shipment, shipped); err != nil {
 		return nil, err
 	}
 	return released(cur, next, shipped), nil
@@ -198,21 +199,21 @@ func reserveDeltas(cur, next *Order) []delta {
 }
 
 // indexDiff returns the writes that take cur's listing items to next's.
-func indexDiff(t store.Table, account string, cur, next *Order) []types.TransactWriteItem {
+func indexDiff(account string, cur, next *Order) []store.Write {
 	var old map[string]map[string]types.AttributeValue
 	if cur != nil {
 		old = indexItems(account, cur)
 	}
 	now := indexItems(account, next)
-	var out []types.TransactWriteItem
+	var out []store.Write
 	for _, pk := range sortedKeys(now) {
 		if !reflect.DeepEqual(old[pk], now[pk]) {
-			out = append(out, types.TransactWriteItem{Put: &types.Put{TableName: t.TableName(), Item: now[pk]}})
+			out = append(out, store.Put(now[pk], "", nil))
 		}
 	}
 	for _, pk := range sortedKeys(old) {
 		if _, ok := now[pk]; !ok {
-			out = append(out, types.TransactWriteItem{Delete: &types.Delete{TableName: t.TableName(), Key: store.Key(pk, orderSK(cur))}})
+			out = append(out, store.Delete(store.Key(pk, orderSK(cur)), "", nil))
 		}
 	}
 	return out
@@ -228,7 +229,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // write runs one transaction taking cur to next (see save).
-func write(ctx context.Context, t store.Table, account string, cur, next *Order, extra []types.TransactWriteItem, covered map[allocation.Record]int) error {
+func write(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	item, err := attributevalue.MarshalMap(next)
 	if err != nil {
 		return fmt.Errorf("marshal order: %w", err)
@@ -236,31 +237,29 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 	for k, v := range orderKey(account, next.Seq) {
 		item[k] = v
 	}
-	put := &types.Put{TableName: t.TableName(), Item: item}
+	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	if cur == nil {
 		next.Version = 1
-		put.ConditionExpression = aws.String("attribute_not_exists(PK)")
 	} else {
 		next.Version = cur.Version + 1
-		put.ConditionExpression = aws.String("ver = :v")
-		put.ExpressionAttributeValues = map[string]types.AttributeValue{
-			":v": &types.AttributeValueMemberN{Value: strconv.FormatInt(cur.Version, 10)},
-		}
+		cond = "ver = :v"
+		values = map[string]types.AttributeValue{":v": &types.AttributeValueMemberN{Value: strconv.FormatInt(cur.Version, 10)}}
 	}
 	item["ver"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(next.Version, 10)}
-	items := append([]types.TransactWriteItem{{Put: put}}, indexDiff(t, account, cur, next)...)
+	writes := append([]store.Write{store.Put(item, cond, values)}, indexDiff(account, cur, next)...)
+	stock := inventory.Service{Table: t}
 	for _, d := range reserveDeltas(cur, next) {
 		if q := d.Qty + covered[d.Record]; q != 0 {
-			items = append(items, inventory.Reserve(t, account, d.SKU, d.Warehouse, q))
+			writes = append(writes, stock.Reserve(account, d.SKU, d.Warehouse, q))
 		}
 	}
-	items = append(items, extra...)
-	_, err = t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	writes = append(writes, extra...)
+	err = t.Commit(ctx, writes)
 	if err == nil {
 		cursors.forget(account)
 		return nil
 	}
-	if store.CancellationReasons(err) != nil {
+	if store.CancellationReasons(err) != nil || store.ConditionFailed(err) {
 		return fmt.Errorf("save order %d: %w: %w", next.Seq, ErrRetry, err)
 	}
 	return fmt.Errorf("save order %d: %w", next.Seq, err)

@@ -128,10 +128,10 @@ func seed(tb testing.TB, n int, check bool) *seeded {
 	if err := <-errs; err != nil {
 		tb.Fatalf("seed %d orders: %v", n, err)
 	}
-	_, err := t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		inventory.Reserve(t, s.acct.ID, "S", s.wh, reserved),
-		{Put: &types.Put{TableName: t.TableName(), Item: orders.SeqCounterItem(s.acct.ID, int64(n))}},
-	}})
+	err := t.Commit(ctx, []store.Write{
+		inventory.Service{Table: t}.Reserve(s.acct.ID, "S", s.wh, reserved),
+		store.Put(orders.SeqCounterItem(s.acct.ID, int64(n)), "", nil),
+	})
 	if err != nil {
 		tb.Fatalf("reserve seeded stock: %v", err)
 	}

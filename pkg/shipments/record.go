@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -41,18 +39,18 @@ type Line struct {
 // shipmentWrites are the transaction items of the shipment besides the
 // order: one inventory.Ship per record, the shipment record, and a check
 // that the named warehouse exists. records names the Ship items in order.
-func (s Service) shipmentWrites(account string, req *shipRequest, moves map[allocation.Record]move, now string) ([]types.TransactWriteItem, []allocation.Record, error) {
+func (s Service) shipmentWrites(account string, req *shipRequest, moves map[allocation.Record]move, now string) ([]store.Write, []allocation.Record, error) {
 	records := make([]allocation.Record, 0, len(moves))
 	for r := range moves {
 		records = append(records, r)
 	}
 	sort.Slice(records, func(i, j int) bool { return describe(records[i]) < describe(records[j]) })
-	var extra []types.TransactWriteItem
+	var extra []store.Write
 	sh := req.Shipment
 	sh.Seq, sh.CreatedAt, sh.Items = req.Seq, now, []Line{}
 	for _, r := range records {
 		m := moves[r]
-		extra = append(extra, inventory.Ship(s.Table, account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
+		extra = append(extra, inventory.Service{Table: s.Table}.Ship(account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
 		sh.Items = append(sh.Items, Line{SKU: r.SKU, WarehouseUUID: r.Warehouse, Quantity: m.Qty})
 	}
 	item, err := attributevalue.MarshalMap(sh)
@@ -62,14 +60,9 @@ func (s Service) shipmentWrites(account string, req *shipRequest, moves map[allo
 	for k, v := range store.Key(store.PK(account, kindShipment), sh.ID) {
 		item[k] = v
 	}
-	extra = append(extra, types.TransactWriteItem{Put: &types.Put{
-		TableName: s.Table.TableName(), Item: item, ConditionExpression: aws.String("attribute_not_exists(PK)"),
-	}})
+	extra = append(extra, store.Put(item, "attribute_not_exists(PK)", nil))
 	if req.Warehouse != "" {
-		extra = append(extra, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: s.Table.TableName(), Key: warehouses.Key(account, req.Warehouse),
-			ConditionExpression: aws.String("attribute_exists(PK)"),
-		}})
+		extra = append(extra, warehouses.Service{Table: s.Table}.Exists(account, req.Warehouse))
 	}
 	return extra, records, nil
 }

@@ -24,6 +24,9 @@ const (
 	MsgNotOpen       = "Only open orders can be shipped"
 )
 
+// Handlers serves POST /shipments over the Service.
+type Handlers struct{ Service }
+
 // Service serves POST /shipments.
 type Service struct {
 	Table store.Table
@@ -37,7 +40,7 @@ type Service struct {
 // of the order and one transaction with every effect (quantities, stock,
 // allocations, statuses, the shipment record). Shipping unassigned units
 // without a warehouse_uuid also reads the warehouse list.
-func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
 	body, err := r.Decode()
 	if err != nil {
 		return nil, err
@@ -49,14 +52,14 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	var freed []inventory.SKUWarehouse
 	err = orders.Retry(ctx, func() error {
 		var err error
-		freed, err = s.ship(ctx, r.Account.ID, req)
+		freed, err = h.ship(ctx, r.Account.ID, req)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(freed) > 0 && s.Stock != nil {
-		if err := s.Stock.StockAvailable(ctx, r.Account.ID, freed); err != nil {
+	if len(freed) > 0 && h.Stock != nil {
+		if err := h.Stock.StockAvailable(ctx, r.Account.ID, freed); err != nil {
 			logctx.From(ctx).Error("allocate released stock", "error", err)
 		}
 	}
@@ -65,7 +68,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 
 // ship makes one attempt at the shipment.
 func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]inventory.SKUWarehouse, error) {
-	cur, err := orders.Get(ctx, s.Table, account, req.Seq)
+	cur, err := orders.Service{Table: s.Table}.Get(ctx, account, req.Seq)
 	if errors.Is(err, orders.ErrNotFound) {
 		return nil, errs.NotFound(MsgOrderNotFound)
 	}
@@ -84,7 +87,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 	next := cur.Clone()
 	moves, err := applyShipment(&next, req.Items, req.Warehouse, "")
 	if errors.Is(err, errNeedFallback) {
-		whs, werr := warehouses.ByPriority(ctx, s.Table, account)
+		whs, werr := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
 		if werr != nil {
 			return nil, werr
 		}
@@ -103,7 +106,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 	if err != nil {
 		return nil, err
 	}
-	freed, err := orders.SaveShipment(ctx, s.Table, account, cur, &next, extra, covered(moves))
+	freed, err := orders.Service{Table: s.Table}.SaveShipment(ctx, account, cur, &next, extra, covered(moves))
 	if err != nil {
 		return nil, shipFailure(err, len(extra), records)
 	}
@@ -116,7 +119,7 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *shipRe
 	if req.Warehouse == "" {
 		return err
 	}
-	if _, gerr := warehouses.Get(ctx, s.Table, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
+	if _, gerr := (warehouses.Service{Table: s.Table}).Get(ctx, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
 		return errs.NotFound(warehouses.NotFoundMessage)
 	} else if gerr != nil {
 		return gerr

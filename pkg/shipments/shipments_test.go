@@ -101,7 +101,7 @@ func TestShipByInventorySKU(t *testing.T) {
 	f := orderstest.New(t)
 	a := f.Warehouse("A")
 	f.Product("PROD-1")
-	if err := orders.LinkListing(context.Background(), f.Env.Deps.Table, f.Acct.ID,
+	if err := (orders.Service{Table: f.Env.Deps.Table}).LinkListing(context.Background(), f.Acct.ID,
 		orders.Link{ChannelUUID: f.Channel, ChannelSKU: "AMZ-1", ProductSKU: "PROD-1"}); err != nil {
 		t.Fatal(err)
 	}

@@ -221,7 +221,7 @@ func TestScenario(t *testing.T) {
 			map[string]any{"sku": "SKU-1", "warehouse_uuid": a, "on_hand": 1},
 			map[string]any{"sku": "SKU-1", "warehouse_uuid": b, "on_hand": 1},
 		}}, 201)
-		ch, err := channels.Create(ctx, d.Table, created.AccountID, channels.Input{Name: "Shop", Type: "Shopify"})
+		ch, err := channels.Service{Table: d.Table}.Create(ctx, created.AccountID, channels.Input{Name: "Shop", Type: "Shopify"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ func TestScenario(t *testing.T) {
 			t.Fatalf("after shipping: %v %v", order["sb_status"], order["shipment_status"])
 		}
 		five := int64(5)
-		if _, err := inventory.Apply(ctx, d.Table, inventory.Adjustment{RequestID: store.NewID(),
+		if _, err := (inventory.Service{Table: d.Table}).Apply(ctx, inventory.Adjustment{RequestID: store.NewID(),
 			Account: created.AccountID, Method: inventory.MethodPut, Items: []inventory.Item{{SKU: "SKU-1", Warehouse: a, OnHand: &five}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func TestScenario(t *testing.T) {
 				t.Errorf("inventory %v", r)
 			}
 		}
-		if err := orders.CheckInvariants(ctx, d.Table, created.AccountID); err != nil {
+		if err := (orders.Service{Table: d.Table}).CheckInvariants(ctx, created.AccountID); err != nil {
 			t.Fatalf("invariants: %v", err)
 		}
 	})

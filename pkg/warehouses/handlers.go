@@ -18,25 +18,17 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// ArchiveHook is told when a warehouse becomes archived, so that what it
-// held can be allocated elsewhere (the orders domain sets it).
-type ArchiveHook func(ctx context.Context, account, uuid string) error
-
-// Service serves the warehouse endpoints.
-type Service struct {
-	Table store.Table
-	// OnArchive, if set, runs after a warehouse is archived.
-	OnArchive ArchiveHook
-}
+// Handlers serves the warehouse endpoints over the Service.
+type Handlers struct{ Service }
 
 // List serves GET /warehouses: a page in creation order with Total-Pages.
-func (s Service) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	return api.ListAll(ctx, r, func(ctx context.Context) ([]Warehouse, error) { return List(ctx, s.Table, r.Account.ID) })
+func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+	return api.ListAll(ctx, r, func(ctx context.Context) ([]Warehouse, error) { return h.Service.List(ctx, r.Account.ID) })
 }
 
 // Create serves POST /warehouses. Without a priority the warehouse comes
 // last: its priority is the number of warehouses the account then has.
-func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
 	body, err := r.Decode()
 	if err != nil {
 		return nil, err
@@ -46,7 +38,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 		return nil, err
 	}
 	if c.set["priority"] == nil {
-		existing, err := List(ctx, s.Table, r.Account.ID)
+		existing, err := h.Service.List(ctx, r.Account.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -63,8 +55,8 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 	for k, v := range c.set {
 		item[k] = v
 	}
-	_, err = s.Table.DB.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: s.Table.TableName(), Item: item,
+	_, err = h.Table.DB.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: h.Table.TableName(), Item: item,
 		ConditionExpression: aws.String("attribute_not_exists(PK)"),
 	})
 	if err != nil {
@@ -76,7 +68,7 @@ func (s Service) Create(ctx context.Context, r *api.Request) (*api.Response, err
 // Update serves PUT /warehouses/{uuid}: it changes only the fields sent (an
 // explicit null clears one) with one conditional write; 404 for a uuid the
 // account does not have.
-func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, error) {
+func (h Handlers) Update(ctx context.Context, r *api.Request) (*api.Response, error) {
 	id := r.PathParam("uuid")
 	body, err := r.Decode()
 	if err != nil {
@@ -109,13 +101,13 @@ func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, err
 		expr += " REMOVE " + strings.Join(removes, ", ")
 	}
 	in := &dynamodb.UpdateItemInput{
-		TableName: s.Table.TableName(), Key: Key(r.Account.ID, id),
+		TableName: h.Table.TableName(), Key: Key(r.Account.ID, id),
 		ConditionExpression: aws.String("attribute_exists(PK)"),
 		ReturnValues:        types.ReturnValueUpdatedOld,
 	}
 	if expr == "" {
 		// Nothing to change: still answer 404 for an unknown warehouse.
-		if _, err := Get(ctx, s.Table, r.Account.ID, id); err != nil {
+		if _, err := h.Service.Get(ctx, r.Account.ID, id); err != nil {
 			return nil, notFound(err)
 		}
 		return api.Message("Warehouse updated"), nil
@@ -125,15 +117,15 @@ func (s Service) Update(ctx context.Context, r *api.Request) (*api.Response, err
 	if len(values) > 0 {
 		in.ExpressionAttributeValues = values
 	}
-	out, err := s.Table.DB.UpdateItem(ctx, in)
+	out, err := h.Table.DB.UpdateItem(ctx, in)
 	if store.ConditionFailed(err) {
 		return nil, errs.NotFound(NotFoundMessage)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("update warehouse: %w", err)
 	}
-	if s.OnArchive != nil && archiving(c, out.Attributes) {
-		if err := s.OnArchive(ctx, r.Account.ID, id); err != nil {
+	if h.OnArchive != nil && archiving(c, out.Attributes) {
+		if err := h.OnArchive(ctx, r.Account.ID, id); err != nil {
 			return nil, fmt.Errorf("re-allocate archived warehouse: %w", err)
 		}
 	}

@@ -51,6 +51,18 @@ type Warehouse struct {
 	CreatedAt              string  `json:"created_at" dynamodbav:"created_at"`
 }
 
+// Service is the warehouses domain: every operation on an account's
+// warehouses.
+type Service struct {
+	Table store.Table
+	// OnArchive, if set, runs after a warehouse is archived.
+	OnArchive ArchiveHook
+}
+
+// ArchiveHook is told when a warehouse becomes archived, so that what it
+// held can be allocated elsewhere (the orders domain sets it).
+type ArchiveHook func(ctx context.Context, account, uuid string) error
+
 // pk is the partition of an account's warehouses; the sort key is the
 // time-ordered uuid, so a Query returns them in creation order.
 func pk(account string) string { return store.PK(account, "WH") }
@@ -59,12 +71,19 @@ func pk(account string) string { return store.PK(account, "WH") }
 // (for example a condition that the warehouse exists).
 func Key(account, uuid string) map[string]types.AttributeValue { return store.Key(pk(account), uuid) }
 
+// Exists is a condition that the warehouse exists, for a transaction of
+// another domain that must not act on an unknown warehouse (a shipment from
+// it).
+func (s Service) Exists(account, uuid string) store.Write {
+	return store.Check(Key(account, uuid), "attribute_exists(PK)", nil)
+}
+
 // Get reads one warehouse of the account.
-func Get(ctx context.Context, t store.Table, account, uuid string) (Warehouse, error) {
+func (s Service) Get(ctx context.Context, account, uuid string) (Warehouse, error) {
 	if !store.ValidID(uuid) {
 		return Warehouse{}, ErrNotFound
 	}
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: t.TableName(), Key: Key(account, uuid)})
+	out, err := s.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: s.Table.TableName(), Key: Key(account, uuid)})
 	if err != nil {
 		return Warehouse{}, fmt.Errorf("get warehouse: %w", err)
 	}
@@ -79,8 +98,8 @@ func Get(ctx context.Context, t store.Table, account, uuid string) (Warehouse, e
 }
 
 // List returns every warehouse of the account in creation order: one Query.
-func List(ctx context.Context, t store.Table, account string) ([]Warehouse, error) {
-	items, err := t.QueryAll(ctx, pk(account))
+func (s Service) List(ctx context.Context, account string) ([]Warehouse, error) {
+	items, err := s.Table.QueryAll(ctx, pk(account))
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +112,8 @@ func List(ctx context.Context, t store.Table, account string) ([]Warehouse, erro
 
 // ByPriority returns the account's non-archived warehouses in allocation
 // order: priority 1 first, ties by creation.
-func ByPriority(ctx context.Context, t store.Table, account string) ([]Warehouse, error) {
-	all, err := List(ctx, t, account)
+func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, error) {
+	all, err := s.List(ctx, account)
 	if err != nil {
 		return nil, err
 	}

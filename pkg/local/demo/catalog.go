@@ -65,7 +65,7 @@ var demoItems = []demoItem{
 // about three in five are children of variation groups (product lines in
 // sizes and colors), the rest stand-alone.
 func seedCatalog(ctx context.Context, e *Env, s Sizes) error {
-	svc := catalog.Service{Table: e.Deps.Table}
+	svc := catalog.Handlers{Service: catalog.Service{Table: e.Deps.Table}}
 	children := s.Products * 3 / 5
 	done := 0
 	progress := func() {
@@ -94,7 +94,7 @@ func seedCatalog(ctx context.Context, e *Env, s Sizes) error {
 
 // seedLine creates up to max children of line and their group; it returns
 // how many children it made.
-func seedLine(ctx context.Context, e *Env, svc catalog.Service, line demoLine, max int, progress func()) (int, error) {
+func seedLine(ctx context.Context, e *Env, svc catalog.Handlers, line demoLine, max int, progress func()) (int, error) {
 	sizes, keys := line.sizes, []string{"size", "color"}
 	if sizes == nil {
 		sizes, keys = []string{""}, []string{"color"}
@@ -129,7 +129,7 @@ func seedLine(ctx context.Context, e *Env, svc catalog.Service, line demoLine, m
 }
 
 // seedItem creates the i-th stand-alone product.
-func seedItem(ctx context.Context, e *Env, svc catalog.Service, i int) error {
+func seedItem(ctx context.Context, e *Env, svc catalog.Handlers, i int) error {
 	it := demoItems[i%len(demoItems)]
 	sku := fmt.Sprintf("%s-%04d", it.prefix, 1001+i)
 	name := it.name

@@ -28,7 +28,7 @@ var demoWarehouses = []string{
 // channels, and warehouses until it has s.Warehouses, through the same code
 // paths as the API.
 func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
-	have, err := channels.List(ctx, e.Deps.Table, e.Account)
+	have, err := channels.Service{Table: e.Deps.Table}.List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -36,15 +36,15 @@ func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
 		if len(have) > 0 {
 			break
 		}
-		if _, err := channels.Create(ctx, e.Deps.Table, e.Account, c); err != nil {
+		if _, err := (channels.Service{Table: e.Deps.Table}).Create(ctx, e.Account, c); err != nil {
 			return err
 		}
 	}
-	whs, err := warehouses.List(ctx, e.Deps.Table, e.Account)
+	whs, err := warehouses.Service{Table: e.Deps.Table}.List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
-	svc := warehouses.Service{Table: e.Deps.Table}
+	svc := warehouses.Handlers{Service: warehouses.Service{Table: e.Deps.Table}}
 	for i := len(whs); i < s.Warehouses; i++ {
 		body := fmt.Sprintf(`{"warehouse":{"name":"Warehouse %d","country_code":"US"}}`, i+1)
 		if i < len(demoWarehouses) {

@@ -25,7 +25,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	if err != nil {
 		return err
 	}
-	whs, err := warehouses.List(ctx, e.Deps.Table, e.Account)
+	whs, err := warehouses.Service{Table: e.Deps.Table}.List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := inventory.Create(ctx, e.Deps.Table, e.Account, batch)
+		err := inventory.Service{Table: e.Deps.Table}.Create(ctx, e.Account, batch)
 		batch = batch[:0]
 		return err
 	}
@@ -72,7 +72,7 @@ func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
 	for page := 1; ; page++ {
 		req := &api.Request{Account: api.Account{ID: e.Account}}
 		req.QueryStringParameters = map[string]string{"page": strconv.Itoa(page), "limit": strconv.Itoa(paging.MaxLimit)}
-		resp, err := catalog.Service{Table: e.Deps.Table}.List(ctx, req)
+		resp, err := catalog.Handlers{Service: catalog.Service{Table: e.Deps.Table}}.List(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("list products: %w", err)
 		}
@@ -101,7 +101,7 @@ func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
 // inventoryRecords lists every inventory record of the account (List reads
 // up to the end of the page it is given: one page as large as any account).
 func inventoryRecords(ctx context.Context, e *Env) ([]inventory.Record, error) {
-	l, err := inventory.List(ctx, e.Deps.Table, e.Account, inventory.Filter{}, paging.Page{Number: 1, Limit: 1 << 30})
+	l, err := inventory.Service{Table: e.Deps.Table}.List(ctx, e.Account, inventory.Filter{}, paging.Page{Number: 1, Limit: 1 << 30})
 	if err != nil {
 		return nil, fmt.Errorf("list inventory: %w", err)
 	}

@@ -35,7 +35,7 @@ var demoBuyers = []struct{ name, city, region, postal, country string }{
 // the older open ones, some in part.
 func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 	t := e.Deps.Table
-	chs, err := channels.List(ctx, t, e.Account)
+	chs, err := channels.Service{Table: t}.List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 		e.Progress("orders", done, s.Orders)
 	}
 	toShip := created[:len(created)*6/10]
-	ship := shipments.Service{Table: t, Stock: svc}
+	ship := shipments.Handlers{Service: shipments.Service{Table: t, Stock: svc}}
 	for i, seq := range toShip {
 		if err := e.shipDemo(ctx, ship, seq); err != nil {
 			return err
@@ -118,8 +118,8 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) 
 
 // shipDemo ships a demo order: every allocated unit, or one line only for
 // every third order (a partial shipment).
-func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) error {
-	o, err := orders.Get(ctx, e.Deps.Table, e.Account, seq)
+func (e *Env) shipDemo(ctx context.Context, ship shipments.Handlers, seq int64) error {
+	o, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, seq)
 	if err != nil || o.Status != orders.StatusOpen {
 		return err
 	}

@@ -45,13 +45,13 @@ func New(t testing.TB) *Fixture {
 	env := testenv.Get(t)
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	f := &Fixture{T: t, Env: env, Acct: acct, C: env.Client(t, acct), Svc: orders.Service{Table: env.Deps.Table}}
-	ch, err := channels.Create(context.Background(), env.Deps.Table, acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"})
+	ch, err := channels.Service{Table: env.Deps.Table}.Create(context.Background(), acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Channel = ch.UUID
 	t.Cleanup(func() {
-		if err := orders.CheckInvariants(context.Background(), env.Deps.Table, acct.ID); err != nil {
+		if err := (orders.Service{Table: env.Deps.Table}).CheckInvariants(context.Background(), acct.ID); err != nil {
 			t.Errorf("invariants: %v", err)
 		}
 	})
