@@ -11,9 +11,9 @@ import (
 )
 
 // Field is one member of a request object. The accessors are lenient as
-// DESIGN.md section 4 asks: numbers may come as JSON numbers or numeric
-// strings, text fields accept numbers, and a wrong type is a 422 naming the
-// field. Each accessor returns nil for an absent or null member.
+// docs/api-conventions.md promises: numbers may come as JSON numbers or
+// numeric strings, text fields accept numbers, and a wrong type is a 422
+// naming the field. Each accessor returns nil for an absent or null member.
 type Field struct {
 	Name    string
 	Raw     json.RawMessage
