@@ -9,8 +9,9 @@ import (
 	"github.com/multisell/multisell/pkg/sku"
 )
 
-// groupInput is a validated PUT /variation_groups body.
-type groupInput struct {
+// GroupInput is a validated PUT /variation_groups body (ParseGroup makes
+// it).
+type GroupInput struct {
 	name        string
 	description *string
 	images      []string
@@ -18,12 +19,12 @@ type groupInput struct {
 	keys        []string
 }
 
-// parseGroup validates a PUT /variation_groups/{sku} body: name, child_skus
+// ParseGroup validates a PUT /variation_groups/{sku} body: name, child_skus
 // and variation_attributes are required, description and images optional
 // (a PUT replaces them). Repeated child SKUs count once; variation
 // attributes are taken in snake_case.
-func parseGroup(sku string, body lenient.Object) (groupInput, error) {
-	var in groupInput
+func ParseGroup(sku string, body lenient.Object) (GroupInput, error) {
+	var in GroupInput
 	for _, req := range []string{"name", "child_skus", "variation_attributes"} {
 		if !body.Field(req).Set() {
 			return in, errs.Invalid("%s is required", req)

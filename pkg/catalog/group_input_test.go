@@ -19,13 +19,13 @@ func TestParseGroup(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, body string
-		want       groupInput
+		want       GroupInput
 		wantErr    string
 	}{
 		{name: "full", body: `{"name":" Tee ","child_skus":["A","B","A"],"variation_attributes":["Shoe Size","color","shoe_size"],"description":"d","images":"i.jpg"}`,
-			want: groupInput{name: "Tee", children: []string{"A", "B"}, keys: []string{"shoe_size", "color"}, description: ptr("d"), images: []string{"i.jpg"}}},
+			want: GroupInput{name: "Tee", children: []string{"A", "B"}, keys: []string{"shoe_size", "color"}, description: ptr("d"), images: []string{"i.jpg"}}},
 		{name: "single child string", body: `{"name":"T","child_skus":"A","variation_attributes":"size"}`,
-			want: groupInput{name: "T", children: []string{"A"}, keys: []string{"size"}}},
+			want: GroupInput{name: "T", children: []string{"A"}, keys: []string{"size"}}},
 		{name: "no name", body: `{"child_skus":["A"],"variation_attributes":["size"]}`, wantErr: "name is required"},
 		{name: "null name", body: `{"name":null,"child_skus":["A"],"variation_attributes":["size"]}`, wantErr: "name is required"},
 		{name: "blank name", body: `{"name":"","child_skus":["A"],"variation_attributes":["size"]}`, wantErr: "name can't be blank"},
@@ -39,7 +39,7 @@ func TestParseGroup(t *testing.T) {
 		{name: "bad attribute", body: `{"name":"T","child_skus":["A"],"variation_attributes":["--"]}`, wantErr: "must contain a letter or digit"},
 		{name: "images type", body: `{"name":"T","child_skus":["A"],"variation_attributes":["s"],"images":[1,{}]}`, wantErr: "images[1] must be a string"},
 	} {
-		got, err := parseGroup("G", mustObject(t, tc.body))
+		got, err := ParseGroup("G", mustObject(t, tc.body))
 		if tc.wantErr != "" {
 			if e, ok := errs.As(err); !ok || e.Kind != errs.KindInvalid || !strings.Contains(e.Message, tc.wantErr) {
 				t.Errorf("%s: error %v, want invalid %q", tc.name, err, tc.wantErr)
@@ -73,7 +73,7 @@ func FuzzParseGroup(f *testing.F) {
 			assertClientError(t, err)
 			return
 		}
-		in, err := parseGroup("G", o)
+		in, err := ParseGroup("G", o)
 		if err != nil {
 			assertClientError(t, err)
 			return

@@ -34,7 +34,7 @@ func TestChildCombos(t *testing.T) {
 		{children: []string{"N"}, wantErr: "N has no custom attribute size"},
 		{children: []string{"S", "S2"}, wantErr: "S and S2 have the same values of size"},
 	} {
-		combos, err := childCombos("G", groupInput{children: tc.children, keys: []string{"size"}}, recs)
+		combos, err := childCombos("G", GroupInput{children: tc.children, keys: []string{"size"}}, recs)
 		if tc.wantErr == "" {
 			if err != nil || len(combos) != len(tc.children) {
 				t.Errorf("%v: %v %v", tc.children, combos, err)
@@ -57,7 +57,7 @@ func TestMemberChanges(t *testing.T) {
 	recs := map[string]*record{"KEEP": keep, "LEAVE": leave, "JOIN": join}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-	changes := memberChanges("G", groupInput{children: []string{"KEEP", "JOIN"}, keys: []string{"size"}}, []string{"KEEP", "LEAVE"}, recs, now)
+	changes := memberChanges("G", GroupInput{children: []string{"KEEP", "JOIN"}, keys: []string{"size"}}, []string{"KEEP", "LEAVE"}, recs, now)
 	var got []string
 	for _, c := range changes {
 		got = append(got, c.sku)
@@ -82,7 +82,7 @@ func TestMemberChanges(t *testing.T) {
 		t.Error("the records read were modified")
 	}
 
-	rekeyed := memberChanges("G", groupInput{children: []string{"KEEP"}, keys: []string{"size", "color"}}, []string{"KEEP"}, recs, now)
+	rekeyed := memberChanges("G", GroupInput{children: []string{"KEEP"}, keys: []string{"size", "color"}}, []string{"KEEP"}, recs, now)
 	if len(rekeyed) != 1 || !slices.Equal(rekeyed[0].next.Keys, []string{"size", "color"}) {
 		t.Errorf("new variation attributes: %+v", rekeyed)
 	}

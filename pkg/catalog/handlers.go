@@ -4,15 +4,7 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/paging"
-	"github.com/multisell/multisell/pkg/sku"
-)
-
-// Messages of the catalog's 404s.
-const (
-	NotFoundMessage      = "Product not found"
-	GroupNotFoundMessage = "Variation group not found"
 )
 
 // Handlers serves the product and variation group endpoints over the
@@ -26,7 +18,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	skus, err := skuFilter(r)
+	skus, err := parseSKUs(r.QueryList("sku", "skus"))
 	if err != nil {
 		return nil, err
 	}
@@ -35,32 +27,24 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	l, err := listProducts(ctx, h.Table, r.Account.ID, filter{skus: skus, modified: modified}, page)
+	l, err := h.Service.List(ctx, r.Account.ID, Filter{SKUs: skus, Modified: modified}, page)
 	if err != nil {
 		return nil, err
 	}
 	return listResponse(l, page), nil
 }
 
-// Get serves GET /products/{sku}: one read, plus one BatchGetItem for a
-// group's children.
+// Get serves GET /products/{sku}.
 func (h Handlers) Get(ctx context.Context, r *api.Request) (*api.Response, error) {
 	sku, err := pathSKU(r)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := getRecord(ctx, h.Table, r.Account.ID, sku)
+	p, err := h.Service.Get(ctx, r.Account.ID, sku)
 	if err != nil {
 		return nil, err
 	}
-	if rec == nil {
-		return nil, errs.NotFound(NotFoundMessage)
-	}
-	if rec.isGroup() {
-		p, err := loadGroup(ctx, h.Table, r.Account.ID, rec)
-		return api.OK(p), err
-	}
-	return api.OK(rec.product()), nil
+	return api.OK(p), nil
 }
 
 // Upsert serves POST, PUT and PATCH /products/{sku}, which are the same:
@@ -74,11 +58,11 @@ func (h Handlers) Upsert(ctx context.Context, r *api.Request) (*api.Response, er
 	if err != nil {
 		return nil, err
 	}
-	in, err := parseProduct(body)
+	in, err := ParseProduct(body)
 	if err != nil {
 		return nil, err
 	}
-	p, err := upsert(ctx, h.Table, r.Account.ID, sku, in)
+	p, err := h.Service.Upsert(ctx, r.Account.ID, sku, in)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +75,8 @@ func (h Handlers) Delete(ctx context.Context, r *api.Request) (*api.Response, er
 	if err != nil {
 		return nil, err
 	}
-	found, err := deleteProduct(ctx, h.Table, r.Account.ID, sku)
-	if err != nil {
+	if err := h.Service.Delete(ctx, r.Account.ID, sku); err != nil {
 		return nil, err
-	}
-	if !found {
-		return nil, errs.NotFound(NotFoundMessage)
 	}
 	return api.Message("Product deleted"), nil
 }
@@ -108,11 +88,11 @@ func (h Handlers) ListGroups(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	skus, err := skuFilter(r)
+	skus, err := parseSKUs(r.QueryList("sku", "skus"))
 	if err != nil {
 		return nil, err
 	}
-	l, err := listGroups(ctx, h.Table, r.Account.ID, skus, page)
+	l, err := h.Service.ListGroups(ctx, r.Account.ID, skus, page)
 	if err != nil {
 		return nil, err
 	}
@@ -129,11 +109,11 @@ func (h Handlers) PutGroup(ctx context.Context, r *api.Request) (*api.Response, 
 	if err != nil {
 		return nil, err
 	}
-	in, err := parseGroup(sku, body)
+	in, err := ParseGroup(sku, body)
 	if err != nil {
 		return nil, err
 	}
-	g, err := putGroup(ctx, h.Table, r.Account.ID, sku, in)
+	g, err := h.Service.PutGroup(ctx, r.Account.ID, sku, in)
 	if err != nil {
 		return nil, err
 	}
@@ -147,45 +127,24 @@ func (h Handlers) DeleteGroup(ctx context.Context, r *api.Request) (*api.Respons
 	if err != nil {
 		return nil, err
 	}
-	found, err := deleteGroup(ctx, h.Table, r.Account.ID, sku)
-	if err != nil {
+	if err := h.Service.DeleteGroup(ctx, r.Account.ID, sku); err != nil {
 		return nil, err
-	}
-	if !found {
-		return nil, errs.NotFound(GroupNotFoundMessage)
 	}
 	return api.Message("Variation group deleted"), nil
 }
 
-// pathSKU is the {sku} path parameter, decoded once; 422 if it is not a
-// valid SKU.
+// pathSKU is the {sku} path parameter, decoded once and checked before the
+// body is read, so a bad path is reported first.
 func pathSKU(r *api.Request) (string, error) {
 	s := r.PathParam("sku")
-	return s, sku.Check("sku", s)
-}
-
-// skuFilter reads the skus filter in every array form (sku, sku[], skus,
-// skus[]); empty values are ignored, nil means no filter, and an invalid
-// SKU is a 422.
-func skuFilter(r *api.Request) ([]string, error) {
-	var out []string
-	for _, s := range r.QueryList("sku", "skus") {
-		if s == "" {
-			continue
-		}
-		if err := sku.Check("skus", s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return s, checkSKU(s)
 }
 
 // listResponse is the 200 of a page, with Total-Pages when it is known.
-func listResponse[T any](l listing[T], page paging.Page) *api.Response {
-	resp := api.OK(l.items)
-	if l.total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(l.total, page.Limit))
+func listResponse[T any](l Listing[T], page paging.Page) *api.Response {
+	resp := api.OK(l.Items)
+	if l.Total >= 0 {
+		resp.WithTotalPages(paging.TotalPages(l.Total, page.Limit))
 	}
 	return resp
 }

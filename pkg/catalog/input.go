@@ -13,18 +13,19 @@ import (
 // the 4 MB of one transaction.
 const maxProductBytes = 32 << 10
 
-// productInput is a validated upsert body: one change per field present in
-// the body (absent fields are left as they are, null clears).
-type productInput struct {
+// ProductInput is a validated upsert body (ParseProduct makes it): one
+// change per field present in the body (absent fields are left as they
+// are, null clears).
+type ProductInput struct {
 	changes []func(*Product)
 	// hasName is whether the body sets a name (required on create).
 	hasName bool
 }
 
-// parseProduct validates an upsert body. A name may be set but never
+// ParseProduct validates an upsert body. A name may be set but never
 // cleared; every other field may be cleared with null.
-func parseProduct(body lenient.Object) (productInput, error) {
-	var in productInput
+func ParseProduct(body lenient.Object) (ProductInput, error) {
+	var in ProductInput
 	for _, spec := range productFields {
 		f := body.Field(spec.name)
 		if !f.Present {
@@ -32,13 +33,13 @@ func parseProduct(body lenient.Object) (productInput, error) {
 		}
 		change, err := spec.parse(f)
 		if err != nil {
-			return productInput{}, err
+			return ProductInput{}, err
 		}
 		if spec.name == "name" {
 			var p Product
 			change(&p)
 			if p.Name == nil {
-				return productInput{}, errs.Invalid("name can't be blank")
+				return ProductInput{}, errs.Invalid("name can't be blank")
 			}
 			in.hasName = true
 		}
@@ -48,7 +49,7 @@ func parseProduct(body lenient.Object) (productInput, error) {
 }
 
 // apply returns p with the input's changes.
-func (in productInput) apply(p Product) Product {
+func (in ProductInput) apply(p Product) Product {
 	for _, change := range in.changes {
 		change(&p)
 	}

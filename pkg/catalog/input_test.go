@@ -58,7 +58,7 @@ func TestParseProduct(t *testing.T) {
 		{name: "too many images", body: `{"image_list":[` + strings.TrimSuffix(strings.Repeat(`"x",`, maxListItems+1), ",") + `]}`,
 			wantErr: "image_list has 101 elements"},
 	} {
-		in, err := parseProduct(mustObject(t, tc.body))
+		in, err := ParseProduct(mustObject(t, tc.body))
 		if tc.wantErr != "" {
 			if e, ok := errs.As(err); !ok || e.Kind != errs.KindInvalid || !strings.Contains(e.Message, tc.wantErr) {
 				t.Errorf("%s: error %v, want invalid %q", tc.name, err, tc.wantErr)
@@ -81,7 +81,7 @@ func TestParseProduct(t *testing.T) {
 
 func TestParseProductLeavesAbsentFields(t *testing.T) {
 	t.Parallel()
-	in, err := parseProduct(mustObject(t, `{"price":5}`))
+	in, err := ParseProduct(mustObject(t, `{"price":5}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func FuzzParseProduct(f *testing.F) {
 			assertClientError(t, err)
 			return
 		}
-		in, err := parseProduct(o)
+		in, err := ParseProduct(o)
 		if err != nil {
 			assertClientError(t, err)
 			return

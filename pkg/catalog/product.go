@@ -1,11 +1,14 @@
 package catalog
 
-// Product is a product as returned by the API (spec 2.7). Every common field
-// is always present: unset text and number fields are null, features and
-// image_list are [], custom_attributes is {}. The conditional keys are set
-// by kind: a child of a variation group has ParentSKU and VariationFields, a
-// group has Variations and VariationKeys, a stand-alone product has none of
-// them. The dynamodbav tags are the stored attributes of the product item.
+import "github.com/multisell/multisell/pkg/sku"
+
+// Product is a product as returned by the API (see docs/catalog.md). Every
+// common field is always present: unset text and number fields are null,
+// features and image_list are [], custom_attributes is {}. The conditional
+// keys are set by kind: a child of a variation group has ParentSKU and
+// VariationFields, a group has Variations and VariationKeys, a stand-alone
+// product has none of them. The dynamodbav tags are the stored attributes
+// of the product item.
 type Product struct {
 	ID                      int64          `json:"id" dynamodbav:"id"`
 	SKU                     string         `json:"sku" dynamodbav:"sku"`
@@ -50,3 +53,7 @@ type Product struct {
 	// Variations are a group's children, in the group's order.
 	Variations []Product `json:"variations,omitempty" dynamodbav:"-"`
 }
+
+// checkSKU is the rule for the SKU that names one product or group: 422
+// unless it is a valid SKU.
+func checkSKU(s string) error { return sku.Check("sku", s) }

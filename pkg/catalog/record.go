@@ -2,27 +2,19 @@ package catalog
 
 import (
 	"encoding/json"
-	"fmt"
+	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/isotime"
 )
 
-// record is a product item as stored: the product's own fields plus the key
-// attributes, an optimistic-locking version and the group links. A group
-// lists its children (and a hash of each child's variation values, for the
-// uniqueness rule); a child holds its group's SKU and variation attributes,
-// so one read renders it.
+// record is a product item's content: the product's own fields plus an
+// optimistic-locking version and the group links. A group lists its
+// children (and a hash of each child's variation values, for the uniqueness
+// rule); a child holds its group's SKU and variation attributes, so one read
+// renders it. The item's key attributes are added where it is written
+// (store.go).
 type record struct {
 	Product
-	PK     string `dynamodbav:"PK"`
-	SK     string `dynamodbav:"SK"`
-	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
-	GSI1SK string `dynamodbav:"GSI1SK,omitempty"`
-	GSI2PK string `dynamodbav:"GSI2PK"`
-	GSI2SK string `dynamodbav:"GSI2SK"`
 	// Version counts the item's writes; every write is conditioned on the
 	// version it read.
 	Version int64 `dynamodbav:"ver"`
@@ -34,59 +26,11 @@ type record struct {
 	Combos []string `dynamodbav:"combos,omitempty"`
 }
 
-// Partition kinds of the catalog (see docs/data-model.md).
-const (
-	kindProduct  = "P"      // every product and group, SK = sku
-	kindGroups   = "PGROUP" // GSI1: the groups, GSI1SK = sku
-	kindModified = "PMOD"   // GSI2: every product, GSI2SK = modified_at
-	kindSequence = "PSEQ"   // the product id counter
-)
-
-// productsPK is the partition of the account's products, sorted by SKU.
-func productsPK(account string) string { return store.PK(account, kindProduct) }
-
-// productKey is the primary key of the product sku.
-func productKey(account, sku string) map[string]types.AttributeValue {
-	return store.Key(productsPK(account), sku)
-}
-
 // isGroup reports whether the record is a variation group.
 func (r *record) isGroup() bool { return len(r.Children) > 0 }
 
 // isChild reports whether the record is a child of a variation group.
 func (r *record) isChild() bool { return r.ParentSKU != nil }
-
-// setKeys sets the key attributes for the account from the record's SKU,
-// kind and modification time.
-func (r *record) setKeys(account string) {
-	r.PK, r.SK = productsPK(account), r.SKU
-	r.GSI2PK, r.GSI2SK = store.PK(account, kindModified), r.ModifiedAt
-	r.GSI1PK, r.GSI1SK = "", ""
-	if r.isGroup() {
-		r.GSI1PK, r.GSI1SK = store.PK(account, kindGroups), r.SKU
-	}
-}
-
-// item marshals the record.
-func (r *record) item() (map[string]types.AttributeValue, error) {
-	m, err := attributevalue.MarshalMap(r)
-	if err != nil {
-		return nil, fmt.Errorf("marshal product %q: %w", r.SKU, err)
-	}
-	return m, nil
-}
-
-// decodeRecords unmarshals stored product items.
-func decodeRecords(items []map[string]types.AttributeValue) ([]*record, error) {
-	out := make([]*record, len(items))
-	for i, it := range items {
-		out[i] = &record{}
-		if err := attributevalue.UnmarshalMap(it, out[i]); err != nil {
-			return nil, fmt.Errorf("unmarshal product: %w", err)
-		}
-	}
-	return out, nil
-}
 
 // product renders the record's own fields with the API defaults and its
 // conditional keys; a group's Variations are left to the caller.
@@ -104,12 +48,50 @@ func (r *record) product() Product {
 	return p
 }
 
-// size estimates the stored size of the record in bytes: its JSON, which
-// is never smaller than DynamoDB's measure of the item.
+// size estimates the record's attributes in bytes: their JSON, which is
+// never smaller than DynamoDB's measure of them.
 func (r *record) size() int {
 	b, _ := json.Marshal(r) // cannot fail: strings, numbers, booleans, slices and maps
 	return len(b)
 }
+
+// modifiedAt is the record's modified_at as a time.
+func (r *record) modifiedAt() time.Time {
+	m, _ := time.Parse(time.RFC3339, r.ModifiedAt)
+	return m
+}
+
+// touch prepares r for a write at now: its version goes up by one (a new
+// record gets version 1) and its modified_at moves on.
+func (r *record) touch(now time.Time) {
+	r.Version++
+	r.ModifiedAt = nextModified(r.ModifiedAt, now)
+}
+
+// nextModified is the modified_at of a write at now to a record last
+// modified at prev: now, but always at least a second after prev, so that
+// modified_at changes on every write even within one second.
+func nextModified(prev string, now time.Time) string {
+	now = now.UTC().Truncate(time.Second)
+	if p, err := time.Parse(time.RFC3339, prev); err == nil && !now.After(p) {
+		now = p.Add(time.Second)
+	}
+	return isotime.Format(now)
+}
+
+// change is one optimistic write of a product item: the record's new state
+// (nil deletes it) and the version it was read at (0: it must not exist).
+type change struct {
+	sku  string
+	next *record
+	read int64
+}
+
+// put is the change that writes r, touched once since it was read.
+func put(r *record) change { return change{sku: r.SKU, next: r, read: r.Version - 1} }
+
+// del is the change that deletes r.
+func del(r *record) change { return change{sku: r.SKU, read: r.Version} }
 
 // withDefaults returns p with its unset lists and objects empty rather than
 // null, as the API returns them.

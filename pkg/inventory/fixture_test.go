@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -49,11 +49,15 @@ func (f *fixture) warehouse(name string) string {
 // product upserts a product of the account through the catalog service.
 func (f *fixture) product(sku, body string) {
 	f.t.Helper()
-	req := &api.Request{Account: api.Account{ID: f.acct.ID}}
-	req.PathParameters = map[string]string{"sku": url.PathEscape(sku)}
-	req.HTTPMethod = http.MethodPut
-	req.Body = body
-	if _, err := (catalog.Handlers{Service: catalog.Service{Table: f.env.Deps.Table}}).Upsert(context.Background(), req); err != nil {
+	obj, err := lenient.DecodeObject(body)
+	if err != nil {
+		f.t.Fatalf("upsert product %s: %v", sku, err)
+	}
+	in, err := catalog.ParseProduct(obj)
+	if err != nil {
+		f.t.Fatalf("upsert product %s: %v", sku, err)
+	}
+	if _, err := (catalog.Service{Table: f.env.Deps.Table}).Upsert(context.Background(), f.acct.ID, sku, in); err != nil {
 		f.t.Fatalf("upsert product %s: %v", sku, err)
 	}
 }

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 func init() { register(20, "catalog", seedCatalog) }
@@ -65,7 +64,7 @@ var demoItems = []demoItem{
 // about three in five are children of variation groups (product lines in
 // sizes and colors), the rest stand-alone.
 func seedCatalog(ctx context.Context, e *Env, s Sizes) error {
-	svc := catalog.Handlers{Service: catalog.Service{Table: e.Deps.Table}}
+	svc := catalog.Service{Table: e.Deps.Table}
 	children := s.Products * 3 / 5
 	done := 0
 	progress := func() {
@@ -94,7 +93,7 @@ func seedCatalog(ctx context.Context, e *Env, s Sizes) error {
 
 // seedLine creates up to max children of line and their group; it returns
 // how many children it made.
-func seedLine(ctx context.Context, e *Env, svc catalog.Handlers, line demoLine, max int, progress func()) (int, error) {
+func seedLine(ctx context.Context, e *Env, svc catalog.Service, line demoLine, max int, progress func()) (int, error) {
 	sizes, keys := line.sizes, []string{"size", "color"}
 	if sizes == nil {
 		sizes, keys = []string{""}, []string{"color"}
@@ -113,7 +112,7 @@ func seedLine(ctx context.Context, e *Env, svc catalog.Handlers, line demoLine, 
 			body := e.productBody(sku, line.name+" - "+strings.Join(nonEmpty(color, size), ", "), line.brand, line.category, line.price, line.weight)
 			body["custom_attributes"] = attrs
 			body["features"] = line.features
-			if err := callCatalog(ctx, e, svc.Upsert, sku, body); err != nil {
+			if err := upsertProduct(ctx, e, svc, sku, body); err != nil {
 				return 0, err
 			}
 			skus = append(skus, sku)
@@ -125,11 +124,11 @@ func seedLine(ctx context.Context, e *Env, svc catalog.Handlers, line demoLine, 
 		"description": fmt.Sprintf("%s by %s.", line.name, line.brand),
 		"images":      []string{"https://images.demo.example/" + line.sku + ".jpg"},
 	}
-	return len(skus), callCatalog(ctx, e, svc.PutGroup, line.sku, group)
+	return len(skus), putGroup(ctx, e, svc, line.sku, group)
 }
 
 // seedItem creates the i-th stand-alone product.
-func seedItem(ctx context.Context, e *Env, svc catalog.Handlers, i int) error {
+func seedItem(ctx context.Context, e *Env, svc catalog.Service, i int) error {
 	it := demoItems[i%len(demoItems)]
 	sku := fmt.Sprintf("%s-%04d", it.prefix, 1001+i)
 	name := it.name
@@ -142,7 +141,7 @@ func seedItem(ctx context.Context, e *Env, svc catalog.Handlers, i int) error {
 	if it.prefix == "BOK" {
 		body["isbn"] = fmt.Sprintf("978%010d", e.Rand.Int64N(1e10))
 	}
-	return callCatalog(ctx, e, svc.Upsert, sku, body)
+	return upsertProduct(ctx, e, svc, sku, body)
 }
 
 // productBody is an upsert body with the fields every demo product has,
@@ -162,20 +161,51 @@ func (e *Env) productBody(sku, name, brand, category string, price, weight float
 	}
 }
 
-// callCatalog runs a catalog handler for the account with sku as the path's
-// {sku} and body as the JSON body.
-func callCatalog(ctx context.Context, e *Env, h api.Handler, sku string, body any) error {
-	b, err := json.Marshal(body)
+// upsertProduct upserts the product sku of the account from body, an
+// upsert body validated as the API validates it.
+func upsertProduct(ctx context.Context, e *Env, svc catalog.Service, sku string, body any) error {
+	obj, err := decode(sku, body)
 	if err != nil {
-		return fmt.Errorf("marshal %s: %w", sku, err)
+		return err
 	}
-	req := &api.Request{Account: api.Account{ID: e.Account}}
-	req.Body = string(b)
-	req.PathParameters = map[string]string{"sku": url.PathEscape(sku)}
-	if _, err := h(ctx, req); err != nil {
+	in, err := catalog.ParseProduct(obj)
+	if err != nil {
+		return fmt.Errorf("catalog %s: %w", sku, err)
+	}
+	if _, err := svc.Upsert(ctx, e.Account, sku, in); err != nil {
 		return fmt.Errorf("catalog %s: %w", sku, err)
 	}
 	return nil
+}
+
+// putGroup creates the variation group sku of the account from body, a PUT
+// /variation_groups body validated as the API validates it.
+func putGroup(ctx context.Context, e *Env, svc catalog.Service, sku string, body any) error {
+	obj, err := decode(sku, body)
+	if err != nil {
+		return err
+	}
+	in, err := catalog.ParseGroup(sku, obj)
+	if err != nil {
+		return fmt.Errorf("catalog %s: %w", sku, err)
+	}
+	if _, err := svc.PutGroup(ctx, e.Account, sku, in); err != nil {
+		return fmt.Errorf("catalog %s: %w", sku, err)
+	}
+	return nil
+}
+
+// decode is body as the JSON object of a request.
+func decode(sku string, body any) (lenient.Object, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("marshal %s: %w", sku, err)
+	}
+	obj, err := lenient.DecodeObject(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s: %w", sku, err)
+	}
+	return obj, nil
 }
 
 // nonEmpty drops the empty strings of parts.

@@ -2,11 +2,8 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
@@ -70,27 +67,14 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
 	var skus []string
 	for page := 1; ; page++ {
-		req := &api.Request{Account: api.Account{ID: e.Account}}
-		req.QueryStringParameters = map[string]string{"page": strconv.Itoa(page), "limit": strconv.Itoa(paging.MaxLimit)}
-		resp, err := catalog.Handlers{Service: catalog.Service{Table: e.Deps.Table}}.List(ctx, req)
+		l, err := catalog.Service{Table: e.Deps.Table}.List(ctx, e.Account, catalog.Filter{}, paging.Page{Number: page, Limit: paging.MaxLimit})
 		if err != nil {
 			return nil, fmt.Errorf("list products: %w", err)
 		}
-		b, err := json.Marshal(resp.Body)
-		if err != nil {
-			return nil, fmt.Errorf("list products: %w", err)
-		}
-		var products []struct {
-			SKU           string   `json:"sku"`
-			VariationKeys []string `json:"variation_keys"`
-		}
-		if err := json.Unmarshal(b, &products); err != nil {
-			return nil, fmt.Errorf("list products: %w", err)
-		}
-		if len(products) == 0 {
+		if len(l.Items) == 0 {
 			return skus, nil
 		}
-		for _, p := range products {
+		for _, p := range l.Items {
 			if len(p.VariationKeys) == 0 {
 				skus = append(skus, p.SKU)
 			}

@@ -1,0 +1,369 @@
+package catalog
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/logctx"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Messages of the catalog's 404s.
+const (
+	NotFoundMessage      = "Product not found"
+	GroupNotFoundMessage = "Variation group not found"
+)
+
+// maxAttempts bounds how often a write that lost a race with another
+// request is re-read and retried before the caller gets a 409.
+const maxAttempts = 6
+
+// Service is the catalog domain: every operation on an account's products
+// and variation groups. The methods that take one SKU refuse an invalid one
+// (422), as the handlers do before reading a body.
+type Service struct{ Table store.Table }
+
+// Get returns the product sku: one read, plus one BatchGetItem per 100 of a
+// group's children. An unknown SKU is a 404.
+func (s Service) Get(ctx context.Context, account, sku string) (Product, error) {
+	if err := checkSKU(sku); err != nil {
+		return Product{}, err
+	}
+	rec, err := getRecord(ctx, s.Table, account, sku)
+	if err != nil {
+		return Product{}, err
+	}
+	if rec == nil {
+		return Product{}, errs.NotFound(NotFoundMessage)
+	}
+	if rec.isGroup() {
+		return s.loadGroup(ctx, account, rec)
+	}
+	return rec.product(), nil
+}
+
+// Lookup returns the account's products with the given SKUs, keyed by SKU;
+// unknown (or invalid) SKUs are absent from the map. It makes one
+// BatchGetItem per 100 distinct SKUs and no other reads, so a variation
+// group comes with its own fields only: no Variations and nothing inherited
+// from its children.
+func (s Service) Lookup(ctx context.Context, account string, skus []string) (map[string]Product, error) {
+	recs, err := getRecords(ctx, s.Table, account, skus)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Product, len(recs))
+	for sku, r := range recs {
+		out[sku] = r.product()
+	}
+	return out, nil
+}
+
+// List returns a page of the account's products in SKU order. By SKUs it
+// reads those (BatchGetItem); by modified_at it reads the matches from GSI2
+// (one Query while they fit in 1 MB); otherwise it reads the table's first
+// page*limit products (one Query while they fit in 1 MB). Groups on the
+// page get their children from what was read, and any others in one
+// BatchGetItem. The total is known when f filters.
+func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (Listing[Product], error) {
+	var recs []*record
+	var err error
+	switch {
+	case f.SKUs != nil:
+		recs, err = recordsBySKU(ctx, s.Table, account, f.SKUs)
+	case f.Modified.Active():
+		recs, err = recordsModified(ctx, s.Table, account, f.Modified)
+	default:
+		recs, err = firstProducts(ctx, s.Table, account, pageEnd(page))
+	}
+	if err != nil {
+		return Listing[Product]{}, err
+	}
+	known := make(map[string]*record, len(recs))
+	for _, r := range recs {
+		known[r.SKU] = r
+	}
+	total := -1
+	if f.filtered() {
+		recs = f.matching(recs)
+		total = len(recs)
+	}
+	items, err := s.render(ctx, account, paging.Slice(recs, page), known)
+	return Listing[Product]{Items: items, Total: total}, err
+}
+
+// ListGroups returns a page of the account's variation groups in SKU
+// order: of skus if not nil (BatchGetItem; the total is then known),
+// otherwise the first page*limit groups from GSI1 (one Query while they fit
+// in 1 MB).
+func (s Service) ListGroups(ctx context.Context, account string, skus []string, page paging.Page) (Listing[VariationGroup], error) {
+	var recs []*record
+	var err error
+	total := -1
+	if skus != nil {
+		recs, err = recordsBySKU(ctx, s.Table, account, skus)
+		recs = slices.DeleteFunc(recs, func(r *record) bool { return !r.isGroup() })
+		total = len(recs)
+	} else {
+		recs, err = firstGroups(ctx, s.Table, account, pageEnd(page))
+	}
+	if err != nil {
+		return Listing[VariationGroup]{}, err
+	}
+	recs = paging.Slice(recs, page)
+	out := make([]VariationGroup, len(recs))
+	for i, r := range recs {
+		out[i] = r.group()
+	}
+	return Listing[VariationGroup]{Items: out, Total: total}, nil
+}
+
+// Upsert creates or updates the product sku with the validated input and
+// returns it as now stored. Creating needs a name. Writing a child also
+// writes its group (its modified_at, and the child's variation values for
+// the uniqueness rule) in the same transaction, and a child must keep a
+// value for each of its group's variation attributes, unique in the group.
+func (s Service) Upsert(ctx context.Context, account, sku string, in ProductInput) (Product, error) {
+	if err := checkSKU(sku); err != nil {
+		return Product{}, err
+	}
+	var id int64
+	return retry(ctx, func() (Product, error) {
+		cur, err := getRecord(ctx, s.Table, account, sku)
+		if err != nil {
+			return Product{}, err
+		}
+		next := &record{Product: Product{SKU: sku}}
+		if cur != nil {
+			*next = *cur
+		} else if !in.hasName {
+			return Product{}, errs.Invalid("name is required to create a product")
+		}
+		next.Product = in.apply(next.Product)
+		next.touch(time.Now())
+		if err := checkSize(next.Product); err != nil {
+			return Product{}, err
+		}
+		if cur == nil {
+			if id == 0 {
+				if id, err = nextID(ctx, s.Table, account); err != nil {
+					return Product{}, err
+				}
+			}
+			next.ID = id
+		}
+		changes := []change{put(next)}
+		if next.isChild() {
+			group, err := getRecord(ctx, s.Table, account, *next.ParentSKU)
+			if err != nil {
+				return Product{}, err
+			}
+			group, err = withChild(group, next, time.Now())
+			if err != nil {
+				return Product{}, err
+			}
+			changes = append(changes, put(group))
+		}
+		if err := commit(ctx, s.Table, account, changes); err != nil {
+			return Product{}, err
+		}
+		if next.isGroup() {
+			return s.loadGroup(ctx, account, next)
+		}
+		return next.product(), nil
+	})
+}
+
+// Delete deletes the product sku; an unknown SKU is a 404. Deleting a child
+// removes it from its group in the same transaction (and deletes the group
+// with its last child, as a group needs one); deleting a group leaves its
+// children stand-alone.
+func (s Service) Delete(ctx context.Context, account, sku string) error {
+	if err := checkSKU(sku); err != nil {
+		return err
+	}
+	found, err := retry(ctx, func() (bool, error) {
+		cur, err := getRecord(ctx, s.Table, account, sku)
+		if err != nil || cur == nil {
+			return false, err
+		}
+		if cur.isGroup() {
+			return true, s.dissolve(ctx, account, cur)
+		}
+		changes := []change{del(cur)}
+		if cur.isChild() {
+			group, err := getRecord(ctx, s.Table, account, *cur.ParentSKU)
+			if err != nil {
+				return false, err
+			}
+			c, err := withoutChild(group, cur)
+			if err != nil {
+				return false, err
+			}
+			changes = append(changes, c)
+		}
+		return true, commit(ctx, s.Table, account, changes)
+	})
+	if err == nil && !found {
+		return errs.NotFound(NotFoundMessage)
+	}
+	return err
+}
+
+// PutGroup creates or replaces the variation group sku: one read of the
+// group, one BatchGetItem of its old and new children, and one transaction
+// that writes the group and every child that joins, leaves or gets new
+// variation attributes, each conditioned on the version read. A product in
+// another group, a missing product, a group as a child, a child without a
+// variation attribute, or two children with the same values is a 422.
+func (s Service) PutGroup(ctx context.Context, account, sku string, in GroupInput) (VariationGroup, error) {
+	if err := checkSKU(sku); err != nil {
+		return VariationGroup{}, err
+	}
+	var id int64
+	return retry(ctx, func() (VariationGroup, error) {
+		cur, err := getRecord(ctx, s.Table, account, sku)
+		if err != nil {
+			return VariationGroup{}, err
+		}
+		next := &record{Product: Product{SKU: sku}}
+		if cur != nil {
+			if !cur.isGroup() {
+				return VariationGroup{}, errs.Invalid("%s is a product: a variation group needs a SKU that no product uses", sku)
+			}
+			*next = *cur
+		}
+		recs, err := getRecords(ctx, s.Table, account, append(slices.Clone(in.children), next.Children...))
+		if err != nil {
+			return VariationGroup{}, err
+		}
+		combos, err := childCombos(sku, in, recs)
+		if err != nil {
+			return VariationGroup{}, err
+		}
+		now := time.Now()
+		old := next.Children
+		next.Name, next.Description, next.ImageList = &in.name, in.description, in.images
+		next.Keys, next.Children, next.Combos = in.keys, in.children, combos
+		next.touch(now)
+		if err := checkSize(next.Product); err != nil {
+			return VariationGroup{}, err
+		}
+		if cur == nil {
+			if id == 0 {
+				if id, err = nextID(ctx, s.Table, account); err != nil {
+					return VariationGroup{}, err
+				}
+			}
+			next.ID = id
+		}
+		changes := append([]change{put(next)}, memberChanges(sku, in, old, recs, now)...)
+		if len(changes) > maxGroupWrites {
+			return VariationGroup{}, errs.Invalid("this change writes %d products (the group and each child that joins, leaves or gets new variation attributes); one request writes at most %d: split it into several PUTs", len(changes), maxGroupWrites)
+		}
+		if err := commit(ctx, s.Table, account, changes); err != nil {
+			return VariationGroup{}, err
+		}
+		return next.group(), nil
+	})
+}
+
+// DeleteGroup deletes the variation group sku and makes its children
+// stand-alone; a SKU that is not a group is a 404.
+func (s Service) DeleteGroup(ctx context.Context, account, sku string) error {
+	if err := checkSKU(sku); err != nil {
+		return err
+	}
+	found, err := retry(ctx, func() (bool, error) {
+		g, err := getRecord(ctx, s.Table, account, sku)
+		if err != nil || g == nil || !g.isGroup() {
+			return false, err
+		}
+		return true, s.dissolve(ctx, account, g)
+	})
+	if err == nil && !found {
+		return errs.NotFound(GroupNotFoundMessage)
+	}
+	return err
+}
+
+// loadGroup renders the group g with its children, read in one
+// BatchGetItem per 100.
+func (s Service) loadGroup(ctx context.Context, account string, g *record) (Product, error) {
+	children, err := getRecords(ctx, s.Table, account, g.Children)
+	if err != nil {
+		return Product{}, err
+	}
+	return g.groupProduct(children), nil
+}
+
+// render renders records, completing each group with its children: those
+// among known (records already read, keyed by SKU) and the others read in
+// one BatchGetItem per 100.
+func (s Service) render(ctx context.Context, account string, recs []*record, known map[string]*record) ([]Product, error) {
+	var missing []string
+	for _, r := range recs {
+		for _, c := range r.Children {
+			if known[c] == nil {
+				missing = append(missing, c)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		more, err := getRecords(ctx, s.Table, account, missing)
+		if err != nil {
+			return nil, err
+		}
+		for sku, r := range more {
+			known[sku] = r
+		}
+	}
+	out := make([]Product, len(recs))
+	for i, r := range recs {
+		if r.isGroup() {
+			out[i] = r.groupProduct(known)
+		} else {
+			out[i] = r.product()
+		}
+	}
+	return out, nil
+}
+
+// dissolve deletes the group g and makes its children stand-alone, in one
+// transaction.
+func (s Service) dissolve(ctx context.Context, account string, g *record) error {
+	children, err := getRecords(ctx, s.Table, account, g.Children)
+	if err != nil {
+		return err
+	}
+	changes, err := dissolution(g, children, time.Now())
+	if err != nil {
+		return err
+	}
+	return commit(ctx, s.Table, account, changes)
+}
+
+// retry runs attempt (which reads, validates and commits) until it does not
+// lose a race, at most maxAttempts times, pausing briefly between tries;
+// then the caller gets a 409.
+func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
+	for i := 1; ; i++ {
+		v, err := attempt()
+		if !raced(err) {
+			return v, err
+		}
+		if i == maxAttempts {
+			return v, errs.Conflict("The product was changed by another request at the same time; retry")
+		}
+		logctx.From(ctx).Info("catalog write raced, retrying", "attempt", i)
+		select {
+		case <-ctx.Done():
+			return v, ctx.Err()
+		case <-time.After(time.Duration(5+rand.IntN(20*i)) * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/sku"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Partition kinds of the catalog (see docs/data-model.md).
+const (
+	kindProduct  = "P"      // every product and group, SK = sku
+	kindGroups   = "PGROUP" // GSI1: the groups, GSI1SK = sku
+	kindModified = "PMOD"   // GSI2: every product, GSI2SK = modified_at
+	kindSequence = "PSEQ"   // the product id counter
+)
+
+// maxTransactionBytes keeps a transaction below DynamoDB's 4 MB.
+const maxTransactionBytes = 3_900_000
+
+// productsPK is the partition of the account's products, sorted by SKU.
+func productsPK(account string) string { return store.PK(account, kindProduct) }
+
+// productKey is the primary key of the product sku.
+func productKey(account, sku string) map[string]types.AttributeValue {
+	return store.Key(productsPK(account), sku)
+}
+
+// itemKeys are the key attributes of the record's item: its primary key,
+// GSI2 (every product by modified_at) and, for a group, GSI1 (the groups
+// by SKU).
+func itemKeys(account string, r *record) map[string]types.AttributeValue {
+	keys := productKey(account, r.SKU)
+	keys[store.AttrGSI2PK] = store.S(store.PK(account, kindModified))
+	keys[store.AttrGSI2SK] = store.S(r.ModifiedAt)
+	if r.isGroup() {
+		keys[store.AttrGSI1PK] = store.S(store.PK(account, kindGroups))
+		keys[store.AttrGSI1SK] = store.S(r.SKU)
+	}
+	return keys
+}
+
+// itemSize estimates the stored size of the record's item with its key
+// attributes: the record's JSON plus each key as JSON would spell it, never
+// smaller than DynamoDB's measure of the item.
+func itemSize(r *record, keys map[string]types.AttributeValue) int {
+	n := r.size()
+	for name, v := range keys {
+		if s, ok := v.(*types.AttributeValueMemberS); ok {
+			n += len(`"":"",`) + len(name) + len(s.Value)
+		}
+	}
+	return n
+}
+
+// getRecord reads the product item sku with a strongly consistent read; nil
+// if there is none.
+func getRecord(ctx context.Context, t store.Table, account, sku string) (*record, error) {
+	var r record
+	found, err := t.Get(ctx, productKey(account, sku), &r, true)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// getRecords reads the product items of the given SKUs with strongly
+// consistent reads (one BatchGetItem per 100), keyed by SKU. Duplicates and
+// invalid SKUs are skipped.
+func getRecords(ctx context.Context, t store.Table, account string, skus []string) (map[string]*record, error) {
+	seen := make(map[string]bool, len(skus))
+	keys := make([]map[string]types.AttributeValue, 0, len(skus))
+	for _, s := range skus {
+		if seen[s] || !sku.Valid(s) {
+			continue
+		}
+		seen[s] = true
+		keys = append(keys, productKey(account, s))
+	}
+	items, err := t.BatchGet(ctx, keys, true)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := decodeRecords(items)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*record, len(recs))
+	for _, r := range recs {
+		out[r.SKU] = r
+	}
+	return out, nil
+}
+
+// decodeRecords unmarshals stored product items.
+func decodeRecords(items []map[string]types.AttributeValue) ([]*record, error) {
+	out := make([]*record, len(items))
+	for i, it := range items {
+		out[i] = &record{}
+		if err := attributevalue.UnmarshalMap(it, out[i]); err != nil {
+			return nil, fmt.Errorf("unmarshal product: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// nextID returns the account's next product id from its counter item.
+func nextID(ctx context.Context, t store.Table, account string) (int64, error) {
+	u := store.Update{Add: []string{"#next :one"}}
+	u.Value(":one", &types.AttributeValueMemberN{Value: "1"})
+	in := u.Input(t, store.Key(store.PK(account, kindSequence), "product_id"))
+	in.ReturnValues = types.ReturnValueUpdatedNew
+	out, err := t.DB.UpdateItem(ctx, in)
+	if err != nil {
+		return 0, fmt.Errorf("next product id: %w", err)
+	}
+	n, ok := out.Attributes["next"].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, fmt.Errorf("next product id: no counter returned")
+	}
+	id, err := strconv.ParseInt(n.Value, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("next product id: %w", err)
+	}
+	return id, nil
+}
+
+// condition is the change's condition on the version read: the item must
+// not exist (read 0) or must still have that version.
+func (c change) condition() (string, map[string]types.AttributeValue) {
+	if c.read == 0 {
+		return "attribute_not_exists(#PK)", nil
+	}
+	return "#ver = :ver", map[string]types.AttributeValue{":ver": &types.AttributeValueMemberN{Value: strconv.FormatInt(c.read, 10)}}
+}
+
+// commit writes the changes all or nothing with one Commit (one PutItem or
+// DeleteItem, or one TransactWriteItems), each conditioned on the version it
+// was read at. A lost race surfaces as an error for which raced is true.
+func commit(ctx context.Context, t store.Table, account string, changes []change) error {
+	ws := make([]store.Write, len(changes))
+	size := 0
+	for i, c := range changes {
+		cond, values := c.condition()
+		if c.next == nil {
+			ws[i] = store.Delete(productKey(account, c.sku), cond, values)
+			continue
+		}
+		keys := itemKeys(account, c.next)
+		item, err := store.Marshal(c.next, keys)
+		if err != nil {
+			return err
+		}
+		size += itemSize(c.next, keys)
+		ws[i] = store.Put(item, cond, values)
+	}
+	if size > maxTransactionBytes {
+		return errs.Invalid("this change writes %d bytes of products, more than one transaction holds (%d): change fewer children at once", size, maxTransactionBytes)
+	}
+	if err := t.Commit(ctx, ws); err != nil {
+		return fmt.Errorf("write %d products: %w", len(ws), err)
+	}
+	return nil
+}
+
+// raced reports whether err is a write that lost a race: a condition on a
+// version it read failed, or another transaction held one of its items.
+func raced(err error) bool {
+	if store.ConditionFailed(err) {
+		return true
+	}
+	for _, r := range store.CancellationReasons(err) {
+		if r == "ConditionalCheckFailed" || r == "TransactionConflict" {
+			return true
+		}
+	}
+	return false
+}

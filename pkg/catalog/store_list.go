@@ -1,0 +1,89 @@
+package catalog
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// firstProducts reads the account's first n products in SKU order from the
+// table (one Query while they fit in 1 MB).
+func firstProducts(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
+	return queryRecords(ctx, t, dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("#PK = :pk"),
+		ExpressionAttributeNames:  store.Names("#PK"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(productsPK(account))},
+		ConsistentRead:            aws.Bool(true),
+	}, n)
+}
+
+// firstGroups reads the account's first n variation groups in SKU order
+// from GSI1 (one Query while they fit in 1 MB).
+func firstGroups(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
+	return queryRecords(ctx, t, dynamodb.QueryInput{
+		IndexName:                 aws.String(store.GSI1),
+		KeyConditionExpression:    aws.String("#GSI1PK = :pk"),
+		ExpressionAttributeNames:  store.Names("#GSI1PK"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(store.PK(account, kindGroups))},
+	}, n)
+}
+
+// recordsBySKU reads the products of the given SKUs (BatchGetItem), sorted
+// by SKU.
+func recordsBySKU(ctx context.Context, t store.Table, account string, skus []string) ([]*record, error) {
+	bySKU, err := getRecords(ctx, t, account, skus)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*record, 0, len(bySKU))
+	for _, r := range bySKU {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *record) int { return strings.Compare(a.SKU, b.SKU) })
+	return out, nil
+}
+
+// recordsModified reads every product whose modified_at is within m from
+// GSI2 (eventually consistent, as every index).
+func recordsModified(ctx context.Context, t store.Table, account string, m isotime.Range) ([]*record, error) {
+	if m.Min != nil && m.Max != nil && m.Min.After(*m.Max) {
+		return nil, nil
+	}
+	cond := "#GSI2PK = :pk"
+	values := map[string]types.AttributeValue{":pk": store.S(store.PK(account, kindModified))}
+	switch {
+	case m.Min != nil && m.Max != nil:
+		cond += " AND #GSI2SK BETWEEN :min AND :max"
+	case m.Min != nil:
+		cond += " AND #GSI2SK >= :min"
+	default:
+		cond += " AND #GSI2SK <= :max"
+	}
+	if m.Min != nil {
+		values[":min"] = store.S(isotime.Format(*m.Min))
+	}
+	if m.Max != nil {
+		values[":max"] = store.S(isotime.Format(*m.Max))
+	}
+	return queryRecords(ctx, t, dynamodb.QueryInput{
+		IndexName: aws.String(store.GSI2), KeyConditionExpression: aws.String(cond),
+		ExpressionAttributeNames: store.Names(cond), ExpressionAttributeValues: values,
+	}, math.MaxInt)
+}
+
+// queryRecords reads the first n records of the query.
+func queryRecords(ctx context.Context, t store.Table, in dynamodb.QueryInput, n int) ([]*record, error) {
+	items, err := t.QueryUpTo(ctx, in, n)
+	if err != nil {
+		return nil, err
+	}
+	return decodeRecords(items)
+}
