@@ -2,17 +2,19 @@ package orders
 
 import (
 	"context"
-	"fmt"
+	"sort"
 	"strconv"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
+
+// Allocation (docs/orders.md, "Allocation"): the plan of an order's
+// unassigned quantities over the warehouses, the reservation changes that
+// take one state of an order to another, and the runs that allocate
+// waiting orders when stock becomes available.
 
 // warehouseIDs returns the uuids of whs, in their order.
 func warehouseIDs(whs []warehouses.Warehouse) []string {
@@ -23,32 +25,9 @@ func warehouseIDs(whs []warehouses.Warehouse) []string {
 	return out
 }
 
-// readStock returns what is available of each SKU in each warehouse: one
-// strongly consistent BatchGetItem per 100 records.
-func readStock(ctx context.Context, t store.Table, account string, skus, whs []string) (allocation.Stock, error) {
-	keys := make([]map[string]types.AttributeValue, 0, len(skus)*len(whs))
-	for _, sku := range skus {
-		for _, wh := range whs {
-			keys = append(keys, inventory.Key(account, sku, wh))
-		}
-	}
-	items, err := t.BatchGet(ctx, keys, true)
-	if err != nil {
-		return nil, fmt.Errorf("read stock: %w", err)
-	}
-	stock := allocation.Stock{}
-	for _, it := range items {
-		var r inventory.Record
-		if err := attributevalue.UnmarshalMap(it, &r); err != nil {
-			return nil, fmt.Errorf("unmarshal inventory: %w", err)
-		}
-		stock[allocation.Record{SKU: r.SKU, Warehouse: r.Warehouse}] = int(r.Available)
-	}
-	return stock, nil
-}
-
-// planOrder allocates o's unassigned quantities (DESIGN.md section 6) from
-// stock, which it reduces by what it allocates.
+// planOrder allocates o's unassigned quantities from stock (the warehouses
+// in priority order, whole order first: pkg/allocation), which it reduces by
+// what it allocates.
 func planOrder(o *Order, whs []string, stock allocation.Stock) {
 	if !o.open() {
 		return
@@ -69,18 +48,41 @@ func planOrder(o *Order, whs []string, stock allocation.Stock) {
 	}
 }
 
-// allocate plans o's unassigned quantities against the current stock.
-func allocate(ctx context.Context, t store.Table, account string, o *Order, whs []string) error {
-	skus := o.needs()
-	if len(skus) == 0 || len(whs) == 0 {
-		return nil
+// delta is a change of the quantity reserved at one inventory record.
+type delta struct {
+	allocation.Record
+	Qty int
+}
+
+// reserveDeltas returns the reservation changes that take cur's allocations
+// (none when cur is nil) to next's, in a fixed order.
+func reserveDeltas(cur, next *Order) []delta {
+	sum := map[allocation.Record]int{}
+	add := func(o *Order, sign int) {
+		if o == nil {
+			return
+		}
+		for _, it := range o.Items {
+			for _, a := range it.Alloc {
+				sum[allocation.Record{SKU: *it.InventorySKU, Warehouse: a.WarehouseUUID}] += sign * a.Quantity
+			}
+		}
 	}
-	stock, err := readStock(ctx, t, account, skus, whs)
-	if err != nil {
-		return err
+	add(cur, -1)
+	add(next, 1)
+	var out []delta
+	for r, q := range sum {
+		if q != 0 {
+			out = append(out, delta{r, q})
+		}
 	}
-	planOrder(o, whs, stock)
-	return nil
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].SKU != out[j].SKU {
+			return out[i].SKU < out[j].SKU
+		}
+		return out[i].Warehouse < out[j].Warehouse
+	})
+	return out
 }
 
 // released returns the records where next holds less than cur, net of the
@@ -96,27 +98,27 @@ func released(cur, next *Order, shipped map[allocation.Record]int) []inventory.S
 	return out
 }
 
-// StockAvailable implements inventory.StockListener: after records changed,
-// it first takes back allocations where more is reserved than is on hand
-// (newest orders first, re-planning them elsewhere), then allocates the
-// unassigned quantities of the SKUs concerned, oldest order first.
-func (s Service) StockAvailable(ctx context.Context, account string, records []inventory.SKUWarehouse) error {
-	if len(records) == 0 {
+func anyStock(stock allocation.Stock) bool {
+	for _, n := range stock {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// allocate plans o's unassigned quantities against the current stock.
+func allocate(ctx context.Context, t store.Table, account string, o *Order, whs []string) error {
+	skus := o.needs()
+	if len(skus) == 0 || len(whs) == 0 {
 		return nil
 	}
-	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
+	stock, err := readStock(ctx, t, account, skus, whs)
 	if err != nil {
 		return err
 	}
-	ids := warehouseIDs(whs)
-	skus := map[string]bool{}
-	for _, r := range records {
-		skus[r.SKU] = true
-	}
-	if err := s.fixOverReserved(ctx, account, records, ids); err != nil {
-		return err
-	}
-	return s.allocateWaiting(ctx, account, sortedKeys(skus), ids)
+	planOrder(o, whs, stock)
+	return nil
 }
 
 // allocateWaiting allocates, oldest order first, the unassigned quantities
@@ -132,7 +134,7 @@ func (s Service) allocateWaiting(ctx context.Context, account string, skus, whs 
 	if !anyStock(stock) {
 		return nil
 	}
-	seqs, err := queryIndex(ctx, s.Table, unassignedPK(account), true, containsAny("skus", skus))
+	seqs, err := waitingFor(ctx, s.Table, account, skus)
 	if err != nil {
 		return err
 	}
@@ -145,15 +147,6 @@ func (s Service) allocateWaiting(ctx context.Context, account string, skus, whs 
 		}
 	}
 	return nil
-}
-
-func anyStock(stock allocation.Stock) bool {
-	for _, n := range stock {
-		if n > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // reallocate takes the order's allocations at drop (if set) back and plans
@@ -186,24 +179,4 @@ func (s Service) reallocate(ctx context.Context, account string, seq int64, whs 
 		}
 		return save(ctx, s.Table, account, cur, &next, nil, nil)
 	})
-}
-
-// OnArchive is the warehouses.ArchiveHook: the open orders allocated at the
-// archived warehouse release it and are planned again over the others.
-func (s Service) OnArchive(ctx context.Context, account, warehouse string) error {
-	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
-	if err != nil {
-		return err
-	}
-	ids := warehouseIDs(whs)
-	seqs, err := queryIndex(ctx, s.Table, fulfillPK(account, warehouse), true, nil)
-	if err != nil {
-		return err
-	}
-	for _, seq := range seqs {
-		if err := s.reallocate(ctx, account, seq, ids, warehouse, nil); err != nil {
-			return fmt.Errorf("re-allocate order %d: %w", seq, err)
-		}
-	}
-	return nil
 }

@@ -8,8 +8,9 @@ import (
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
-// TestSplitExample is DESIGN.md section 6's example: A and B hold 1 each of
-// SKU 123; an order for 2 gives one fulfillment of 1 at A and one at B.
+// TestSplitExample is the split example of the allocation rules
+// (docs/orders.md, "Allocation"): A and B hold 1 each of SKU 123; an order
+// for 2 gives one fulfillment of 1 at A and one at B.
 func TestSplitExample(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)

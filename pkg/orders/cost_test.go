@@ -268,7 +268,7 @@ func sk(item map[string]types.AttributeValue) string {
 
 // TestSequentialPagingIsLinear walks every page (limit 10) of listings of
 // 250 orders: each page is one Query of at most a page, starting where the
-// previous one ended, so the walk reads each listing item once and costs
+// previous one ended, so the walk reads each index item once and costs
 // reads in proportion to the orders, not to their square (acceptance item 4).
 func TestSequentialPagingIsLinear(t *testing.T) {
 	t.Parallel()
@@ -340,19 +340,19 @@ func TestSequentialPagingIsLinear(t *testing.T) {
 		}
 		wantPages := tt.matches/limit + 1
 		if pages != wantPages || listed != tt.matches || read != tt.matches {
-			t.Errorf("%s: %d pages listing %d orders read %d listing items; want %d pages, %d orders, %d items",
+			t.Errorf("%s: %d pages listing %d orders read %d index items; want %d pages, %d orders, %d items",
 				tt.name, pages, listed, read, wantPages, tt.matches, tt.matches)
 		}
 		if firstRCU == 0 || queryRCU > float64(pages)*firstRCU || totalRCU > float64(pages)*firstTotal {
 			t.Errorf("%s: the walk consumed %g RCU (%g in Queries), more than %d pages × %g (%g) of page 1",
 				tt.name, totalRCU, queryRCU, pages, firstTotal, firstRCU)
 		}
-		t.Logf("%s: %d pages, %d Queries reading %d listing items, %g RCU (%g in Queries)", tt.name, pages, pages, read, totalRCU, queryRCU)
+		t.Logf("%s: %d pages, %d Queries reading %d index items, %g RCU (%g in Queries)", tt.name, pages, pages, read, totalRCU, queryRCU)
 	}
 }
 
 // TestJumpReadsOnlySkippedKeys: a fresh listing of page P (no page start
-// known) is one keys-only Query of the (P-1)×limit skipped listing items,
+// known) is one keys-only Query of the (P-1)×limit skipped index items,
 // costing no more than their size, then one Query of the page from where
 // the skip ended and one BatchGetItem of the page's orders: no order of a
 // skipped page is read. The next page then starts where that one ended.
@@ -391,7 +391,7 @@ func TestJumpReadsOnlySkippedKeys(t *testing.T) {
 		if start, end := sk(ins[1].ExclusiveStartKey), sk(keysOut.Items[len(keysOut.Items)-1]); start != end || aws.ToInt32(ins[1].Limit) != limit {
 			t.Errorf("%s: the page starts after %q (Limit %d), want after the skip's last key %q", tt.name, start, aws.ToInt32(ins[1].Limit), end)
 		}
-		// The bound: the size of the skipped listing items, read in full here.
+		// The bound: the size of the skipped index items, read in full here.
 		full, err := s.env.Deps.Table.DB.Query(context.Background(), &dynamodb.QueryInput{
 			TableName: s.env.Deps.Table.TableName(), KeyConditionExpression: aws.String("PK = :pk"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(tt.pk)},
@@ -406,7 +406,7 @@ func TestJumpReadsOnlySkippedKeys(t *testing.T) {
 		}
 		bound := math.Ceil(float64(size) / 4096)
 		if got := rcu(keysOut.ConsumedCapacity); got == 0 || got > bound {
-			t.Errorf("%s: the skip of %d keys consumed %g RCU; the skipped listing items (%d bytes) cost %g", tt.name, skip, got, size, bound)
+			t.Errorf("%s: the skip of %d keys consumed %g RCU; the skipped index items (%d bytes) cost %g", tt.name, skip, got, size, bound)
 		}
 		n, keys := batchKeys(calls)
 		if n != 1 || len(keys) != limit {
@@ -431,12 +431,12 @@ func TestJumpReadsOnlySkippedKeys(t *testing.T) {
 	}
 }
 
-// seqAt is the seq of a listing item.
+// seqAt is the seq of a index item.
 func seqAt(t *testing.T, item map[string]types.AttributeValue) int64 {
 	t.Helper()
 	n, _ := item["seq"].(*types.AttributeValueMemberN)
 	if n == nil {
-		t.Fatalf("listing item without seq: %v", item)
+		t.Fatalf("index item without seq: %v", item)
 	}
 	v, err := strconv.ParseInt(n.Value, 10, 64)
 	if err != nil {
@@ -462,7 +462,7 @@ func itemSize(item map[string]types.AttributeValue) int {
 				size += len(s)
 			}
 		default:
-			size += 1024 // not in listing items; a generous bound
+			size += 1024 // not in index items; a generous bound
 		}
 	}
 	return size

@@ -8,14 +8,9 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
-	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
@@ -36,24 +31,9 @@ type Result struct {
 	Error       string `json:"error,omitempty"`
 }
 
-// Import imports documents (DESIGN.md section 6) into the account, each on
-// its own: an invalid document gets a result with its error and the others
-// still import. The error return is for failures of the service itself.
-func (s Service) Import(ctx context.Context, account string, docs []json.RawMessage) ([]Result, error) {
-	im := &importer{Service: s, account: account, channels: map[string]*channels.Channel{}}
-	out := make([]Result, 0, len(docs))
-	for _, raw := range docs {
-		res, err := im.one(ctx, raw)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, res)
-	}
-	return out, nil
-}
-
-// importer carries what a batch of documents shares: channels, the
-// warehouse list and the last sequence number read.
+// importer imports a batch of documents into one account (Service.Import)
+// and carries what they share: channels, the warehouse list and the last
+// sequence number read.
 type importer struct {
 	Service
 	account  string
@@ -163,26 +143,27 @@ func (im *importer) warehouses(ctx context.Context) ([]string, error) {
 // apply imports d once: it creates the order or updates it, returning its
 // seq, the result and the records it released stock at.
 func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel) (*int64, string, []inventory.SKUWarehouse, error) {
-	out, err := im.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: im.Table.TableName(), Key: refKey(im.account, d.ChannelUUID, d.DisplayRef), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("read order ref: %w", err)
-	}
-	if out.Item == nil {
-		seq, err := im.create(ctx, d, ch)
-		return seq, ResultCreated, nil, err
-	}
-	seq, err := itemSeq(out.Item)
+	seq, found, err := refSeq(ctx, im.Table, im.account, d.ChannelUUID, d.DisplayRef)
 	if err != nil {
 		return nil, "", nil, err
+	}
+	if !found {
+		seq, err := im.create(ctx, d, ch)
+		return seq, ResultCreated, nil, err
 	}
 	cur, err := im.Get(ctx, im.account, seq)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	next, err := im.merge(ctx, cur, d)
+	next, err := merge(cur, d)
 	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := im.resolve(ctx, next); err != nil {
+		return nil, "", nil, err
+	}
+	next.derive()
+	if err := im.plan(ctx, next); err != nil {
 		return nil, "", nil, err
 	}
 	if reflect.DeepEqual(cur, next) {
@@ -197,6 +178,53 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 
 // create stores a new order with the next sequence number, allocated.
 func (im *importer) create(ctx context.Context, d *document, ch *channels.Channel) (*int64, error) {
+	o, err := newOrder(d, ch)
+	if err != nil {
+		return nil, err
+	}
+	if err := im.resolve(ctx, o); err != nil {
+		return nil, err
+	}
+	prev, err := im.seq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.Seq = prev + 1
+	o.derive()
+	if err := im.plan(ctx, o); err != nil {
+		return nil, err
+	}
+	if err := save(ctx, im.Table, im.account, nil, o, createWrites(im.account, d.ChannelUUID, d.DisplayRef, prev), nil); err != nil {
+		return nil, err
+	}
+	im.lastSeq = &o.Seq
+	im.waiting = o.needs()
+	return &o.Seq, nil
+}
+
+// seq returns the account's last sequence number.
+func (im *importer) seq(ctx context.Context) (int64, error) {
+	if im.lastSeq != nil {
+		return *im.lastSeq, nil
+	}
+	return lastSeq(ctx, im.Table, im.account)
+}
+
+// plan allocates o's unassigned quantities.
+func (im *importer) plan(ctx context.Context, o *Order) error {
+	if len(o.needs()) == 0 {
+		return nil
+	}
+	whs, err := im.warehouses(ctx)
+	if err != nil {
+		return err
+	}
+	return allocate(ctx, im.Table, im.account, o, whs)
+}
+
+// newOrder is the order a first import of d into channel ch creates,
+// before its seq, its inventory SKUs, its statuses and its allocation.
+func newOrder(d *document, ch *channels.Channel) (*Order, error) {
 	o := &Order{
 		DisplayRef: d.DisplayRef, ChannelUUID: ch.UUID, ChannelName: ch.Name,
 		ChannelTypeDisplayName: ch.ChannelTypeDisplayName, OrderedAt: d.OrderedAt, PaymentStatus: None,
@@ -215,76 +243,15 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 		}
 		o.Items[i] = it
 	}
-	if err := im.resolve(ctx, o); err != nil {
-		return nil, err
-	}
-	prev, err := im.seq(ctx)
-	if err != nil {
-		return nil, err
-	}
-	o.Seq = prev + 1
-	o.derive()
-	if err := im.plan(ctx, o); err != nil {
-		return nil, err
-	}
-	if err := save(ctx, im.Table, im.account, nil, o, im.createItems(d, prev), nil); err != nil {
-		return nil, err
-	}
-	im.lastSeq = &o.Seq
-	im.waiting = o.needs()
-	return &o.Seq, nil
+	return o, nil
 }
 
-// createItems are the writes that go with a new order: its idempotency key
-// (which must not exist) and the sequence counter (which must still hold
-// prev, so numbers are never reused nor skipped).
-func (im *importer) createItems(d *document, prev int64) []store.Write {
-	ref := refKey(im.account, d.ChannelUUID, d.DisplayRef)
-	ref["seq"] = &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)}
-	ref["channel_uuid"], ref["display_ref"] = store.S(d.ChannelUUID), store.S(d.DisplayRef)
-	counter := store.Update{Set: []string{"seq = :next"}, Condition: "attribute_not_exists(seq)"}
-	counter.Value(":next", &types.AttributeValueMemberN{Value: strconv.FormatInt(prev+1, 10)})
-	if prev > 0 {
-		counter.Condition = "seq = :prev"
-		counter.Value(":prev", &types.AttributeValueMemberN{Value: strconv.FormatInt(prev, 10)})
-	}
-	return []store.Write{store.Put(ref, "attribute_not_exists(PK)", nil), counter.Write(seqKey(im.account))}
-}
-
-// seq returns the account's last sequence number.
-func (im *importer) seq(ctx context.Context) (int64, error) {
-	if im.lastSeq != nil {
-		return *im.lastSeq, nil
-	}
-	out, err := im.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: im.Table.TableName(), Key: seqKey(im.account), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return 0, fmt.Errorf("read order sequence: %w", err)
-	}
-	if out.Item == nil {
-		return 0, nil
-	}
-	return itemSeq(out.Item)
-}
-
-// plan allocates o's unassigned quantities.
-func (im *importer) plan(ctx context.Context, o *Order) error {
-	if len(o.needs()) == 0 {
-		return nil
-	}
-	whs, err := im.warehouses(ctx)
-	if err != nil {
-		return err
-	}
-	return allocate(ctx, im.Table, im.account, o, whs)
-}
-
-// merge applies a re-import to cur (see docs/orders.md): payment,
-// cancellation, notes, addresses, dates and line details change; the lines'
-// SKUs and quantities, and ordered_at, do not. A cancelled order stays
-// cancelled and a completed one cannot be cancelled.
-func (im *importer) merge(ctx context.Context, cur *Order, d *document) (*Order, error) {
+// merge applies a re-import to cur (see docs/orders.md, "Import"):
+// payment, cancellation, notes, addresses, dates and line details change;
+// the lines' SKUs and quantities, and ordered_at, do not. A cancelled order
+// stays cancelled and a completed one cannot be cancelled. The caller
+// resolves, derives and plans the result.
+func merge(cur *Order, d *document) (*Order, error) {
 	next := cur.Clone()
 	fields := map[string]any{}
 	for k, v := range d.Fields {
@@ -322,13 +289,6 @@ func (im *importer) merge(ctx context.Context, cur *Order, d *document) (*Order,
 			}
 			it.Alloc, it.Shipped = alloc, shipped
 		}
-	}
-	if err := im.resolve(ctx, &next); err != nil {
-		return nil, err
-	}
-	next.derive()
-	if err := im.plan(ctx, &next); err != nil {
-		return nil, err
 	}
 	return &next, nil
 }

@@ -2,6 +2,7 @@ package orders
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -85,7 +86,24 @@ func asDocError(err error) error {
 	return err
 }
 
-// parseDocument validates one import document (DESIGN.md section 6).
+// SplitDocuments reads an import input: a JSON array of documents or a
+// single document.
+func SplitDocuments(b []byte) ([]json.RawMessage, error) {
+	trimmed := strings.TrimSpace(string(b))
+	if !json.Valid([]byte(trimmed)) {
+		return nil, errors.New("import input is not valid JSON")
+	}
+	if strings.HasPrefix(trimmed, "[") {
+		var docs []json.RawMessage
+		if err := json.Unmarshal([]byte(trimmed), &docs); err != nil {
+			return nil, fmt.Errorf("import input: %w", err)
+		}
+		return docs, nil
+	}
+	return []json.RawMessage{json.RawMessage(trimmed)}, nil
+}
+
+// parseDocument validates one import document (docs/orders.md, "Import").
 func parseDocument(raw json.RawMessage) (*document, error) {
 	if len(raw) > maxDocument {
 		return nil, invalid("document is too large (limit %d KiB)", maxDocument>>10)

@@ -14,8 +14,10 @@ import (
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
-// TestListFiltersAndPages: every filter of spec 4.1, in (ordered_at, seq)
-// order, with page and limit.
+// TestListFiltersAndPages: every filter of GET /orders and of the
+// fulfillments (docs/orders.md, "Listings"), in (ordered_at, seq) order,
+// with page and limit. The cases run in order: some pages are reached
+// sequentially, others by a jump.
 func TestListFiltersAndPages(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
@@ -37,56 +39,62 @@ func TestListFiltersAndPages(t *testing.T) {
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != 200 {
 		t.Fatalf("ship: %d %s", r.Status, r)
 	}
-	tests := []struct {
-		query string
-		want  []int64
+	fulfillments := "/warehouses/" + a + "/fulfillments"
+	lists := []struct {
+		path string
+		want []int64
 	}{
-		{"", all},
-		{"?limit=3", all[:3]},
-		{"?limit=3&page=2", all[3:6]},
-		{"?limit=3&page=3", all[6:]},
-		{"?limit=3&page=4", []int64{}},
-		{"?limit=3&page=2", all[3:6]},
-		{"?page=1&limit=200", all},
-		{"?min_ordered_at=2024-01-03&max_ordered_at=2024-01-05T00:00:00Z", []int64{5, 4, 3}},
-		{"?ordered_at_min=2024-01-06", []int64{2, 1}},
-		{"?min_ordered_at=2024-01-06&max_ordered_at=2024-01-01", []int64{}},
-		{"?sb_status=cancelled", []int64{4}},
-		{"?sb_status=canceled", []int64{4}},
-		{"?sb_status=completed", []int64{1}},
-		{"?sb_status=open", []int64{7, 6, 5, 3, 2}},
-		{"?sb_payment_status=all", []int64{7, 5, 3, 1}},
-		{"?sb_payment_status=none", []int64{6, 4, 2}},
-		{"?sb_payment_status=partial", []int64{}},
-		{"?shipment_status=all", []int64{1}},
-		{"?shipment_status=none&sb_payment_status=all&limit=1&page=2", []int64{5}},
-		{"?shipment_status=none&sb_status=open&max_ordered_at=2024-01-02", []int64{7, 6}},
-		{"?shipment_status=none&sb_status=open&max_ordered_at=2024-01-01T23:59:59Z", []int64{7}},
+		{"/orders", all},
+		{"/orders?limit=3", all[:3]},
+		{"/orders?limit=3&page=2", all[3:6]},
+		{"/orders?limit=3&page=3", all[6:]},
+		{"/orders?limit=3&page=4", []int64{}},
+		{"/orders?limit=3&page=2", all[3:6]},
+		{"/orders?page=1&limit=200", all},
+		{"/orders?min_ordered_at=2024-01-03&max_ordered_at=2024-01-05T00:00:00Z", []int64{5, 4, 3}},
+		{"/orders?ordered_at_min=2024-01-06", []int64{2, 1}},
+		{"/orders?min_ordered_at=2024-01-06&max_ordered_at=2024-01-01", []int64{}},
+		{"/orders?sb_status=cancelled", []int64{4}},
+		{"/orders?sb_status=canceled", []int64{4}},
+		{"/orders?sb_status=completed", []int64{1}},
+		{"/orders?sb_status=open", []int64{7, 6, 5, 3, 2}},
+		{"/orders?sb_payment_status=all", []int64{7, 5, 3, 1}},
+		{"/orders?sb_payment_status=none", []int64{6, 4, 2}},
+		{"/orders?sb_payment_status=partial", []int64{}},
+		{"/orders?shipment_status=all", []int64{1}},
+		{"/orders?shipment_status=none&sb_payment_status=all&limit=1&page=2", []int64{5}},
+		{"/orders?shipment_status=none&sb_status=open&max_ordered_at=2024-01-02", []int64{7, 6}},
+		{"/orders?shipment_status=none&sb_status=open&max_ordered_at=2024-01-01T23:59:59Z", []int64{7}},
+		{fulfillments + "?limit=2&page=2&sb_payment_status=all", []int64{3}},
+		{fulfillments + "?sb_status=completed", []int64{}},
 	}
-	for _, tt := range tests {
-		if got := orderstest.Seqs(f.List("/orders" + tt.query)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("GET /orders%s = %v, want %v", tt.query, got, tt.want)
-		}
-	}
-	if got := orderstest.Seqs(f.List("/warehouses/" + a + "/fulfillments?limit=2&page=2&sb_payment_status=all")); fmt.Sprint(got) != "[3]" {
-		t.Errorf("fulfillments page 2 = %v", got)
-	}
-	if got := f.List("/warehouses/" + a + "/fulfillments?sb_status=completed"); len(got) != 0 {
-		t.Errorf("completed fulfillments = %v", orderstest.Seqs(got))
+	for _, tt := range lists {
+		t.Run("GET "+tt.path, func(t *testing.T) {
+			got := orderstest.Seqs(f.In(t).List(tt.path))
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("GET %s = %v, want %v", tt.path, got, tt.want)
+			}
+		})
 	}
 	for _, q := range []string{"page=0", "limit=0", "page=x", "limit=-1", "sb_status=done", "sb_payment_status=some",
 		"shipment_status=x", "min_ordered_at=never", "max_ordered_at=2024-13-45"} {
-		for _, path := range []string{"/orders?", "/warehouses/" + a + "/fulfillments?"} {
-			if r := f.C.Do("GET", path+q, nil); r.Status != http.StatusUnprocessableEntity {
-				t.Errorf("GET %s%s: %d %s", path, q, r.Status, r)
-			}
+		for _, path := range []string{"/orders?", fulfillments + "?"} {
+			t.Run("GET "+path+q, func(t *testing.T) {
+				r := f.In(t).C.Do("GET", path+q, nil)
+				if got, want := r.Status, http.StatusUnprocessableEntity; got != want {
+					t.Errorf("GET %s%s = %d %s, want %d", path, q, got, r, want)
+				}
+			})
 		}
 	}
 	for _, id := range []string{"0190b5a4-0000-7000-8000-000000000000", "nope", "A%2FB%20C%2B%23%3F"} {
 		for _, path := range []string{"/warehouses/" + id + "/fulfillments", "/warehouses/fulfillments/" + id} {
-			if r := f.C.Do("GET", path, nil); r.Status != http.StatusNotFound || !strings.Contains(r.String(), "Warehouse not found") {
-				t.Errorf("GET %s: %d %s", path, r.Status, r)
-			}
+			t.Run("GET "+path, func(t *testing.T) {
+				r := f.In(t).C.Do("GET", path, nil)
+				if got, want := r.Status, http.StatusNotFound; got != want || !strings.Contains(r.String(), "Warehouse not found") {
+					t.Errorf("GET %s = %d %s, want %d Warehouse not found", path, got, r, want)
+				}
+			})
 		}
 	}
 }

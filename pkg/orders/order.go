@@ -1,6 +1,10 @@
 package orders
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Status values of sb_status, sb_payment_status and shipment_status.
 const (
@@ -13,8 +17,8 @@ const (
 	None    = "none"
 )
 
-// Order is an order as stored and as returned (spec 2.1): every field is
-// present, null where unknown.
+// Order is an order as stored and as returned (the Order schema of
+// docs/openapi.yaml): every field is present, null where unknown.
 type Order struct {
 	DisplayRef             string `json:"display_ref" dynamodbav:"display_ref"`
 	Seq                    int64  `json:"sb_order_seq" dynamodbav:"seq"`
@@ -76,7 +80,7 @@ type Order struct {
 	Version int64 `json:"-" dynamodbav:"ver"`
 }
 
-// Item is an order line (spec 2.2).
+// Item is an order line (the OrderItem schema of docs/openapi.yaml).
 type Item struct {
 	OrderItemRef      string   `json:"order_item_ref" dynamodbav:"order_item_ref"`
 	Quantity          int      `json:"quantity" dynamodbav:"quantity"`
@@ -188,4 +192,14 @@ func (o Order) Clone() Order {
 		c.Items[i] = it
 	}
 	return c
+}
+
+// ParseSeq reads an sb_order_seq: a positive integer (a JSON number or
+// string).
+func ParseSeq(s string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 1 || n > 999_999_999_999 {
+		return 0, false
+	}
+	return n, true
 }

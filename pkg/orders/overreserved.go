@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/inventory"
 )
 
@@ -15,19 +12,11 @@ import (
 // their allocation back until the record is no longer over-reserved, and
 // are planned again over the warehouses that still have stock.
 func (s Service) fixOverReserved(ctx context.Context, account string, records []inventory.SKUWarehouse, whs []string) error {
-	keys := make([]map[string]types.AttributeValue, len(records))
-	for i, r := range records {
-		keys[i] = inventory.Key(account, r.SKU, r.Warehouse)
-	}
-	items, err := s.Table.BatchGet(ctx, keys, true)
+	changed, err := readRecords(ctx, s.Table, account, records)
 	if err != nil {
 		return fmt.Errorf("read changed stock: %w", err)
 	}
-	for _, it := range items {
-		var r inventory.Record
-		if err := attributevalue.UnmarshalMap(it, &r); err != nil {
-			return fmt.Errorf("unmarshal inventory: %w", err)
-		}
+	for _, r := range changed {
 		if r.Available >= 0 {
 			continue
 		}
@@ -41,7 +30,7 @@ func (s Service) fixOverReserved(ctx context.Context, account string, records []
 // takeBack releases up to deficit units of sku at wh from the newest open
 // orders allocated there.
 func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit int, whs []string) error {
-	seqs, err := queryIndex(ctx, s.Table, fulfillPK(account, wh), false, containsAny("skus", []string{sku}))
+	seqs, err := holdingAt(ctx, s.Table, account, wh, sku)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,7 @@
 package orders
 
 // derive recomputes the service's fields of o from its lines and payment
-// (DESIGN.md section 6): an order whose lines are all cancelled is
+// (docs/orders.md, "Import"): an order whose lines are all cancelled is
 // cancelled; shipment_status comes from the shipped quantities; sb_status is
 // cancelled, completed (all shipped and all paid) or open. A line that no
 // longer needs stock (cancelled, or its order not open) loses its

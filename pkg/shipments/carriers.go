@@ -8,8 +8,8 @@ import (
 // CarrierOther is the carrier type of a carrier outside the preferred list.
 const CarrierOther = "Other"
 
-// Carriers are the preferred carrier names (spec 2.10), each with the
-// spellings merchants send for it.
+// Carriers are the preferred carrier names (docs/shipments.md), each with
+// the spellings merchants send for it.
 var Carriers = map[string][]string{
 	"USPS":             {"usps", "us postal service", "united states postal service"},
 	"UPS":              {"ups", "united parcel service", "ups mail innovations"},

@@ -11,6 +11,14 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
+// Shipment error messages: the texts the API answers with
+// (docs/shipments.md).
+const (
+	MsgNoItems       = "Please include order items to be shipped"
+	MsgOrderNotFound = "Order is not found."
+	MsgNotOpen       = "Only open orders can be shipped"
+)
+
 // Request limits.
 const (
 	// maxShipmentItems bounds a shipment's lines, so its effects fit in one
@@ -29,12 +37,14 @@ type shipRequest struct {
 	Shipment  Shipment
 	Items     []shipItem
 	// invalid is the first 422 of the fields, answered only once the order
-	// and the warehouse are known to exist (DESIGN.md's order of checks).
+	// and the warehouse are known to exist (the order of the checks in
+	// docs/shipments.md).
 	invalid error
 }
 
-// parseShipment validates a POST /shipments body in the order of DESIGN.md
-// section 6 that needs no read: items first (400), then the fields.
+// parseShipment validates a POST /shipments body, read through pkg/lenient,
+// in the order of the checks (docs/shipments.md) as far as they need no
+// read: items first (400), then the fields.
 func parseShipment(body lenient.Object) (*shipRequest, error) {
 	sf := body.Field("shipment")
 	sh, err := sf.Object()

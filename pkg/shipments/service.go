@@ -3,11 +3,8 @@ package shipments
 import (
 	"context"
 	"errors"
-
 	"time"
 
-	"github.com/multisell/multisell/pkg/allocation"
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
@@ -17,17 +14,7 @@ import (
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// Shipment error messages of spec 4.7.
-const (
-	MsgNoItems       = "Please include order items to be shipped"
-	MsgOrderNotFound = "Order is not found."
-	MsgNotOpen       = "Only open orders can be shipped"
-)
-
-// Handlers serves POST /shipments over the Service.
-type Handlers struct{ Service }
-
-// Service serves POST /shipments.
+// Service makes shipments.
 type Service struct {
 	Table store.Table
 	// Stock is told the records where a shipment released stock (given
@@ -36,39 +23,33 @@ type Service struct {
 	Stock inventory.StockListener
 }
 
-// Create serves POST /shipments (spec 4.7, DESIGN.md section 6): one read
-// of the order and one transaction with every effect (quantities, stock,
-// allocations, statuses, the shipment record). Shipping unassigned units
-// without a warehouse_uuid also reads the warehouse list.
-func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	body, err := r.Decode()
-	if err != nil {
-		return nil, err
-	}
-	req, err := parseShipment(body)
-	if err != nil {
-		return nil, err
-	}
+// ship makes the shipment req in the account (docs/shipments.md): a read of
+// the order and one transaction with every effect, tried again when the
+// order changed meanwhile; then the stock the shipment released is offered
+// to waiting orders (a failure there is logged: the shipment is made).
+func (s Service) ship(ctx context.Context, account string, req *shipRequest) error {
 	var freed []inventory.SKUWarehouse
-	err = orders.Retry(ctx, func() error {
+	err := orders.Retry(ctx, func() error {
 		var err error
-		freed, err = h.ship(ctx, r.Account.ID, req)
+		freed, err = s.attempt(ctx, account, req)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if len(freed) > 0 && h.Stock != nil {
-		if err := h.Stock.StockAvailable(ctx, r.Account.ID, freed); err != nil {
+	if len(freed) > 0 && s.Stock != nil {
+		if err := s.Stock.StockAvailable(ctx, account, freed); err != nil {
 			logctx.From(ctx).Error("allocate released stock", "error", err)
 		}
 	}
-	return api.OK(map[string]string{"body": "Shipment created", "shipment_id": req.Shipment.ID}), nil
+	return nil
 }
 
-// ship makes one attempt at the shipment.
-func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]inventory.SKUWarehouse, error) {
-	cur, err := orders.Service{Table: s.Table}.Get(ctx, account, req.Seq)
+// attempt makes one attempt at the shipment, returning the records where
+// it released stock.
+func (s Service) attempt(ctx context.Context, account string, req *shipRequest) ([]inventory.SKUWarehouse, error) {
+	ordersSvc := orders.Service{Table: s.Table}
+	cur, err := ordersSvc.Get(ctx, account, req.Seq)
 	if errors.Is(err, orders.ErrNotFound) {
 		return nil, errs.NotFound(MsgOrderNotFound)
 	}
@@ -102,13 +83,14 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) ([]
 	}
 	now := isotime.Format(time.Now())
 	next.ShippedAt = &now
-	extra, records, err := s.shipmentWrites(account, req, moves, now)
+	sh, records := record(req, moves, now)
+	writes, err := s.shipmentWrites(account, sh, moves, records)
 	if err != nil {
 		return nil, err
 	}
-	freed, err := orders.Service{Table: s.Table}.SaveShipment(ctx, account, cur, &next, extra, covered(moves))
+	freed, err := ordersSvc.SaveShipment(ctx, account, cur, &next, writes, covered(moves))
 	if err != nil {
-		return nil, shipFailure(err, len(extra), records)
+		return nil, shipFailure(err, len(writes), records)
 	}
 	return freed, nil
 }
@@ -123,25 +105,6 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *shipRe
 		return errs.NotFound(warehouses.NotFoundMessage)
 	} else if gerr != nil {
 		return gerr
-	}
-	return err
-}
-
-// shipFailure maps a failed shipment transaction: an unknown warehouse is
-// 404, a record without the stock is 422, a change of the order is a retry.
-func shipFailure(err error, nExtra int, records []allocation.Record) error {
-	reasons := store.CancellationReasons(err)
-	if len(reasons) < nExtra || reasons[0] == "ConditionalCheckFailed" || store.TransactionConflict(err) {
-		return err
-	}
-	tail := reasons[len(reasons)-nExtra:]
-	if len(tail) > len(records)+1 && tail[len(records)+1] == "ConditionalCheckFailed" {
-		return errs.NotFound(warehouses.NotFoundMessage)
-	}
-	for i, reason := range tail[:len(records)] {
-		if reason == "ConditionalCheckFailed" {
-			return errs.Invalid("Not enough stock to ship %s", describe(records[i]))
-		}
 	}
 	return err
 }

@@ -127,8 +127,9 @@ func TestShipByInventorySKU(t *testing.T) {
 	f.WantStock("PROD-1", a, 2, 0)
 }
 
-// TestShipmentErrors checks each error of spec 4.7 in DESIGN.md's order,
-// and that a refused shipment changes nothing.
+// TestShipmentErrors checks each error of POST /shipments in the order of
+// its checks (docs/shipments.md), and that a refused shipment changes
+// nothing.
 func TestShipmentErrors(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
@@ -150,52 +151,64 @@ func TestShipmentErrors(t *testing.T) {
 		}
 		return m
 	}
+	// body is sent as {"shipment": body}; with whole, as the request body
+	// itself.
 	tests := []struct {
 		name   string
 		body   any
+		whole  bool
 		status int
 		msg    string
 	}{
-		{"no items", with("items", nil), 400, shipments.MsgNoItems},
-		{"empty items", with("items", []any{}), 400, shipments.MsgNoItems},
-		{"no items before unknown order", map[string]any{"sb_order_seq": 999}, 400, shipments.MsgNoItems},
-		{"no shipment", map[string]any{}, 400, shipments.MsgNoItems},
-		{"unknown order", with("sb_order_seq", 999), 404, shipments.MsgOrderNotFound},
-		{"garbage order", with("sb_order_seq", "abc"), 404, shipments.MsgOrderNotFound},
-		{"unknown order before bad item", map[string]any{"sb_order_seq": 999, "items": item("S", 0)}, 404, shipments.MsgOrderNotFound},
-		{"cancelled order", with("sb_order_seq", cseq), 422, shipments.MsgNotOpen},
-		{"unknown warehouse", with("warehouse_uuid", "0190b5a4-0000-7000-8000-000000000000"), 404, "Warehouse not found"},
-		{"odd warehouse", with("warehouse_uuid", "A/B C+#?"), 404, "Warehouse not found"},
-		{"unknown warehouse before missing carrier", map[string]any{"sb_order_seq": seq, "warehouse_uuid": "0190b5a4-0000-7000-8000-000000000000", "tracking_number": "1", "items": item("S", 1)}, 404, "Warehouse not found"},
-		{"missing carrier", with("carrier_name", nil), 422, "carrier_name"},
-		{"missing tracking", with("tracking_number", nil), 422, "tracking_number"},
-		{"sku of no line", with("items", item("NOPE", 1)), 422, "sku"},
-		{"zero quantity", with("items", item("S", 0)), 422, "quantity"},
-		{"fractional quantity", with("items", item("S", 1.5)), 422, "quantity"},
-		{"too many", with("items", item("S", 3)), 422, "quantity"},
-		{"control char sku", with("items", item("S\x01", 1)), 422, "sku"},
-		{"long sku", with("items", item(strings.Repeat("s", 256), 1)), 422, "sku"},
-		{"item not object", with("items", []any{"S"}), 422, "items[0]"},
-		{"shipment not object", map[string]any{"shipment": "x"}, 422, "shipment"},
-		{"no stock at the ship-from warehouse", with("warehouse_uuid", b), 422, "Not enough stock"},
+		{"no items", with("items", nil), false, 400, shipments.MsgNoItems},
+		{"empty items", with("items", []any{}), false, 400, shipments.MsgNoItems},
+		{"no items before unknown order", map[string]any{"sb_order_seq": 999}, false, 400, shipments.MsgNoItems},
+		{"no shipment", map[string]any{}, true, 400, shipments.MsgNoItems},
+		{"unknown order", with("sb_order_seq", 999), false, 404, shipments.MsgOrderNotFound},
+		{"garbage order", with("sb_order_seq", "abc"), false, 404, shipments.MsgOrderNotFound},
+		{"unknown order before bad item", map[string]any{"sb_order_seq": 999, "items": item("S", 0)}, false, 404, shipments.MsgOrderNotFound},
+		{"cancelled order", with("sb_order_seq", cseq), false, 422, shipments.MsgNotOpen},
+		{"unknown warehouse", with("warehouse_uuid", "0190b5a4-0000-7000-8000-000000000000"), false, 404, "Warehouse not found"},
+		{"odd warehouse", with("warehouse_uuid", "A/B C+#?"), false, 404, "Warehouse not found"},
+		{"unknown warehouse before missing carrier", map[string]any{"sb_order_seq": seq, "warehouse_uuid": "0190b5a4-0000-7000-8000-000000000000", "tracking_number": "1", "items": item("S", 1)}, false, 404, "Warehouse not found"},
+		{"missing carrier", with("carrier_name", nil), false, 422, "carrier_name"},
+		{"missing tracking", with("tracking_number", nil), false, 422, "tracking_number"},
+		{"sku of no line", with("items", item("NOPE", 1)), false, 422, "sku"},
+		{"zero quantity", with("items", item("S", 0)), false, 422, "quantity"},
+		{"fractional quantity", with("items", item("S", 1.5)), false, 422, "quantity"},
+		{"too many", with("items", item("S", 3)), false, 422, "quantity"},
+		{"control char sku", with("items", item("S\x01", 1)), false, 422, "sku"},
+		{"long sku", with("items", item(strings.Repeat("s", 256), 1)), false, 422, "sku"},
+		{"item not object", with("items", []any{"S"}), false, 422, "items[0]"},
+		{"shipment not object", map[string]any{"shipment": "x"}, true, 422, "shipment"},
+		{"no stock at the ship-from warehouse", with("warehouse_uuid", b), false, 422, "Not enough stock"},
 	}
 	for _, tt := range tests {
-		r := f.C.Do("POST", "/shipments", map[string]any{"shipment": tt.body})
-		if tt.name == "no shipment" || tt.name == "shipment not object" {
-			r = f.C.Do("POST", "/shipments", tt.body)
-		}
-		if r.Status != tt.status || !strings.Contains(r.String(), tt.msg) {
-			t.Errorf("%s: %d %s, want %d %q", tt.name, r.Status, r, tt.status, tt.msg)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			body := tt.body
+			if !tt.whole {
+				body = map[string]any{"shipment": tt.body}
+			}
+			r := f.In(t).C.Do("POST", "/shipments", body)
+			if got := r.Status; got != tt.status || !strings.Contains(r.String(), tt.msg) {
+				t.Errorf("POST /shipments = %d %s, want %d %q", got, r, tt.status, tt.msg)
+			}
+		})
 	}
 	for _, raw := range []string{`{"shipment":`, `[1]`, `"x"`, ``} {
-		if r := f.C.Do("POST", "/shipments", raw); r.Status != 400 {
-			t.Errorf("body %q: %d %s", raw, r.Status, r)
+		t.Run(fmt.Sprintf("body %q", raw), func(t *testing.T) {
+			r := f.In(t).C.Do("POST", "/shipments", raw)
+			if got, want := r.Status, 400; got != want {
+				t.Errorf("POST /shipments %q = %d %s, want %d", raw, got, r, want)
+			}
+		})
+	}
+	t.Run("oversize", func(t *testing.T) {
+		r := f.In(t).C.Do("POST", "/shipments", `{"shipment":{"pad":"`+strings.Repeat("x", 1<<20)+`"}}`)
+		if got, want := r.Status, 413; got != want {
+			t.Errorf("POST /shipments of over 1 MiB = %d, want %d", got, want)
 		}
-	}
-	if r := f.C.Do("POST", "/shipments", `{"shipment":{"pad":"`+strings.Repeat("x", 1<<20)+`"}}`); r.Status != 413 {
-		t.Errorf("oversize: %d", r.Status)
-	}
+	})
 	if o := f.Order(seq); o.Items[0].QuantityFulfilled != 0 || o.ShipmentStatus != orders.None {
 		t.Errorf("refused shipments changed the order: %+v", o.Items[0])
 	}

@@ -58,6 +58,15 @@ func New(t testing.TB) *Fixture {
 	return f
 }
 
+// In returns the fixture for t, a subtest of the test that created it: the
+// same account and channel, with failures reported to t.
+func (f *Fixture) In(t testing.TB) *Fixture {
+	t.Helper()
+	g := *f
+	g.T, g.C = t, f.Env.Client(t, f.Acct)
+	return &g
+}
+
 // Warehouse creates a warehouse through the API and returns its uuid.
 func (f *Fixture) Warehouse(name string) string {
 	f.T.Helper()

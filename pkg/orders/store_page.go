@@ -3,7 +3,9 @@ package orders
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -11,11 +13,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// listing is one page request over a listing partition.
+// listing is a list request over one index partition, without its page:
+// the orders between two sort keys that pass a filter.
 type listing struct {
 	account string
 	pk      string
@@ -23,12 +27,68 @@ type listing struct {
 	filter  *filter
 }
 
+// orderListing is the listing of the account's orders that f selects: the
+// index partition of its first status filter (so page 1 costs the same
+// whatever the account's size), the others applied as filters. Nil is an
+// empty result (an empty time range).
+func orderListing(account string, f Filter) *listing {
+	l := timeRange(account, f)
+	if l == nil {
+		return nil
+	}
+	dims := []struct{ dim, value string }{{dimShipment, f.ShipmentStatus}, {dimPayment, f.PaymentStatus}, {dimStatus, f.Status}}
+	var rest []*filter
+	for _, d := range dims {
+		switch {
+		case d.value == "":
+		case l.pk == "":
+			l.pk = indexPK(account, d.dim, d.value)
+		default:
+			rest = append(rest, equals(d.dim, d.value))
+		}
+	}
+	if l.pk == "" {
+		l.pk = indexPK(account, dimAll, "")
+	}
+	l.filter = and(rest...)
+	return l
+}
+
+// fulfillmentListing is the listing of the open orders allocated at wh
+// that f selects (its sb_status is the caller's to check). Nil is an empty
+// result (an empty time range).
+func fulfillmentListing(account, wh string, f Filter) *listing {
+	l := timeRange(account, f)
+	if l == nil {
+		return nil
+	}
+	l.pk = fulfillPK(account, wh)
+	l.filter = and(equals(dimPayment, f.PaymentStatus), equals(dimShipment, f.ShipmentStatus))
+	return l
+}
+
+// timeRange is a listing of the sort keys f's ordered_at range covers, nil
+// when it covers none.
+func timeRange(account string, f Filter) *listing {
+	l := &listing{account: account, lo: skMin, hi: skMax}
+	if f.OrderedAt.Min != nil {
+		l.lo = isotime.Format(*f.OrderedAt.Min)
+	}
+	if f.OrderedAt.Max != nil {
+		l.hi = isotime.Format(*f.OrderedAt.Max) + store.Sep + "999999999999"
+	}
+	if l.lo > l.hi {
+		return nil
+	}
+	return l
+}
+
 // key identifies the listing (without the page) for the cursor cache.
 func (l listing) key(limit int) string {
 	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + strconv.Itoa(limit)
 	if l.filter != nil {
 		k += "|" + l.filter.expr
-		for _, name := range sortedKeys(l.filter.values) {
+		for _, name := range slices.Sorted(maps.Keys(l.filter.values)) {
 			if s, ok := l.filter.values[name].(*types.AttributeValueMemberS); ok {
 				k += "|" + name + "=" + s.Value
 			}
@@ -103,6 +163,9 @@ func (l listing) walk(ctx context.Context, t store.Table, start map[string]types
 	}
 	return last, true, nil
 }
+
+// The cursor cache is the storage side's paging state: the key where a
+// page starts, remembered by the request that read the page before it.
 
 // cursorTTL bounds how long a page boundary is trusted: within it, orders
 // imported by other processes may shift later pages by their number.

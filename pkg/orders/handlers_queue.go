@@ -2,10 +2,7 @@ package orders
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -46,21 +43,4 @@ func (h Handlers) consume(ctx context.Context, m events.SQSMessage) ([]Result, e
 		return nil, queue.Drop(err)
 	}
 	return h.Import(ctx, *attr.StringValue, docs)
-}
-
-// SplitDocuments reads an import input: a JSON array of documents or a
-// single document.
-func SplitDocuments(b []byte) ([]json.RawMessage, error) {
-	trimmed := strings.TrimSpace(string(b))
-	if !json.Valid([]byte(trimmed)) {
-		return nil, errors.New("import input is not valid JSON")
-	}
-	if strings.HasPrefix(trimmed, "[") {
-		var docs []json.RawMessage
-		if err := json.Unmarshal([]byte(trimmed), &docs); err != nil {
-			return nil, fmt.Errorf("import input: %w", err)
-		}
-		return docs, nil
-	}
-	return []json.RawMessage{json.RawMessage(trimmed)}, nil
 }

@@ -1,0 +1,261 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// Service serves the order and fulfillment endpoints, imports orders, and
+// keeps allocations right when stock or warehouses change.
+type Service struct {
+	Table store.Table
+}
+
+// NotFoundMessage is the API error of an unknown order.
+const NotFoundMessage = "Order not found"
+
+// ErrNotFound is returned for an unknown order.
+var ErrNotFound = errors.New("order not found")
+
+// ErrRetry marks a write that lost a race (a condition on the order's
+// version or on stock failed, or a transaction conflict): read again and
+// recompute.
+var ErrRetry = errors.New("concurrent change")
+
+// Get reads one order of the account, as stored (without the computed
+// fields of the API's output): one strongly consistent GetItem.
+func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, error) {
+	return getOrder(ctx, s.Table, account, seq)
+}
+
+// List returns page p of the account's orders that f selects, in
+// (ordered_at, sb_order_seq) order, as the API shows them. Cost: one Query
+// and one BatchGetItem (docs/orders.md, "Call budgets").
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
+	l := orderListing(account, f)
+	if l == nil {
+		return []Order{}, nil
+	}
+	seqs, err := l.page(ctx, s.Table, p)
+	if err != nil {
+		return nil, err
+	}
+	list, err := getMany(ctx, s.Table, account, seqs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].forOutput()
+	}
+	return list, nil
+}
+
+// Fulfillments returns page p of the open orders allocated at warehouse wh
+// that f selects, each with only its lines allocated there (fulfillment).
+// A filter on sb_status other than open selects nothing. An empty page of
+// an unknown warehouse is errs.NotFound.
+func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) ([]Order, error) {
+	var list []Order
+	if f.Status == "" || f.Status == StatusOpen {
+		if l := fulfillmentListing(account, wh, f); l != nil {
+			seqs, err := l.page(ctx, s.Table, p)
+			if err != nil {
+				return nil, err
+			}
+			if list, err = getMany(ctx, s.Table, account, seqs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]Order, 0, len(list))
+	for _, o := range list {
+		if fo, ok := fulfillment(o, wh); ok {
+			out = append(out, fo)
+		}
+	}
+	if len(out) == 0 {
+		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, wh); errors.Is(err, warehouses.ErrNotFound) {
+			return nil, errs.NotFound(warehouses.NotFoundMessage)
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Import imports documents into the account (docs/orders.md, "Import"),
+// each on its own: an invalid document gets a result with its error and
+// the others still import. The error return is for failures of the service
+// itself.
+func (s Service) Import(ctx context.Context, account string, docs []json.RawMessage) ([]Result, error) {
+	im := &importer{Service: s, account: account, channels: map[string]*channels.Channel{}}
+	out := make([]Result, 0, len(docs))
+	for _, raw := range docs {
+		res, err := im.one(ctx, raw)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// SaveShipment commits the order side of a shipment (pkg/shipments): next,
+// a Clone of cur (read with Get) whose lines' quantity_fulfilled, Alloc and
+// Shipped and whose shipped_at the shipment changed, written over cur in the
+// same TransactWriteItems as shipment, the shipment's own writes (its
+// inventory.Ship per record, its record, its checks). Those go last in the
+// transaction, in order, so the last len(shipment) reasons of a cancelled
+// transaction (store.CancellationReasons) are theirs. shipped is the
+// reserved units the Ship writes take out of each record themselves, which
+// the order's reservation changes must not release again. next's statuses
+// are derived here. It returns the records where the change released stock
+// to other orders, for Service.StockAvailable.
+//
+// A cancelled transaction is ErrRetry, wrapping the cancellation: the
+// caller tells a lost race on the order (the first reason) from a failed
+// condition of its own writes (the last reasons). As for every save, an
+// order whose allocation changes do not fit in one transaction with
+// everything else has them written first, in steps of their own; the
+// shipment's writes always go with the order's last write.
+func (s Service) SaveShipment(ctx context.Context, account string, cur, next *Order, shipment []store.Write, shipped map[allocation.Record]int) ([]inventory.SKUWarehouse, error) {
+	if err := save(ctx, s.Table, account, cur, next, shipment, shipped); err != nil {
+		return nil, err
+	}
+	return released(cur, next, shipped), nil
+}
+
+// LinkListing maps the channel's SKU to the product (the CLI's `listings
+// link`): the channel and the product must exist. Orders imported later (and
+// re-imports of open orders whose lines have no inventory SKU yet) use it.
+func (s Service) LinkListing(ctx context.Context, account string, l Link) error {
+	if err := l.check(); err != nil {
+		return err
+	}
+	if _, err := (channels.Service{Table: s.Table}).Get(ctx, account, l.ChannelUUID); err != nil {
+		return fmt.Errorf("channel %s: %w", l.ChannelUUID, err)
+	}
+	products, err := catalog.Service{Table: s.Table}.Lookup(ctx, account, []string{l.ProductSKU})
+	if err != nil {
+		return fmt.Errorf("look up product: %w", err)
+	}
+	if _, ok := products[l.ProductSKU]; !ok {
+		return fmt.Errorf("product %q: %w", l.ProductSKU, ErrProductNotFound)
+	}
+	return putLink(ctx, s.Table, account, l)
+}
+
+// LinkedProducts returns the products the channel's SKUs are linked to
+// (unlinked SKUs absent): one BatchGetItem per 100 SKUs.
+func (s Service) LinkedProducts(ctx context.Context, account, channel string, skus []string) (map[string]string, error) {
+	return readLinks(ctx, s.Table, account, channel, skus)
+}
+
+// StockAvailable implements inventory.StockListener: after records changed,
+// it first takes back allocations where more is reserved than is on hand
+// (newest orders first, re-planning them elsewhere), then allocates the
+// unassigned quantities of the SKUs concerned, oldest order first.
+func (s Service) StockAvailable(ctx context.Context, account string, records []inventory.SKUWarehouse) error {
+	if len(records) == 0 {
+		return nil
+	}
+	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
+	if err != nil {
+		return err
+	}
+	ids := warehouseIDs(whs)
+	skus := map[string]bool{}
+	for _, r := range records {
+		skus[r.SKU] = true
+	}
+	if err := s.fixOverReserved(ctx, account, records, ids); err != nil {
+		return err
+	}
+	return s.allocateWaiting(ctx, account, slices.Sorted(maps.Keys(skus)), ids)
+}
+
+// OnArchive is the warehouses.ArchiveHook: the open orders allocated at the
+// archived warehouse release it and are planned again over the others.
+func (s Service) OnArchive(ctx context.Context, account, warehouse string) error {
+	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
+	if err != nil {
+		return err
+	}
+	ids := warehouseIDs(whs)
+	seqs, err := allocatedAtWarehouse(ctx, s.Table, account, warehouse)
+	if err != nil {
+		return err
+	}
+	for _, seq := range seqs {
+		if err := s.reallocate(ctx, account, seq, ids, warehouse, nil); err != nil {
+			return fmt.Errorf("re-allocate order %d: %w", seq, err)
+		}
+	}
+	return nil
+}
+
+// CheckInvariants verifies the invariants of docs/orders.md over a whole
+// account, reading everything (for tests and operators, never on a request
+// path): every inventory record has available = on_hand - reserved and
+// reserves exactly the open orders' allocations there; every open line has
+// allocated + unassigned + quantity_fulfilled = quantity with nothing
+// negative, and lines that are cancelled or of orders that are not open
+// hold nothing; statuses follow from the lines; sequence numbers run from 1
+// with no gap and each has its idempotency key; and the index items are
+// exactly those the orders imply. It returns every violation found, joined.
+func (s Service) CheckInvariants(ctx context.Context, account string) error {
+	var violations []error
+	bad := func(format string, args ...any) { violations = append(violations, fmt.Errorf(format, args...)) }
+	all, err := allOrders(ctx, s.Table, account)
+	if err != nil {
+		return err
+	}
+	checkOrders(all, bad)
+	if records, err := allRecords(ctx, s.Table, account); err != nil {
+		bad("%w", err)
+	} else {
+		checkStock(records, reservedBy(all), bad)
+	}
+	checkRefs(ctx, s.Table, account, all, bad)
+	if err := checkIndex(ctx, s.Table, account, all, bad); err != nil {
+		return err
+	}
+	return errors.Join(violations...)
+}
+
+// maxAttempts bounds the retries of an operation that keeps losing races.
+const maxAttempts = 25
+
+// Retry runs op until it does not return ErrRetry, with jittered backoff,
+// at most maxAttempts times: the loop of every read-modify-write of an
+// order (Get, change a Clone, save).
+func Retry(ctx context.Context, op func() error) error {
+	var err error
+	for attempt := range maxAttempts {
+		if err = op(); !errors.Is(err, ErrRetry) {
+			return err
+		}
+		d := time.Duration(rand.IntN(5*(attempt+1))+1) * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+	return fmt.Errorf("gave up after %d attempts: %w", maxAttempts, err)
+}

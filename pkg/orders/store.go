@@ -1,0 +1,279 @@
+package orders
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Item kinds of the orders domain (see docs/data-model.md).
+const (
+	kindOrder      = "O"    // the order, SK = zero-padded sb_order_seq
+	kindRef        = "OREF" // (channel, display_ref) -> seq: the import idempotency key
+	kindSeq        = "OSEQ" // the account's order sequence counter
+	kindIndex      = "OX"   // index items of the order lists: OX#all, OX#st=, OX#pay=, OX#ship=
+	kindFulfill    = "FX"   // FX#<warehouse>: open orders allocated there
+	kindUnassigned = "UX"   // open orders with unassigned quantities
+	kindLink       = "LNK"  // listing links (channel, channel sku) -> product sku
+)
+
+// seqText is the sort-key form of a sequence number: fixed width, so text
+// order is numeric order.
+func seqText(seq int64) string { return fmt.Sprintf("%012d", seq) }
+
+// numberValue is n as a stored number.
+func numberValue(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func orderKey(account string, seq int64) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindOrder), seqText(seq))
+}
+
+func refKey(account, channel, displayRef string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindRef), refSK(channel, displayRef))
+}
+
+// refSK is the sort key of an idempotency key; a very long display ref is
+// shortened to fit (store.KeyText).
+func refSK(channel, displayRef string) string {
+	return store.Join(channel, store.KeyText(displayRef))
+}
+
+func seqKey(account string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindSeq), "ORDER")
+}
+
+func linkKey(account, channel, sku string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindLink), store.Join(channel, store.KeyText(sku)))
+}
+
+// getOrder reads one order of the account: one strongly consistent
+// GetItem; ErrNotFound when there is none.
+func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*Order, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: t.TableName(), Key: orderKey(account, seq), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("get order %d: %w", seq, err)
+	}
+	if out.Item == nil {
+		return nil, ErrNotFound
+	}
+	return decodeOrder(out.Item)
+}
+
+// decodeOrder unmarshals a stored order.
+func decodeOrder(item map[string]types.AttributeValue) (*Order, error) {
+	var o Order
+	if err := attributevalue.UnmarshalMap(item, &o); err != nil {
+		return nil, fmt.Errorf("unmarshal order: %w", err)
+	}
+	return &o, nil
+}
+
+// getMany reads the orders with the given seqs and returns them in that
+// order (unknown ones skipped): one BatchGetItem per 100.
+func getMany(ctx context.Context, t store.Table, account string, seqs []int64) ([]Order, error) {
+	keys := make([]map[string]types.AttributeValue, len(seqs))
+	for i, s := range seqs {
+		keys[i] = orderKey(account, s)
+	}
+	items, err := t.BatchGet(ctx, keys, false)
+	if err != nil {
+		return nil, fmt.Errorf("read orders: %w", err)
+	}
+	bySeq := make(map[int64]Order, len(items))
+	for _, it := range items {
+		o, err := decodeOrder(it)
+		if err != nil {
+			return nil, err
+		}
+		bySeq[o.Seq] = *o
+	}
+	out := make([]Order, 0, len(seqs))
+	for _, s := range seqs {
+		if o, ok := bySeq[s]; ok {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// orderItem is the stored item of o, at o.Version.
+func orderItem(account string, o *Order) (map[string]types.AttributeValue, error) {
+	item, err := attributevalue.MarshalMap(o)
+	if err != nil {
+		return nil, fmt.Errorf("marshal order: %w", err)
+	}
+	maps.Copy(item, orderKey(account, o.Seq))
+	item["ver"] = numberValue(o.Version)
+	return item, nil
+}
+
+// refItem is the idempotency key of the order seq imported as (channel,
+// displayRef).
+func refItem(account, channel, displayRef string, seq int64) map[string]types.AttributeValue {
+	ref := refKey(account, channel, displayRef)
+	ref["seq"] = numberValue(seq)
+	ref["channel_uuid"], ref["display_ref"] = store.S(channel), store.S(displayRef)
+	return ref
+}
+
+// seqCounterItem is the account's order sequence counter holding seq.
+func seqCounterItem(account string, seq int64) map[string]types.AttributeValue {
+	item := seqKey(account)
+	item["seq"] = numberValue(seq)
+	return item
+}
+
+// refSeq reads the seq of the order imported as (channel, displayRef):
+// one strongly consistent GetItem; false when there is none.
+func refSeq(ctx context.Context, t store.Table, account, channel, displayRef string) (int64, bool, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: t.TableName(), Key: refKey(account, channel, displayRef), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("read order ref: %w", err)
+	}
+	if out.Item == nil {
+		return 0, false, nil
+	}
+	seq, err := itemSeq(out.Item)
+	return seq, err == nil, err
+}
+
+// lastSeq reads the account's last sequence number (0 before its first
+// order): one strongly consistent GetItem.
+func lastSeq(ctx context.Context, t store.Table, account string) (int64, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: t.TableName(), Key: seqKey(account), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read order sequence: %w", err)
+	}
+	if out.Item == nil {
+		return 0, nil
+	}
+	return itemSeq(out.Item)
+}
+
+// createWrites are the writes that go with a new order imported as
+// (channel, displayRef): its idempotency key (which must not exist) and the
+// sequence counter (which must still hold prev, so numbers are never reused
+// nor skipped).
+func createWrites(account, channel, displayRef string, prev int64) []store.Write {
+	counter := store.Update{Set: []string{"seq = :next"}, Condition: "attribute_not_exists(seq)"}
+	counter.Value(":next", numberValue(prev+1))
+	if prev > 0 {
+		counter.Condition = "seq = :prev"
+		counter.Value(":prev", numberValue(prev))
+	}
+	return []store.Write{
+		store.Put(refItem(account, channel, displayRef, prev+1), "attribute_not_exists(PK)", nil),
+		counter.Write(seqKey(account)),
+	}
+}
+
+// seedItems returns the items the import of o (a new order: Seq set, its
+// lines and allocations filled, statuses derived, version 1) stores: the
+// order, its idempotency key and its index items.
+func seedItems(account string, o *Order) ([]map[string]types.AttributeValue, error) {
+	item, err := orderItem(account, o)
+	if err != nil {
+		return nil, err
+	}
+	out := []map[string]types.AttributeValue{item, refItem(account, o.ChannelUUID, o.DisplayRef, o.Seq)}
+	idx := indexItems(account, o)
+	for _, pk := range slices.Sorted(maps.Keys(idx)) {
+		out = append(out, idx[pk])
+	}
+	return out, nil
+}
+
+// putLink stores a listing link, replacing the channel SKU's previous one.
+func putLink(ctx context.Context, t store.Table, account string, l Link) error {
+	item := linkKey(account, l.ChannelUUID, l.ChannelSKU)
+	item["channel_uuid"], item["sku"], item["product_sku"] = store.S(l.ChannelUUID), store.S(l.ChannelSKU), store.S(l.ProductSKU)
+	if _, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: t.TableName(), Item: item}); err != nil {
+		return fmt.Errorf("put listing link: %w", err)
+	}
+	return nil
+}
+
+// readLinks returns the products the channel's SKUs are linked to
+// (unlinked SKUs absent): one BatchGetItem per 100 SKUs.
+func readLinks(ctx context.Context, t store.Table, account, channel string, skus []string) (map[string]string, error) {
+	keys := make([]map[string]types.AttributeValue, 0, len(skus))
+	seen := map[string]bool{}
+	for _, s := range skus {
+		if !seen[s] {
+			seen[s] = true
+			keys = append(keys, linkKey(account, channel, s))
+		}
+	}
+	items, err := t.BatchGet(ctx, keys, false)
+	if err != nil {
+		return nil, fmt.Errorf("read listing links: %w", err)
+	}
+	out := make(map[string]string, len(items))
+	for _, it := range items {
+		sku, _ := it["sku"].(*types.AttributeValueMemberS)
+		product, _ := it["product_sku"].(*types.AttributeValueMemberS)
+		if sku != nil && product != nil {
+			out[sku.Value] = product.Value
+		}
+	}
+	return out, nil
+}
+
+// readRecords reads the inventory records of the given SKUs and
+// warehouses that exist: one strongly consistent BatchGetItem per 100.
+func readRecords(ctx context.Context, t store.Table, account string, records []inventory.SKUWarehouse) ([]inventory.Record, error) {
+	keys := make([]map[string]types.AttributeValue, len(records))
+	for i, r := range records {
+		keys[i] = inventory.Key(account, r.SKU, r.Warehouse)
+	}
+	items, err := t.BatchGet(ctx, keys, true)
+	if err != nil {
+		return nil, fmt.Errorf("read inventory: %w", err)
+	}
+	out := make([]inventory.Record, len(items))
+	for i, it := range items {
+		if err := attributevalue.UnmarshalMap(it, &out[i]); err != nil {
+			return nil, fmt.Errorf("unmarshal inventory: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// readStock returns what is available of each SKU in each warehouse: one
+// strongly consistent BatchGetItem per 100 records.
+func readStock(ctx context.Context, t store.Table, account string, skus, whs []string) (allocation.Stock, error) {
+	keys := make([]inventory.SKUWarehouse, 0, len(skus)*len(whs))
+	for _, sku := range skus {
+		for _, wh := range whs {
+			keys = append(keys, inventory.SKUWarehouse{SKU: sku, Warehouse: wh})
+		}
+	}
+	records, err := readRecords(ctx, t, account, keys)
+	if err != nil {
+		return nil, fmt.Errorf("read stock: %w", err)
+	}
+	stock := allocation.Stock{}
+	for _, r := range records {
+		stock[allocation.Record{SKU: r.SKU, Warehouse: r.Warehouse}] = int(r.Available)
+	}
+	return stock, nil
+}

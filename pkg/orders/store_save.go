@@ -1,0 +1,104 @@
+package orders
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// maxTxItems is the most items one TransactWriteItems takes.
+const maxTxItems = store.MaxWrites
+
+// save writes next over cur (nil: next is new) in write sets that keep the
+// invariants of docs/orders.md: the order item (conditioned on its
+// version), its index items, and one reservation change per inventory
+// record whose allocation differs, plus extra (written with the last
+// step). covered names reservation changes that extra makes itself (a
+// shipment's inventory.Ship of reserved units, see SaveShipment). When
+// everything does not fit in one transaction, the allocation changes go
+// first in steps that each hold the invariants on their own. A lost race is
+// ErrRetry.
+func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
+	next.derive()
+	if cur == nil {
+		create := extra
+		if 1+len(indexItems(account, next))+len(reserveDeltas(nil, next))+len(extra) > maxTxItems {
+			base := next.Clone()
+			for i := range base.Items {
+				base.Items[i].Alloc = nil
+			}
+			if err := write(ctx, t, account, nil, &base, extra, nil); err != nil {
+				return err
+			}
+			cur, create = &base, nil
+		}
+		if cur == nil {
+			return write(ctx, t, account, nil, next, create, nil)
+		}
+	}
+	for {
+		fixed := 1 + len(indexDiff(account, cur, next)) + len(extra)
+		deltas := reserveDeltas(cur, next)
+		if fixed+len(deltas) <= maxTxItems {
+			return write(ctx, t, account, cur, next, extra, covered)
+		}
+		room := maxTxItems - 1 - 2*len(indexItems(account, cur)) - len(indexItems(account, next))
+		if room < 1 {
+			return fmt.Errorf("order %d touches too many warehouses for one transaction", next.Seq)
+		}
+		step := cur.Clone()
+		for _, d := range deltas[:min(room, len(deltas))] {
+			for i := range step.Items {
+				it := &step.Items[i]
+				if it.InventorySKU != nil && *it.InventorySKU == d.SKU {
+					it.Alloc = AddQty(it.Alloc, d.Warehouse, next.Items[i].AllocatedAt(d.Warehouse)-it.AllocatedAt(d.Warehouse))
+				}
+			}
+		}
+		if err := write(ctx, t, account, cur, &step, nil, nil); err != nil {
+			return err
+		}
+		cur = &step
+	}
+}
+
+// write commits one write set taking cur to next (see save): a single
+// PutItem when the order item is all that changes, else one
+// TransactWriteItems. A failed condition or a cancelled transaction is
+// ErrRetry.
+func write(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
+	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if cur == nil {
+		next.Version = 1
+	} else {
+		next.Version = cur.Version + 1
+		cond = "ver = :v"
+		values = map[string]types.AttributeValue{":v": numberValue(cur.Version)}
+	}
+	item, err := orderItem(account, next)
+	if err != nil {
+		return err
+	}
+	writes := append([]store.Write{store.Put(item, cond, values)}, indexDiff(account, cur, next)...)
+	stock := inventory.Service{Table: t}
+	for _, d := range reserveDeltas(cur, next) {
+		if q := d.Qty + covered[d.Record]; q != 0 {
+			writes = append(writes, stock.Reserve(account, d.SKU, d.Warehouse, q))
+		}
+	}
+	writes = append(writes, extra...)
+	err = t.Commit(ctx, writes)
+	if err == nil {
+		cursors.forget(account)
+		return nil
+	}
+	if store.CancellationReasons(err) != nil || store.ConditionFailed(err) {
+		return fmt.Errorf("save order %d: %w: %w", next.Seq, ErrRetry, err)
+	}
+	return fmt.Errorf("save order %d: %w", next.Seq, err)
+}
