@@ -32,7 +32,7 @@ func runAccounts(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	created, err := accounts.Create(ctx, d.Table, accounts.Input{Name: *name, RPS: *rps, RPM: *rpm})
+	created, err := accounts.Service{Table: d.Table}.Create(ctx, accounts.Input{Name: *name, RPS: *rps, RPM: *rpm})
 	if err != nil {
 		return err
 	}

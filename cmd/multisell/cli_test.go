@@ -25,8 +25,9 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-// TestCLI walks the subcommands of DESIGN.md section 3 (they share the
-// process-wide stdout, so the steps run in order, not in parallel).
+// TestCLI walks the subcommands the README lists (they share the process-wide
+// stdout, so the steps run in order, not in parallel, and a step that fails
+// stops the ones after it).
 func TestCLI(t *testing.T) {
 	env := testenv.Get(t)
 	cfg := env.Config
@@ -36,91 +37,126 @@ func TestCLI(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
+	step := func(name string, f func(t *testing.T)) {
+		t.Helper()
+		if !t.Run(name, f) {
+			t.FailNow()
+		}
+	}
 
-	code, out, errOut := cli(t, "accounts", "create", "--name", "CLI Co", "--rps", "100", "--rpm", "1000")
 	var acct struct {
 		AccountID    string `json:"account_id"`
 		AccountToken string `json:"account_token"`
 		SecretKey    string `json:"secret_key"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &acct) != nil || acct.SecretKey == "" {
-		t.Fatalf("accounts create: %d %s %s", code, out, errOut)
-	}
-	if !strings.Contains(out, `"account_token"`) || !strings.Contains(out, `"secret_key"`) {
-		t.Errorf("accounts create prints %s", out)
-	}
+	step("accounts create", func(t *testing.T) {
+		code, out, errOut := cli(t, "accounts", "create", "--name", "CLI Co", "--rps", "100", "--rpm", "1000")
+		if code != 0 || json.Unmarshal([]byte(out), &acct) != nil || acct.SecretKey == "" {
+			t.Fatalf("accounts create: %d %s %s", code, out, errOut)
+		}
+		if !strings.Contains(out, `"account_token"`) || !strings.Contains(out, `"secret_key"`) {
+			t.Errorf("accounts create prints %s", out)
+		}
+	})
 
-	code, out, _ = cli(t, "channels", "create", "--account", acct.AccountToken, "--name", "Amazon US", "--type", "Amazon", "--site-id", "ATVPDKIKX0DER")
 	var ch struct {
 		UUID  string `json:"uuid"`
 		State string `json:"state"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.State != "active" {
-		t.Fatalf("channels create: %d %s", code, out)
-	}
-	if code, _, errOut := cli(t, "channels", "create", "--account", acct.AccountToken, "--name", "X", "--type", "Y", "--state", "paused"); code != 1 || errOut == "" {
-		t.Errorf("bad state: exit %d, stderr %q", code, errOut)
-	}
-	if code, _, errOut := cli(t, "channels", "create", "--account", "no-such-token", "--name", "X", "--type", "Y"); code != 1 || !strings.Contains(errOut, "no account") {
-		t.Errorf("unknown token: exit %d, stderr %q", code, errOut)
-	}
+	step("channels create", func(t *testing.T) {
+		code, out, _ := cli(t, "channels", "create", "--account", acct.AccountToken, "--name", "Amazon US", "--type", "Amazon", "--site-id", "ATVPDKIKX0DER")
+		if code != 0 || json.Unmarshal([]byte(out), &ch) != nil || ch.State != "active" {
+			t.Fatalf("channels create: %d %s", code, out)
+		}
+	})
 
-	c := env.Client(t, testenv.Account{ID: acct.AccountID, Token: acct.AccountToken, Secret: acct.SecretKey})
-	if r := c.Do("PUT", "/products/WIDGET", `{"name":"Widget"}`); r.Status != 200 {
-		t.Fatalf("create product: %d %s", r.Status, r)
-	}
-	if code, _, errOut := cli(t, "listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-2", "--product", "NOPE"); code != 1 || errOut == "" {
-		t.Errorf("link to an unknown product: exit %d", code)
-	}
-	if code, out, errOut := cli(t, "listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-1", "--product", "WIDGET"); code != 0 {
-		t.Fatalf("listings link: %d %s %s", code, out, errOut)
-	}
+	// Refused commands: exit 1 with a message on stderr.
+	t.Run("refused", func(t *testing.T) {
+		for _, tc := range []struct {
+			name   string
+			args   []string
+			stderr string // what stderr contains besides being non-empty
+		}{
+			{"bad state", []string{"channels", "create", "--account", acct.AccountToken, "--name", "X", "--type", "Y", "--state", "paused"}, ""},
+			{"unknown token", []string{"channels", "create", "--account", "no-such-token", "--name", "X", "--type", "Y"}, "no account"},
+			{"link to an unknown product", []string{"listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-2", "--product", "NOPE"}, ""},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				code, _, errOut := cli(t, tc.args...)
+				if code != 1 || errOut == "" || !strings.Contains(errOut, tc.stderr) {
+					t.Errorf("got exit %d, stderr %q; want exit 1, stderr with %q", code, errOut, tc.stderr)
+				}
+			})
+		}
+	})
 
-	file := filepath.Join(t.TempDir(), "orders.json")
-	docs := `[{"channel_uuid":"` + ch.UUID + `","display_ref":"111-1","ordered_at":"2026-01-02","items":[{"order_item_ref":"1","sku":"AMZ-1","quantity":1}]},
+	// client calls the API as the account, reporting to t.
+	client := func(t *testing.T) *testenv.Client {
+		return env.Client(t, testenv.Account{ID: acct.AccountID, Token: acct.AccountToken, Secret: acct.SecretKey})
+	}
+	step("listings link", func(t *testing.T) {
+		c := client(t)
+		if r := c.Do("PUT", "/products/WIDGET", `{"name":"Widget"}`); r.Status != 200 {
+			t.Fatalf("create product: %d %s", r.Status, r)
+		}
+		if code, out, errOut := cli(t, "listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-1", "--product", "WIDGET"); code != 0 {
+			t.Fatalf("listings link: %d %s %s", code, out, errOut)
+		}
+	})
+
+	step("orders import", func(t *testing.T) {
+		c := client(t)
+		file := filepath.Join(t.TempDir(), "orders.json")
+		docs := `[{"channel_uuid":"` + ch.UUID + `","display_ref":"111-1","ordered_at":"2026-01-02","items":[{"order_item_ref":"1","sku":"AMZ-1","quantity":1}]},
 		{"channel_uuid":"` + ch.UUID + `","display_ref":"111-2","items":[]}]`
-	if err := os.WriteFile(file, []byte(docs), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, out, _ = cli(t, "orders", "import", "--account", acct.AccountToken, file)
-	var results []struct {
-		DisplayRef string `json:"display_ref"`
-		Result     string `json:"result"`
-		Error      string `json:"error"`
-		Seq        *int64 `json:"sb_order_seq"`
-	}
-	if code != 1 || json.Unmarshal([]byte(out), &results) != nil || len(results) != 2 {
-		t.Fatalf("orders import: exit %d, %s", code, out)
-	}
-	if results[0].Result != "created" || results[0].Seq == nil || results[1].Result != "error" || results[1].Error == "" {
-		t.Errorf("import results %+v", results)
-	}
-	var order struct {
-		Items []struct {
-			InventorySKU *string `json:"inventory_sku"`
-		} `json:"items"`
-	}
-	if r := c.Do("GET", "/orders/1", nil); r.Status != 200 {
-		t.Fatalf("imported order: %d %s", r.Status, r)
-	} else if r.JSON(t, &order); order.Items[0].InventorySKU == nil || *order.Items[0].InventorySKU != "WIDGET" {
-		t.Errorf("the listing link did not map the channel SKU: %+v", order)
-	}
-	if code, out, _ := cli(t, "orders", "import", "--account", acct.AccountToken, file); code != 1 || !strings.Contains(out, `"unchanged"`) {
-		t.Errorf("re-import: exit %d, %s", code, out)
-	}
+		if err := os.WriteFile(file, []byte(docs), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, _ := cli(t, "orders", "import", "--account", acct.AccountToken, file)
+		var results []struct {
+			DisplayRef string `json:"display_ref"`
+			Result     string `json:"result"`
+			Error      string `json:"error"`
+			Seq        *int64 `json:"sb_order_seq"`
+		}
+		if code != 1 || json.Unmarshal([]byte(out), &results) != nil || len(results) != 2 {
+			t.Fatalf("orders import: exit %d, %s", code, out)
+		}
+		if results[0].Result != "created" || results[0].Seq == nil || results[1].Result != "error" || results[1].Error == "" {
+			t.Errorf("import results %+v", results)
+		}
+		var order struct {
+			Items []struct {
+				InventorySKU *string `json:"inventory_sku"`
+			} `json:"items"`
+		}
+		if r := c.Do("GET", "/orders/1", nil); r.Status != 200 {
+			t.Fatalf("imported order: %d %s", r.Status, r)
+		} else if r.JSON(t, &order); order.Items[0].InventorySKU == nil || *order.Items[0].InventorySKU != "WIDGET" {
+			t.Errorf("the listing link did not map the channel SKU: %+v", order)
+		}
+		if code, out, _ := cli(t, "orders", "import", "--account", acct.AccountToken, file); code != 1 || !strings.Contains(out, `"unchanged"`) {
+			t.Errorf("re-import: exit %d, %s", code, out)
+		}
+	})
 
-	code, out, errOut = cli(t, "seed", "--account", acct.AccountToken, "--orders", "15", "--products", "8", "--warehouses", "2")
-	if code != 0 || !strings.Contains(out, `"seeded"`) || !strings.Contains(errOut, "[") {
-		t.Fatalf("seed: %d %s %s", code, out, errOut)
-	}
-	var ws []any
-	if r := c.Do("GET", "/warehouses", nil); r.Status != 200 {
-		t.Fatalf("warehouses after seed: %d", r.Status)
-	} else if r.JSON(t, &ws); len(ws) != 2 {
-		t.Errorf("seeded %d warehouses, want 2", len(ws))
-	}
+	step("seed", func(t *testing.T) {
+		c := client(t)
+		code, out, errOut := cli(t, "seed", "--account", acct.AccountToken, "--orders", "15", "--products", "8", "--warehouses", "2")
+		if code != 0 || !strings.Contains(out, `"seeded"`) || !strings.Contains(errOut, "[") {
+			t.Fatalf("seed: %d %s %s", code, out, errOut)
+		}
+		var ws []any
+		if r := c.Do("GET", "/warehouses", nil); r.Status != 200 {
+			t.Fatalf("warehouses after seed: %d", r.Status)
+		} else if r.JSON(t, &ws); len(ws) != 2 {
+			t.Errorf("seeded %d warehouses, want 2", len(ws))
+		}
+	})
 
-	if code, _, _ := cli(t, "nope"); code != 2 {
-		t.Errorf("unknown command: exit %d", code)
-	}
+	t.Run("unknown command", func(t *testing.T) {
+		if code, _, _ := cli(t, "nope"); code != 2 {
+			t.Errorf("unknown command: exit %d, want 2", code)
+		}
+	})
 }

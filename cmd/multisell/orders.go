@@ -14,7 +14,7 @@ func init() {
 	register(command{name: "orders", summary: "import orders: orders import --account TOKEN FILE|-", run: runOrders})
 }
 
-// runOrders imports a JSON array of import documents (DESIGN.md section 6)
+// runOrders imports a JSON array of import documents (docs/orders.md, Import)
 // and prints one result per document; it exits 1 if any document failed.
 func runOrders(ctx context.Context, args []string) error {
 	const use = "--account TOKEN FILE|-"

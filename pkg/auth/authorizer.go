@@ -33,7 +33,7 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}
 	id := accounts.IDForToken(token)
-	acct, err := accounts.Get(ctx, a.Table, id)
+	acct, err := accounts.Service{Table: a.Table}.Get(ctx, id)
 	if errors.Is(err, accounts.ErrNotFound) {
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}

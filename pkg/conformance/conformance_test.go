@@ -1,13 +1,16 @@
 package conformance_test
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +20,7 @@ import (
 )
 
 // TestAuthentication: every route refuses a request without valid credentials with the
-// same 401 and WWW-Authenticate, and does nothing (DESIGN.md 4, decisions.md).
+// same 401 and WWW-Authenticate, and does nothing (docs/decisions.md, Accounts and authentication).
 func TestAuthentication(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -65,14 +68,14 @@ func TestAuthentication(t *testing.T) {
 }
 
 // TestRateLimitIsPlainText: every route answers an account over its limit with the
-// plain-text 403 and Retry-After (DESIGN.md 4 and 5).
+// plain-text 403 and Retry-After (docs/decisions.md, Rate limits).
 func TestRateLimitIsPlainText(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
 	rts := allRoutes(t)
 	acct := env.NewAccount(t, testenv.AccountOptions{RPS: 1, RPM: 1})
 	c := newCaller(t, env, acct)
-	// A 401 has no account, so failed authentications spend nothing (DESIGN.md 5).
+	// A 401 has no account, so failed authentications spend nothing (docs/decisions.md).
 	wrong := c.withAuth(testenv.BasicAuth(testenv.Account{Token: acct.Token, Secret: "wrong"}))
 	for range 3 {
 		wrong.do(http.MethodGet, "/channels", nil)
@@ -102,7 +105,7 @@ func TestRateLimitIsPlainText(t *testing.T) {
 }
 
 // TestMalformedBodies: every route with a body answers 400 to what is not a JSON
-// object, 413 to a body over 1 MiB and a 4xx to {}, and changes nothing (DESIGN.md 4).
+// object, 413 to a body over 1 MiB and a 4xx to {}, and changes nothing (docs/decisions.md, HTTP envelope).
 func TestMalformedBodies(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -142,7 +145,7 @@ func TestMalformedBodies(t *testing.T) {
 					})
 				}
 				// {} names nothing to create: for an upsert by SKU the SKU is a new one, since
-				// {} on an existing product is a valid update that changes nothing (DESIGN.md 8).
+				// {} on an existing product is a valid update that changes nothing (docs/catalog.md).
 				empty := rt.expand(func(name string) string {
 					if name == "sku" {
 						return uniq("conf-new")
@@ -162,7 +165,7 @@ func TestMalformedBodies(t *testing.T) {
 
 // TestPagination: every list (a GET answering an array, fulfillments included) refuses
 // a page or limit below 1 or not an integer, caps the limit at 100 and answers [] past
-// the end (DESIGN.md 4).
+// the end (docs/decisions.md, HTTP envelope).
 func TestPagination(t *testing.T) {
 	t.Parallel()
 	c, x := newBigWorld(t)
@@ -271,7 +274,7 @@ func badValues(kind string) []badValue {
 
 // TestUnknownPathParams: an unknown or malformed id or SKU in a path is the spec's 404
 // (or 422 for an invalid SKU), or, for an upsert by a valid SKU, a creation under the
-// SKU decoded once; never a 5xx (DESIGN.md 4).
+// SKU decoded once; never a 5xx (docs/decisions.md, HTTP envelope).
 func TestUnknownPathParams(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -343,7 +346,8 @@ func TestUnknownPathParams(t *testing.T) {
 
 // TestTenantIsolation: account B calls every route on account A's ids and SKUs: reads
 // are 404 or empty, writes 404 or a creation of B's own, and A's data does not change
-// (DESIGN.md 5).
+// (docs/decisions.md). The steps run in order: B's upserts come last, since after them
+// B has products with A's SKUs.
 func TestTenantIsolation(t *testing.T) {
 	t.Parallel()
 	a := newWorld(t)
@@ -355,75 +359,99 @@ func TestTenantIsolation(t *testing.T) {
 	q := url.QueryEscape
 
 	// Reads of A's ids: 404; B's lists: empty.
-	for _, rt := range rts {
-		if rt.Method != http.MethodGet {
-			continue
-		}
-		r := b.do(rt.Method, a.path(t, rt), nil)
-		if len(rt.params()) > 0 {
-			if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
-				t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
-			}
-		} else if r.Status != http.StatusOK || r.String() != "[]" {
-			t.Errorf("B %s: %d %s, want 200 []", rt, r.Status, short(r.String()))
-		}
-	}
-	for _, f := range []struct {
-		path string
-		want int
-	}{
-		{"/inventory?warehouse_uuid=" + q(a.Warehouse), http.StatusNotFound},
-		{"/inventory?sku=" + q(a.Product), http.StatusOK},
-		{"/inventories?sku[]=" + q(a.Child), http.StatusOK},
-		{"/products?skus=" + q(a.Product) + "&skus=" + q(a.Group), http.StatusOK},
-		{"/products?sku[]=" + q(a.Child), http.StatusOK},
-		{"/variation_groups?skus=" + q(a.Group), http.StatusOK},
-		{"/orders?sb_status=open", http.StatusOK},
-		{"/orders/" + fmt.Sprint(a.Cancelled), http.StatusNotFound},
-		{"/products/" + url.PathEscape(a.Child), http.StatusNotFound},
-		{"/products/" + url.PathEscape(a.Group), http.StatusNotFound},
-	} {
-		r := b.do(http.MethodGet, f.path, nil)
-		if r.Status != f.want || (f.want == http.StatusOK && r.String() != "[]") {
-			t.Errorf("B GET %s: %d %s, want %d (an empty list for 200)", f.path, r.Status, short(r.String()), f.want)
-		}
-	}
-
-	// Deletes of A's SKUs: 404.
-	for _, rt := range rts {
-		if rt.Method != http.MethodDelete {
-			continue
-		}
-		r := b.do(rt.Method, a.path(t, rt), nil)
-		if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
-			t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
-		}
-	}
-	// A variation group of A's products: they are not B's (422 naming the child).
-	r := b.do(http.MethodPut, "/variation_groups/"+url.PathEscape(uniq("conf-b-group")), map[string]any{
-		"name": "B's group", "child_skus": []string{a.Child}, "variation_attributes": []string{"color"}})
-	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), a.Child) {
-		t.Errorf("B groups A's product: %d %s, want 422 naming %s", r.Status, short(r.String()), a.Child)
-	}
-	// An order of A's channel cannot enter B's account.
-	res := importResults(t, env, bAcct.ID, map[string]any{"channel_uuid": a.Channel, "display_ref": "B-1",
-		"ordered_at": "2024-05-01T00:00:00Z", "items": []any{map[string]any{"order_item_ref": "1", "sku": a.Product, "quantity": 1}}})
-	if res[0].Result != "error" {
-		t.Errorf("B imports an order of A's channel: %+v, want an error", res[0])
-	}
-
-	// Writes on A's ids: 404; creations (upserts by SKU, new warehouses) are B's own.
-	for _, upserts := range []bool{false, true} {
+	t.Run("reads", func(t *testing.T) {
 		for _, rt := range rts {
-			if !rt.hasBody() || rt.upsert() != upserts {
+			if rt.Method != http.MethodGet {
 				continue
 			}
-			w := writeFor(t, rt)
-			r := b.do(rt.Method, a.path(t, rt), w.body(b, a.ids))
-			if r.Status != w.foreign || (w.foreignMsg != "" && errorMessage(r) != w.foreignMsg) {
-				t.Errorf("B %s on A's: %d %s, want %d %s", rt, r.Status, short(r.String()), w.foreign, w.foreignMsg)
-			}
+			t.Run(rt.String(), func(t *testing.T) {
+				r := b.in(t).do(rt.Method, a.path(t, rt), nil)
+				if len(rt.params()) > 0 {
+					if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
+						t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
+					}
+				} else if r.Status != http.StatusOK || r.String() != "[]" {
+					t.Errorf("B %s: %d %s, want 200 []", rt, r.Status, short(r.String()))
+				}
+			})
 		}
+	})
+	t.Run("filters", func(t *testing.T) {
+		for _, f := range []struct {
+			path string
+			want int
+		}{
+			{"/inventory?warehouse_uuid=" + q(a.Warehouse), http.StatusNotFound},
+			{"/inventory?sku=" + q(a.Product), http.StatusOK},
+			{"/inventories?sku[]=" + q(a.Child), http.StatusOK},
+			{"/products?skus=" + q(a.Product) + "&skus=" + q(a.Group), http.StatusOK},
+			{"/products?sku[]=" + q(a.Child), http.StatusOK},
+			{"/variation_groups?skus=" + q(a.Group), http.StatusOK},
+			{"/orders?sb_status=open", http.StatusOK},
+			{"/orders/" + fmt.Sprint(a.Cancelled), http.StatusNotFound},
+			{"/products/" + url.PathEscape(a.Child), http.StatusNotFound},
+			{"/products/" + url.PathEscape(a.Group), http.StatusNotFound},
+		} {
+			t.Run(f.path, func(t *testing.T) {
+				r := b.in(t).do(http.MethodGet, f.path, nil)
+				if r.Status != f.want || (f.want == http.StatusOK && r.String() != "[]") {
+					t.Errorf("B GET %s: %d %s, want %d (an empty list for 200)", f.path, r.Status, short(r.String()), f.want)
+				}
+			})
+		}
+	})
+
+	// Deletes of A's SKUs: 404.
+	t.Run("deletes", func(t *testing.T) {
+		for _, rt := range rts {
+			if rt.Method != http.MethodDelete {
+				continue
+			}
+			t.Run(rt.String(), func(t *testing.T) {
+				r := b.in(t).do(rt.Method, a.path(t, rt), nil)
+				if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
+					t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
+				}
+			})
+		}
+	})
+	// A variation group of A's products: they are not B's (422 naming the child).
+	t.Run("group of A's products", func(t *testing.T) {
+		r := b.in(t).do(http.MethodPut, "/variation_groups/"+url.PathEscape(uniq("conf-b-group")), map[string]any{
+			"name": "B's group", "child_skus": []string{a.Child}, "variation_attributes": []string{"color"}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), a.Child) {
+			t.Errorf("B groups A's product: %d %s, want 422 naming %s", r.Status, short(r.String()), a.Child)
+		}
+	})
+	// An order of A's channel cannot enter B's account.
+	t.Run("order of A's channel", func(t *testing.T) {
+		res := importResults(t, env, bAcct.ID, map[string]any{"channel_uuid": a.Channel, "display_ref": "B-1",
+			"ordered_at": "2024-05-01T00:00:00Z", "items": []any{map[string]any{"order_item_ref": "1", "sku": a.Product, "quantity": 1}}})
+		if res[0].Result != "error" {
+			t.Errorf("B imports an order of A's channel: %+v, want an error", res[0])
+		}
+	})
+
+	// Writes on A's ids: 404; creations (upserts by SKU, new warehouses) are B's own.
+	for _, step := range []struct {
+		name    string
+		upserts bool
+	}{{"writes", false}, {"upserts", true}} {
+		t.Run(step.name, func(t *testing.T) {
+			for _, rt := range rts {
+				if !rt.hasBody() || rt.upsert() != step.upserts {
+					continue
+				}
+				t.Run(rt.String(), func(t *testing.T) {
+					w := writeFor(t, rt)
+					b := b.in(t)
+					r := b.do(rt.Method, a.path(t, rt), w.body(b, a.ids))
+					if r.Status != w.foreign || (w.foreignMsg != "" && errorMessage(r) != w.foreignMsg) {
+						t.Errorf("B %s on A's: %d %s, want %d %s", rt, r.Status, short(r.String()), w.foreign, w.foreignMsg)
+					}
+				})
+			}
+		})
 	}
 	for _, rt := range rts {
 		if rt.Method != http.MethodGet && rt.Method != http.MethodDelete && !rt.hasBody() {
@@ -431,16 +459,19 @@ func TestTenantIsolation(t *testing.T) {
 		}
 	}
 	// B's product with A's SKU is B's: its own name, no stock of A's.
-	var p struct {
-		Name string `json:"name"`
-	}
-	b.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(a.Product), nil, &p)
-	if p.Name != "Conformance product" {
-		t.Errorf("B's product %s is named %q, want B's name", a.Product, p.Name)
-	}
-	if r := b.do(http.MethodGet, "/inventory?sku="+q(a.Product), nil); r.String() != "[]" {
-		t.Errorf("B sees stock of %s: %s", a.Product, short(r.String()))
-	}
+	t.Run("B's product with A's SKU", func(t *testing.T) {
+		b := b.in(t)
+		var p struct {
+			Name string `json:"name"`
+		}
+		b.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(a.Product), nil, &p)
+		if got, want := p.Name, "Conformance product"; got != want {
+			t.Errorf("B's product %s is named %q, want B's name %q", a.Product, got, want)
+		}
+		if r := b.do(http.MethodGet, "/inventory?sku="+q(a.Product), nil); r.String() != "[]" {
+			t.Errorf("B sees stock of %s: %s", a.Product, short(r.String()))
+		}
+	})
 
 	env.Drain(t)
 	sameSnapshot(t, "A after B's calls", before, a.snapshot(a.c, rts))
@@ -448,84 +479,109 @@ func TestTenantIsolation(t *testing.T) {
 
 // TestTimes: times in are any ISO 8601 offset (a date alone is midnight UTC); times out
 // are RFC 3339 UTC with Z to the whole second, and a returned time used as a max bound
-// includes its record (DESIGN.md 4). Every response of every test has its _at and _date
-// members checked too (checkEnvelope).
+// includes its record (docs/decisions.md). Every response of every test has its _at and
+// _date members checked too (checkEnvelope).
 func TestTimes(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	rts := allRoutes(t)
-	c := w.c
-	snapshot(c, rts, w.ids) // every GET route, walked by checkEnvelope
+	snapshot(w.c, rts, w.ids) // every GET route, walked by checkEnvelope
+	q := url.QueryEscape
 
-	var o map[string]any
-	c.must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Seq), nil, &o)
-	for k, want := range map[string]string{"ordered_at": orderedAtOut, "paid_at": paidAtOut, "ship_by_date": shipByOut,
-		"deliver_by_date": "2024-03-08T00:00:00Z"} {
-		if o[k] != want {
-			t.Errorf("order %s = %v, want %s", k, o[k], want)
+	t.Run("order", func(t *testing.T) {
+		var o map[string]any
+		w.c.in(t).must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Seq), nil, &o)
+		for _, tc := range []struct{ field, want string }{
+			{"ordered_at", orderedAtOut},
+			{"paid_at", paidAtOut},
+			{"ship_by_date", shipByOut},
+			{"deliver_by_date", "2024-03-08T00:00:00Z"},
+		} {
+			t.Run(tc.field, func(t *testing.T) {
+				if got := o[tc.field]; got != tc.want {
+					t.Errorf("order %s = %v, want %s", tc.field, got, tc.want)
+				}
+			})
 		}
-	}
-	if o["shipped_at"] == nil {
-		t.Errorf("shipped order has shipped_at null")
-	}
-	c.must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Cancelled), nil, &o)
-	if o["cancelled_at"] != cancelledAtOut {
-		t.Errorf("cancelled_at = %v, want %s", o["cancelled_at"], cancelledAtOut)
-	}
+		if o["shipped_at"] == nil {
+			t.Errorf("shipped order has shipped_at null")
+		}
+	})
+	t.Run("cancelled order", func(t *testing.T) {
+		var o map[string]any
+		w.c.in(t).must(http.StatusOK, http.MethodGet, fmt.Sprintf("/orders/%d", w.Cancelled), nil, &o)
+		if got, want := o["cancelled_at"], cancelledAtOut; got != want {
+			t.Errorf("cancelled_at = %v, want %s", got, want)
+		}
+	})
 
 	// Bounds: inclusive, any offset, a date alone.
-	q := url.QueryEscape
-	for _, f := range []struct {
-		query string
-		want  bool
-	}{
-		{"max_ordered_at=" + orderedAtOut, true},
-		{"min_ordered_at=" + q(orderedAtIn), true},
-		{"max_ordered_at=" + q("2024-03-01T10:15:29+02:00"), false},
-		{"min_ordered_at=2024-03-01&max_ordered_at=" + q("2024-03-01T09:15:30+01:00"), true},
-		{"ordered_at_max=2024-03-01", false},
-	} {
-		var list []struct {
-			Seq int64 `json:"sb_order_seq"`
+	t.Run("order bounds", func(t *testing.T) {
+		for _, f := range []struct {
+			query string
+			want  bool
+		}{
+			{"max_ordered_at=" + orderedAtOut, true},
+			{"min_ordered_at=" + q(orderedAtIn), true},
+			{"max_ordered_at=" + q("2024-03-01T10:15:29+02:00"), false},
+			{"min_ordered_at=2024-03-01&max_ordered_at=" + q("2024-03-01T09:15:30+01:00"), true},
+			{"ordered_at_max=2024-03-01", false},
+		} {
+			t.Run(f.query, func(t *testing.T) {
+				var list []struct {
+					Seq int64 `json:"sb_order_seq"`
+				}
+				w.c.in(t).must(http.StatusOK, http.MethodGet, "/orders?"+f.query, nil, &list)
+				if got := len(list) > 0 && list[0].Seq == w.Seq; got != f.want {
+					t.Errorf("GET /orders?%s: order %d listed %v, want %v", f.query, w.Seq, got, f.want)
+				}
+			})
 		}
-		c.must(http.StatusOK, http.MethodGet, "/orders?"+f.query, nil, &list)
-		if got := len(list) > 0 && list[0].Seq == w.Seq; got != f.want {
-			t.Errorf("GET /orders?%s: order %d listed %v, want %v", f.query, w.Seq, got, f.want)
+	})
+	t.Run("product up to its modified_at", func(t *testing.T) {
+		c := w.c.in(t)
+		var p struct {
+			SKU        string `json:"sku"`
+			ModifiedAt string `json:"modified_at"`
 		}
-	}
-	var p struct {
-		SKU        string `json:"sku"`
-		ModifiedAt string `json:"modified_at"`
-	}
-	c.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(w.Product), nil, &p)
-	var ps []struct {
-		SKU string `json:"sku"`
-	}
-	c.must(http.StatusOK, http.MethodGet, "/products?skus="+q(w.Product)+"&max_modified_at="+q(p.ModifiedAt), nil, &ps)
-	if len(ps) != 1 || ps[0].SKU != w.Product {
-		t.Errorf("products up to their own modified_at %s: %v, want %s", p.ModifiedAt, ps, w.Product)
-	}
-	var inv []struct {
-		SKU       string `json:"sku"`
-		UpdatedAt string `json:"updated_at"`
-	}
-	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product), nil, &inv)
-	if len(inv) != 1 {
-		t.Fatalf("inventory of %s: %v", w.Product, inv)
-	}
-	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product)+"&updated_at_max="+q(inv[0].UpdatedAt), nil, &inv)
-	if len(inv) != 1 {
-		t.Errorf("inventory up to its own updated_at: %v, want the record", inv)
-	}
-	for _, bad := range []string{"/orders?min_ordered_at=yesterday", "/products?max_modified_at=2024-13-01", "/inventory?updated_at_min=1/2/2024"} {
-		if r := c.do(http.MethodGet, bad, nil); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("GET %s: %d, want 422", bad, r.Status)
+		c.must(http.StatusOK, http.MethodGet, "/products/"+url.PathEscape(w.Product), nil, &p)
+		var ps []struct {
+			SKU string `json:"sku"`
 		}
-	}
+		c.must(http.StatusOK, http.MethodGet, "/products?skus="+q(w.Product)+"&max_modified_at="+q(p.ModifiedAt), nil, &ps)
+		if len(ps) != 1 || ps[0].SKU != w.Product {
+			t.Errorf("products up to their own modified_at %s: %v, want %s", p.ModifiedAt, ps, w.Product)
+		}
+	})
+	t.Run("inventory up to its updated_at", func(t *testing.T) {
+		c := w.c.in(t)
+		var inv []struct {
+			SKU       string `json:"sku"`
+			UpdatedAt string `json:"updated_at"`
+		}
+		c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product), nil, &inv)
+		if len(inv) != 1 {
+			t.Fatalf("inventory of %s: %v", w.Product, inv)
+		}
+		c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+q(w.Product)+"&updated_at_max="+q(inv[0].UpdatedAt), nil, &inv)
+		if len(inv) != 1 {
+			t.Errorf("inventory up to its own updated_at: %v, want the record", inv)
+		}
+	})
+	t.Run("invalid", func(t *testing.T) {
+		for _, bad := range []string{"/orders?min_ordered_at=yesterday", "/products?max_modified_at=2024-13-01", "/inventory?updated_at_min=1/2/2024"} {
+			t.Run(bad, func(t *testing.T) {
+				if r := w.c.in(t).do(http.MethodGet, bad, nil); r.Status != http.StatusUnprocessableEntity {
+					t.Errorf("GET %s: %d, want 422", bad, r.Status)
+				}
+			})
+		}
+	})
 }
 
 // TestUnknownRoutes: a path or method the template does not route is 404
-// {"error":"Not found"}, with or without credentials (DESIGN.md 4).
+// {"error":"Not found"}, with or without credentials (in AWS through the gateway
+// responses of template.yaml).
 func TestUnknownRoutes(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
@@ -581,12 +637,11 @@ func TestUnknownRoutes(t *testing.T) {
 }
 
 // TestAliases: routes of one function (/inventories for /inventory, both fulfillments
-// paths) answer alike, and the /inventories writes work (DESIGN.md 4).
+// paths) answer alike, and the /inventories writes work (docs/openapi.yaml).
 func TestAliases(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	rts := allRoutes(t)
-	c := w.c
 	byFunction := map[string][]route{}
 	for _, rt := range rts {
 		if rt.Method == http.MethodGet {
@@ -594,52 +649,61 @@ func TestAliases(t *testing.T) {
 		}
 	}
 	aliased := 0
-	for fn, group := range byFunction {
+	for _, fn := range slices.Sorted(maps.Keys(byFunction)) {
+		group := byFunction[fn]
 		if len(group) < 2 {
 			continue
 		}
 		aliased++
-		for _, query := range []string{"", "?limit=1&page=1"} {
-			first := c.do(http.MethodGet, w.path(t, group[0])+query, nil)
-			if first.Status != http.StatusOK {
-				t.Errorf("%s%s: %d %s", group[0], query, first.Status, short(first.String()))
+		t.Run(fn, func(t *testing.T) {
+			for _, query := range []string{"", "?limit=1&page=1"} {
+				t.Run(cmp.Or(query, "no query"), func(t *testing.T) {
+					c := w.c.in(t)
+					first := c.do(http.MethodGet, w.path(t, group[0])+query, nil)
+					if first.Status != http.StatusOK {
+						t.Errorf("%s%s: %d %s", group[0], query, first.Status, short(first.String()))
+					}
+					if n, ok := isArray(first); ok && n == 0 {
+						t.Errorf("%s%s: an empty list; the world should show something", group[0], query)
+					}
+					for _, other := range group[1:] {
+						r := c.do(http.MethodGet, w.path(t, other)+query, nil)
+						if r.Status != first.Status || r.String() != first.String() {
+							t.Errorf("%s: %s%s answers %d %s, %s answers %d %s", fn, group[0], query, first.Status, short(first.String()),
+								other, r.Status, short(r.String()))
+						}
+					}
+				})
 			}
-			if n, ok := isArray(first); ok && n == 0 {
-				t.Errorf("%s%s: an empty list; the world should show something", group[0], query)
-			}
-			for _, other := range group[1:] {
-				r := c.do(http.MethodGet, w.path(t, other)+query, nil)
-				if r.Status != first.Status || r.String() != first.String() {
-					t.Errorf("%s: %s%s answers %d %s, %s answers %d %s", fn, group[0], query, first.Status, short(first.String()),
-						other, r.Status, short(r.String()))
-				}
-			}
-		}
+		})
 	}
 	if aliased < 3 {
 		t.Errorf("%d aliased GET functions, want at least 3 (inventory list, adjustments, fulfillments)", aliased)
 	}
 
-	sku := uniq("conf-alias")
-	c.must(http.StatusCreated, http.MethodPost, "/inventories", map[string]any{"inventory": map[string]any{
-		"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 4}}, nil)
-	var adj struct {
-		RequestID string `json:"request_id"`
-	}
-	c.must(http.StatusOK, http.MethodPut, "/inventories", map[string]any{"inventory": []any{map[string]any{
-		"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 7}}}, &adj)
-	c.must(http.StatusOK, http.MethodPatch, "/inventories", map[string]any{"inventory": []any{map[string]any{
-		"sku": sku, "warehouse_uuid": w.Warehouse, "available": 6}}}, nil)
-	w.env.Drain(t)
-	var st struct {
-		Status string `json:"status"`
-	}
-	c.must(http.StatusOK, http.MethodGet, "/inventories/adjustments/"+adj.RequestID, nil, &st)
-	var inv []struct {
-		OnHand int `json:"on_hand"`
-	}
-	c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+sku, nil, &inv)
-	if st.Status != "applied" || len(inv) != 1 || inv[0].OnHand != 6 {
-		t.Errorf("writes through /inventories: adjustment %q, records %v; want applied and on_hand 6", st.Status, inv)
-	}
+	t.Run("writes through /inventories", func(t *testing.T) {
+		c := w.c.in(t)
+		sku := uniq("conf-alias")
+		c.must(http.StatusCreated, http.MethodPost, "/inventories", map[string]any{"inventory": map[string]any{
+			"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 4}}, nil)
+		var adj struct {
+			RequestID string `json:"request_id"`
+		}
+		c.must(http.StatusOK, http.MethodPut, "/inventories", map[string]any{"inventory": []any{map[string]any{
+			"sku": sku, "warehouse_uuid": w.Warehouse, "on_hand": 7}}}, &adj)
+		c.must(http.StatusOK, http.MethodPatch, "/inventories", map[string]any{"inventory": []any{map[string]any{
+			"sku": sku, "warehouse_uuid": w.Warehouse, "available": 6}}}, nil)
+		w.env.Drain(t)
+		var st struct {
+			Status string `json:"status"`
+		}
+		c.must(http.StatusOK, http.MethodGet, "/inventories/adjustments/"+adj.RequestID, nil, &st)
+		var inv []struct {
+			OnHand int `json:"on_hand"`
+		}
+		c.must(http.StatusOK, http.MethodGet, "/inventory?sku="+sku, nil, &inv)
+		if st.Status != "applied" || len(inv) != 1 || inv[0].OnHand != 6 {
+			t.Errorf("writes through /inventories: adjustment %q, records %v; want applied and on_hand 6", st.Status, inv)
+		}
+	})
 }

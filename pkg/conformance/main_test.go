@@ -16,7 +16,7 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// jsonType is the Content-Type of every JSON response (DESIGN.md section 4).
+// jsonType is the Content-Type of every JSON response (docs/decisions.md, HTTP envelope).
 const jsonType = "application/json; charset=utf-8"
 
 // caller sends requests as one account and checks the envelope of every response:
@@ -73,7 +73,7 @@ func (c *caller) must(want int, method, path string, body, out any) *testenv.Res
 func checkEnvelope(t testing.TB, where string, r *testenv.Response) {
 	t.Helper()
 	if r.Status >= 500 {
-		t.Errorf("%s -> %d %s: a 5xx for client input is a bug (DESIGN.md 4)", where, r.Status, short(r.String()))
+		t.Errorf("%s -> %d %s: a 5xx for client input is a bug", where, r.Status, short(r.String()))
 	}
 	ct := r.Header.Get("Content-Type")
 	if r.Status == http.StatusForbidden && strings.HasPrefix(ct, "text/plain") {

@@ -177,7 +177,7 @@ func paramKind(name string) string {
 }
 
 // notFoundMessage is the 404 message of an unknown resource named by rt's path
-// (DESIGN.md 4, docs/*.md), "" when none is fixed.
+// (docs/openapi.yaml), "" when none is fixed.
 func notFoundMessage(rt route) string {
 	ps := rt.params()
 	switch {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// skuSets are SKUs at the edges of DESIGN.md 4's rule (case-sensitive, 1 to 255
+// skuSets are SKUs at the edges of the SKU rule of pkg/sku (case-sensitive, 1 to 255
 // characters, no control characters, URL-decoded once in paths): a world's stand-alone
 // product, child and variation group.
 var skuSets = []struct {

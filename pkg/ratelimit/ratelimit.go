@@ -1,7 +1,7 @@
-// Package ratelimit enforces the per-account request limits of DESIGN.md
-// section 5 (by default 2 per clock second and 40 per clock minute) with one
-// conditional DynamoDB write per request, so the count is exact across any
-// number of concurrent Lambdas.
+// Package ratelimit enforces the per-account request limits (by default 2
+// per clock second and 40 per clock minute) with one conditional DynamoDB
+// write per request, so the count is exact across any number of concurrent
+// Lambdas. The decisions are in docs/decisions.md (Rate limits).
 package ratelimit
 
 import (

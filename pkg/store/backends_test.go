@@ -184,7 +184,7 @@ func TestScenario(t *testing.T) {
 		}
 		srv := httptest.NewServer(gw)
 		defer srv.Close()
-		created, err := accounts.Create(ctx, d.Table, accounts.Input{Name: t.Name(), RPS: 1000, RPM: 100000})
+		created, err := accounts.Service{Table: d.Table}.Create(ctx, accounts.Input{Name: t.Name(), RPS: 1000, RPM: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}

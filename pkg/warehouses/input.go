@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
 )
@@ -43,15 +42,67 @@ var textFields = []textField{
 	}},
 }
 
-// changes is a validated warehouse body: attributes to set and to clear.
-type changes struct {
-	set    map[string]types.AttributeValue
-	remove []string
+// Input is a warehouse to create or the change to one: the text fields it
+// sets, by the name stored and returned (state_region, not region), the
+// flags and the priority it sets (nil leaves them as they are), and the
+// optional text fields it clears. A create needs the name.
+type Input struct {
+	Text                             map[string]string
+	EnableShippingSoftware, Archived *bool
+	Priority                         *int
+	Clear                            []string
+}
+
+// empty reports whether in changes nothing.
+func (in Input) empty() bool {
+	return len(in.Text) == 0 && len(in.Clear) == 0 && in.EnableShippingSoftware == nil && in.Archived == nil && in.Priority == nil
+}
+
+// archives reports whether in sets archived to true.
+func (in Input) archives() bool { return in.Archived != nil && *in.Archived }
+
+// check holds an Input that was not parsed from a body (the demo's) to what
+// parseBody guarantees: known text fields, the name never cleared or blank
+// and present on create, a priority of at least 1.
+func (in Input) check(create bool) error {
+	problems := map[string][]string{}
+	for attr, v := range in.Text {
+		if !knownText(attr) {
+			problems[attr] = []string{"is not a warehouse field"}
+		} else if strings.TrimSpace(v) == "" {
+			problems[attr] = []string{"can't be blank"}
+		}
+	}
+	for _, attr := range in.Clear {
+		if attr == "name" || !knownText(attr) {
+			problems[attr] = []string{"can't be cleared"}
+		}
+	}
+	if _, ok := in.Text["name"]; create && !ok {
+		problems["name"] = []string{"can't be blank"}
+	}
+	if in.Priority != nil && *in.Priority < 1 {
+		problems["priority"] = []string{"must be an integer greater than or equal to 1"}
+	}
+	if len(problems) > 0 {
+		return errs.Fields(problems)
+	}
+	return nil
+}
+
+// knownText reports whether attr is a writable text field.
+func knownText(attr string) bool {
+	for _, tf := range textFields {
+		if tf.attr == attr {
+			return true
+		}
+	}
+	return false
 }
 
 // parseBody validates a POST or PUT body {"warehouse": {...}}. On create the
-// name is required. Errors come in the spec's per-field shape.
-func parseBody(body lenient.Object, create bool) (changes, error) {
+// name is required. Errors come in the API's per-field shape.
+func parseBody(body lenient.Object, create bool) (Input, error) {
 	wf := body.Field("warehouse")
 	w, err := wf.Object()
 	if err != nil || w == nil {
@@ -59,40 +110,44 @@ func parseBody(body lenient.Object, create bool) (changes, error) {
 		if err != nil {
 			msg = "must be an object"
 		}
-		return changes{}, errs.Fields(map[string][]string{"warehouse": {msg}})
+		return Input{}, errs.Fields(map[string][]string{"warehouse": {msg}})
 	}
-	c := changes{set: map[string]types.AttributeValue{}}
+	in := Input{Text: map[string]string{}}
 	problems := map[string][]string{}
 	for _, tf := range textFields {
-		c.text(w, tf, problems)
+		in.text(w, tf, problems)
 	}
-	if _, bad := problems["name"]; create && !bad && c.set["name"] == nil {
+	if _, bad := problems["name"]; create && !bad && in.Text["name"] == "" {
 		problems["name"] = []string{"can't be blank"}
 	}
-	for _, name := range []string{"enable_shipping_software", "archived"} {
-		b, err := w.Field(name).Bool()
+	for _, flag := range []struct {
+		name string
+		to   **bool
+	}{{"enable_shipping_software", &in.EnableShippingSoftware}, {"archived", &in.Archived}} {
+		b, err := w.Field(flag.name).Bool()
 		switch {
 		case err != nil:
-			problems[name] = []string{"must be true or false"}
+			problems[flag.name] = []string{"must be true or false"}
 		case b != nil:
-			c.set[name] = &types.AttributeValueMemberBOOL{Value: *b}
-		case w.Field(name).Null():
-			c.set[name] = &types.AttributeValueMemberBOOL{Value: false}
+			*flag.to = b
+		case w.Field(flag.name).Null():
+			*flag.to = new(bool)
 		}
 	}
 	if p, err := w.Field("priority").Int(); err != nil || (p != nil && (*p < 1 || *p > 1<<31-1)) {
 		problems["priority"] = []string{"must be an integer greater than or equal to 1"}
 	} else if p != nil {
-		c.set["priority"] = &types.AttributeValueMemberN{Value: itoa(*p)}
+		n := int(*p)
+		in.Priority = &n
 	}
 	if len(problems) > 0 {
-		return changes{}, errs.Fields(problems)
+		return Input{}, errs.Fields(problems)
 	}
-	return c, nil
+	return in, nil
 }
 
-// text validates one text field into c, recording its error in problems.
-func (c *changes) text(w lenient.Object, tf textField, problems map[string][]string) {
+// text validates one text field into in, recording its error in problems.
+func (in *Input) text(w lenient.Object, tf textField, problems map[string][]string) {
 	for _, name := range tf.names {
 		f := w.Field(name)
 		if !f.Present {
@@ -102,7 +157,7 @@ func (c *changes) text(w lenient.Object, tf textField, problems map[string][]str
 			if tf.attr == "name" {
 				problems["name"] = []string{"can't be blank"}
 			} else {
-				c.remove = append(c.remove, tf.attr)
+				in.Clear = append(in.Clear, tf.attr)
 			}
 			return
 		}
@@ -122,7 +177,7 @@ func (c *changes) text(w lenient.Object, tf textField, problems map[string][]str
 				problems[name] = []string{"is invalid"}
 				return
 			}
-			c.set[tf.attr] = &types.AttributeValueMemberS{Value: v}
+			in.Text[tf.attr] = v
 		}
 		return
 	}

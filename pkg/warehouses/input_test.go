@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
 )
@@ -53,16 +51,71 @@ func TestParseBody(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if keys := sortedKeys(got.set); !reflect.DeepEqual(keys, c.set) {
+			if keys := setFields(got); !reflect.DeepEqual(keys, c.set) {
 				t.Errorf("set = %v, want %v", keys, c.set)
 			}
-			if !reflect.DeepEqual(got.remove, c.remove) {
-				t.Errorf("remove = %v, want %v", got.remove, c.remove)
+			if !reflect.DeepEqual(got.Clear, c.remove) {
+				t.Errorf("remove = %v, want %v", got.Clear, c.remove)
 			}
 		})
 	}
 }
 
-func sortedKeys(m map[string]types.AttributeValue) []string {
-	return slices.Sorted(maps.Keys(m))
+// setFields are the stored names of the fields in sets, sorted.
+func setFields(in Input) []string {
+	var out []string
+	for attr := range maps.Keys(in.Text) {
+		out = append(out, attr)
+	}
+	for attr, set := range map[string]bool{
+		"enable_shipping_software": in.EnableShippingSoftware != nil,
+		"archived":                 in.Archived != nil,
+		"priority":                 in.Priority != nil,
+	} {
+		if set {
+			out = append(out, attr)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestInputCheck: an Input built in Go (not parsed from a body) is held to
+// what parseBody guarantees before it is stored.
+func TestInputCheck(t *testing.T) {
+	t.Parallel()
+	one, zero := 1, 0
+	cases := []struct {
+		name   string
+		in     Input
+		create bool
+		want   map[string][]string
+	}{
+		{name: "create with a name", in: Input{Text: map[string]string{"name": "Main", "state_region": "CA"}, Priority: &one}, create: true},
+		{name: "update without a name", in: Input{Text: map[string]string{"city": "Venlo"}, Clear: []string{"address_2"}}},
+		{name: "create without a name", in: Input{Text: map[string]string{"city": "Venlo"}}, create: true,
+			want: map[string][]string{"name": {"can't be blank"}}},
+		{name: "unknown field", in: Input{Text: map[string]string{"name": "A", "region": "CA"}},
+			want: map[string][]string{"region": {"is not a warehouse field"}}},
+		{name: "blank text", in: Input{Text: map[string]string{"name": " "}},
+			want: map[string][]string{"name": {"can't be blank"}}},
+		{name: "name cleared", in: Input{Clear: []string{"name"}}, want: map[string][]string{"name": {"can't be cleared"}}},
+		{name: "priority 0", in: Input{Priority: &zero},
+			want: map[string][]string{"priority": {"must be an integer greater than or equal to 1"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			err := c.in.check(c.create)
+			var got map[string][]string
+			if e, ok := errs.As(err); ok {
+				got = e.Fields
+			} else if err != nil {
+				t.Fatalf("err = %v, want fields %v", err, c.want)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("fields = %v, want %v", got, c.want)
+			}
+		})
+	}
 }

@@ -1,20 +1,6 @@
-// Package warehouses holds the merchant's warehouses: GET, POST and PUT
-// /warehouses, and the lookups other domains make (a warehouse by uuid, all
-// warehouses in allocation priority order).
 package warehouses
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"sort"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/store"
-)
+import "errors"
 
 // InventoryMaster values: the service keeps the stock of its own warehouses;
 // a marketplace keeps the stock of the warehouses it fulfils from.
@@ -29,100 +15,74 @@ var ErrNotFound = errors.New("warehouse not found")
 // NotFoundMessage is the API error message for an unknown warehouse.
 const NotFoundMessage = "Warehouse not found"
 
-// Warehouse is a warehouse as stored and returned (spec 2.6 plus the written
-// fields, priority and archived).
+// Warehouse is a warehouse as stored and returned (the API's fields plus the
+// written ones, priority and archived; docs/decisions.md). A text field the
+// warehouse does not have is null in the response and absent from the item.
 type Warehouse struct {
 	UUID                   string  `json:"uuid" dynamodbav:"uuid"`
 	Name                   string  `json:"name" dynamodbav:"name"`
 	InventoryMaster        string  `json:"inventory_master" dynamodbav:"inventory_master"`
-	SenderName             *string `json:"sender_name" dynamodbav:"sender_name"`
-	CompanyName            *string `json:"company_name" dynamodbav:"company_name"`
-	Email                  *string `json:"email" dynamodbav:"email"`
-	PhoneNumber            *string `json:"phone_number" dynamodbav:"phone_number"`
-	Address1               *string `json:"address_1" dynamodbav:"address_1"`
-	Address2               *string `json:"address_2" dynamodbav:"address_2"`
-	City                   *string `json:"city" dynamodbav:"city"`
-	StateRegion            *string `json:"state_region" dynamodbav:"state_region"`
-	PostalCode             *string `json:"postal_code" dynamodbav:"postal_code"`
-	CountryCode            *string `json:"country_code" dynamodbav:"country_code"`
+	SenderName             *string `json:"sender_name" dynamodbav:"sender_name,omitempty"`
+	CompanyName            *string `json:"company_name" dynamodbav:"company_name,omitempty"`
+	Email                  *string `json:"email" dynamodbav:"email,omitempty"`
+	PhoneNumber            *string `json:"phone_number" dynamodbav:"phone_number,omitempty"`
+	Address1               *string `json:"address_1" dynamodbav:"address_1,omitempty"`
+	Address2               *string `json:"address_2" dynamodbav:"address_2,omitempty"`
+	City                   *string `json:"city" dynamodbav:"city,omitempty"`
+	StateRegion            *string `json:"state_region" dynamodbav:"state_region,omitempty"`
+	PostalCode             *string `json:"postal_code" dynamodbav:"postal_code,omitempty"`
+	CountryCode            *string `json:"country_code" dynamodbav:"country_code,omitempty"`
 	EnableShippingSoftware bool    `json:"enable_shipping_software" dynamodbav:"enable_shipping_software"`
 	Archived               bool    `json:"archived" dynamodbav:"archived"`
 	Priority               int     `json:"priority" dynamodbav:"priority"`
 	CreatedAt              string  `json:"created_at" dynamodbav:"created_at"`
 }
 
-// Service is the warehouses domain: every operation on an account's
-// warehouses.
-type Service struct {
-	Table store.Table
-	// OnArchive, if set, runs after a warehouse is archived.
-	OnArchive ArchiveHook
-}
-
-// ArchiveHook is told when a warehouse becomes archived, so that what it
-// held can be allocated elsewhere (the orders domain sets it).
-type ArchiveHook func(ctx context.Context, account, uuid string) error
-
-// pk is the partition of an account's warehouses; the sort key is the
-// time-ordered uuid, so a Query returns them in creation order.
-func pk(account string) string { return store.PK(account, "WH") }
-
-// Key is the primary key of a warehouse, for other domains' transactions
-// (for example a condition that the warehouse exists).
-func Key(account, uuid string) map[string]types.AttributeValue { return store.Key(pk(account), uuid) }
-
-// Exists is a condition that the warehouse exists, for a transaction of
-// another domain that must not act on an unknown warehouse (a shipment from
-// it).
-func (s Service) Exists(account, uuid string) store.Write {
-	return store.Check(Key(account, uuid), "attribute_exists(PK)", nil)
-}
-
-// Get reads one warehouse of the account.
-func (s Service) Get(ctx context.Context, account, uuid string) (Warehouse, error) {
-	if !store.ValidID(uuid) {
-		return Warehouse{}, ErrNotFound
-	}
-	out, err := s.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: s.Table.TableName(), Key: Key(account, uuid)})
-	if err != nil {
-		return Warehouse{}, fmt.Errorf("get warehouse: %w", err)
-	}
-	if out.Item == nil {
-		return Warehouse{}, ErrNotFound
-	}
-	var w Warehouse
-	if err := attributevalue.UnmarshalMap(out.Item, &w); err != nil {
-		return Warehouse{}, fmt.Errorf("unmarshal warehouse: %w", err)
-	}
-	return w, nil
-}
-
-// List returns every warehouse of the account in creation order: one Query.
-func (s Service) List(ctx context.Context, account string) ([]Warehouse, error) {
-	items, err := s.Table.QueryAll(ctx, pk(account))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Warehouse, 0, len(items))
-	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
-		return nil, fmt.Errorf("unmarshal warehouses: %w", err)
-	}
-	return out, nil
-}
-
-// ByPriority returns the account's non-archived warehouses in allocation
-// order: priority 1 first, ties by creation.
-func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, error) {
-	all, err := s.List(ctx, account)
-	if err != nil {
-		return nil, err
-	}
-	active := all[:0]
-	for _, w := range all {
-		if !w.Archived {
-			active = append(active, w)
+// newWarehouse is the warehouse a create of in makes: the fields in sets,
+// kept by the service (inventory_master), priority as given, flags false
+// unless set.
+func newWarehouse(uuid, createdAt string, priority int, in Input) Warehouse {
+	w := Warehouse{UUID: uuid, InventoryMaster: MasterMultisell, Priority: priority, CreatedAt: createdAt}
+	for attr, v := range in.Text {
+		if attr == "name" {
+			w.Name = v
+		} else if f := w.optionalText(attr); f != nil {
+			*f = &v
 		}
 	}
-	sort.SliceStable(active, func(i, j int) bool { return active[i].Priority < active[j].Priority })
-	return active, nil
+	if in.EnableShippingSoftware != nil {
+		w.EnableShippingSoftware = *in.EnableShippingSoftware
+	}
+	if in.Archived != nil {
+		w.Archived = *in.Archived
+	}
+	return w
+}
+
+// optionalText is the address of w's optional text field stored as attr,
+// nil for any other name.
+func (w *Warehouse) optionalText(attr string) **string {
+	switch attr {
+	case "sender_name":
+		return &w.SenderName
+	case "company_name":
+		return &w.CompanyName
+	case "email":
+		return &w.Email
+	case "phone_number":
+		return &w.PhoneNumber
+	case "address_1":
+		return &w.Address1
+	case "address_2":
+		return &w.Address2
+	case "city":
+		return &w.City
+	case "state_region":
+		return &w.StateRegion
+	case "postal_code":
+		return &w.PostalCode
+	case "country_code":
+		return &w.CountryCode
+	}
+	return nil
 }

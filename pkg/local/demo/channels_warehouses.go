@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -18,15 +17,18 @@ var demoChannels = []channels.Input{
 	{Name: "Etsy Vintage", Type: "Etsy", State: channels.StateInactive},
 }
 
-var demoWarehouses = []string{
-	`{"warehouse":{"name":"Main Warehouse","company_name":"Demo Goods Inc.","email":"ship@demo.example","address_1":"1 Harbor Way","city":"Oakland","region":"CA","postal_code":"94607","country_code":"US"}}`,
-	`{"warehouse":{"name":"East Coast 3PL","address_1":"500 Logistics Dr","city":"Edison","region":"NJ","postal_code":"08817","country_code":"US"}}`,
-	`{"warehouse":{"name":"EU Hub","address_1":"Industrieweg 12","city":"Venlo","postal_code":"5928","country_code":"NL"}}`,
+// demoWarehouses are the text fields of the first warehouses, by their
+// stored names; the rest are "Warehouse N" in the US.
+var demoWarehouses = []map[string]string{
+	{"name": "Main Warehouse", "company_name": "Demo Goods Inc.", "email": "ship@demo.example", "address_1": "1 Harbor Way",
+		"city": "Oakland", "state_region": "CA", "postal_code": "94607", "country_code": "US"},
+	{"name": "East Coast 3PL", "address_1": "500 Logistics Dr", "city": "Edison", "state_region": "NJ", "postal_code": "08817", "country_code": "US"},
+	{"name": "EU Hub", "address_1": "Industrieweg 12", "city": "Venlo", "postal_code": "5928", "country_code": "NL"},
 }
 
 // seedChannelsWarehouses creates the demo channels, unless the account has
-// channels, and warehouses until it has s.Warehouses, through the same code
-// paths as the API.
+// channels, and warehouses until it has s.Warehouses, with the domains'
+// Service operations the API uses.
 func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
 	have, err := channels.Service{Table: e.Deps.Table}.List(ctx, e.Account)
 	if err != nil {
@@ -44,15 +46,12 @@ func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
 	if err != nil {
 		return err
 	}
-	svc := warehouses.Handlers{Service: warehouses.Service{Table: e.Deps.Table}}
 	for i := len(whs); i < s.Warehouses; i++ {
-		body := fmt.Sprintf(`{"warehouse":{"name":"Warehouse %d","country_code":"US"}}`, i+1)
+		text := map[string]string{"name": fmt.Sprintf("Warehouse %d", i+1), "country_code": "US"}
 		if i < len(demoWarehouses) {
-			body = demoWarehouses[i]
+			text = demoWarehouses[i]
 		}
-		req := &api.Request{Account: api.Account{ID: e.Account}}
-		req.APIGatewayProxyRequest.Body = body
-		if _, err := svc.Create(ctx, req); err != nil {
+		if _, err := (warehouses.Service{Table: e.Deps.Table}).Create(ctx, e.Account, warehouses.Input{Text: text}); err != nil {
 			return err
 		}
 		e.Progress("warehouses", i+1, s.Warehouses)

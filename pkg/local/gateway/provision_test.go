@@ -84,6 +84,8 @@ func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
 	return s
 }
 
+// TestProvision provisions a small template twice and checks what the
+// emulators then hold and what the stack tells the app.
 func TestProvision(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -92,67 +94,93 @@ func TestProvision(t *testing.T) {
 	if !s.TableCreated || s.TableName != "prov-table" {
 		t.Errorf("table = %q created=%v", s.TableName, s.TableCreated)
 	}
-	// Idempotent: a second run keeps the table and the queues.
-	again := provisionFromYAML(t, doc, "prov")
-	if again.TableCreated {
-		t.Error("second Provision created the table again")
-	}
-	if again.Queues["Work"].URL != s.Queues["Work"].URL {
-		t.Errorf("queue URL changed: %q -> %q", s.Queues["Work"].URL, again.Queues["Work"].URL)
-	}
 
-	desc, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("prov-table")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(desc.Table.GlobalSecondaryIndexes); n != 1 || aws.ToString(desc.Table.GlobalSecondaryIndexes[0].IndexName) != "GSI1" {
-		t.Errorf("GSIs = %+v", desc.Table.GlobalSecondaryIndexes)
-	}
-	ttl, err := s.DynamoDB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("prov-table")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ttl.TimeToLiveDescription.TimeToLiveStatus != ddbtypes.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "ttl" {
-		t.Errorf("TTL = %+v", ttl.TimeToLiveDescription)
-	}
+	t.Run("idempotent", func(t *testing.T) {
+		// A second run keeps the table and the queues.
+		again := provisionFromYAML(t, doc, "prov")
+		if again.TableCreated {
+			t.Error("second Provision created the table again")
+		}
+		if got, want := again.Queues["Work"].URL, s.Queues["Work"].URL; got != want {
+			t.Errorf("queue URL changed: %q -> %q", want, got)
+		}
+	})
+
+	t.Run("table", func(t *testing.T) {
+		desc, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("prov-table")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(desc.Table.GlobalSecondaryIndexes); n != 1 || aws.ToString(desc.Table.GlobalSecondaryIndexes[0].IndexName) != "GSI1" {
+			t.Errorf("GSIs = %+v", desc.Table.GlobalSecondaryIndexes)
+		}
+		ttl, err := s.DynamoDB.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String("prov-table")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ttl.TimeToLiveDescription.TimeToLiveStatus != ddbtypes.TimeToLiveStatusEnabled || aws.ToString(ttl.TimeToLiveDescription.AttributeName) != "ttl" {
+			t.Errorf("TTL = %+v", ttl.TimeToLiveDescription)
+		}
+	})
 
 	work := s.Queues["Work"]
-	if work.Name != "prov-work.fifo" || s.Queues["WorkDLQ"].Name != "prov-WorkDLQ.fifo" || s.Queues["Plain"].Name != "prov-Plain" {
-		t.Errorf("queue names = %+v", s.Queues)
-	}
-	attrs, err := s.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
-		QueueUrl: aws.String(work.URL), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameAll},
+	t.Run("queue names", func(t *testing.T) {
+		for _, tc := range []struct{ queue, want string }{
+			{"Work", "prov-work.fifo"},
+			{"WorkDLQ", "prov-WorkDLQ.fifo"},
+			{"Plain", "prov-Plain"},
+		} {
+			if got := s.Queues[tc.queue].Name; got != tc.want {
+				t.Errorf("queue %s is named %q, want %q (queues %+v)", tc.queue, got, tc.want, s.Queues)
+			}
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var redrive struct {
-		Target string `json:"deadLetterTargetArn"`
-		Max    any    `json:"maxReceiveCount"`
-	}
-	if err := json.Unmarshal([]byte(attrs.Attributes["RedrivePolicy"]), &redrive); err != nil {
-		t.Fatalf("RedrivePolicy %q: %v", attrs.Attributes["RedrivePolicy"], err)
-	}
-	if redrive.Target != s.Queues["WorkDLQ"].ARN || attrs.Attributes["VisibilityTimeout"] != "45" || attrs.Attributes["FifoQueue"] != "true" {
-		t.Errorf("attributes = %v", attrs.Attributes)
-	}
 
-	cfg, err := s.AppConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.OrderImportQueueURL != s.Queues["Plain"].URL ||
-		cfg.DynamoDBEndpoint == "" || cfg.SQSEndpoint == "" || cfg.Region != "us-east-1" {
-		t.Errorf("config = %+v", cfg)
-	}
-	fn, _ := s.Template().Function("Fn")
-	env, err := s.Env(fn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if env["DLQ_ARN"] != s.Queues["WorkDLQ"].ARN || env["NAME"] != "prov-prov-Fn" {
-		t.Errorf("env = %v", env)
-	}
+	t.Run("queue attributes", func(t *testing.T) {
+		attrs, err := s.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+			QueueUrl: aws.String(work.URL), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameAll},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var redrive struct {
+			Target string `json:"deadLetterTargetArn"`
+			Max    any    `json:"maxReceiveCount"`
+		}
+		if err := json.Unmarshal([]byte(attrs.Attributes["RedrivePolicy"]), &redrive); err != nil {
+			t.Fatalf("RedrivePolicy %q: %v", attrs.Attributes["RedrivePolicy"], err)
+		}
+		if redrive.Target != s.Queues["WorkDLQ"].ARN || attrs.Attributes["VisibilityTimeout"] != "45" || attrs.Attributes["FifoQueue"] != "true" {
+			t.Errorf("attributes = %v", attrs.Attributes)
+		}
+	})
+
+	t.Run("app config", func(t *testing.T) {
+		cfg, err := s.AppConfig()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.OrderImportQueueURL != s.Queues["Plain"].URL ||
+			cfg.DynamoDBEndpoint == "" || cfg.SQSEndpoint == "" || cfg.Region != "us-east-1" {
+			t.Errorf("config = %+v", cfg)
+		}
+	})
+
+	t.Run("function environment", func(t *testing.T) {
+		fn, _ := s.Template().Function("Fn")
+		env, err := s.Env(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ name, want string }{
+			{"DLQ_ARN", s.Queues["WorkDLQ"].ARN},
+			{"NAME", "prov-prov-Fn"},
+		} {
+			if got := env[tc.name]; got != tc.want {
+				t.Errorf("%s = %q, want %q (env %v)", tc.name, got, tc.want, env)
+			}
+		}
+	})
 }
 
 // TestProvisionAddsIndexes checks that a table kept from an older template gets the

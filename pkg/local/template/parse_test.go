@@ -1,117 +1,27 @@
 package template
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 )
 
-const sample = `
-Parameters:
-  Rate:
-    Type: Number
-    Default: 7
-Globals:
-  Function:
-    Runtime: provided.al2023
-    Timeout: 10
-    Layers: [a]
-    Environment:
-      Variables:
-        TABLE_NAME: !Ref Table
-        QUEUE: !Ref Q
-Resources:
-  Api:
-    Type: AWS::Serverless::Api
-    Properties:
-      StageName: v1
-      Auth:
-        DefaultAuthorizer: Basic
-        Authorizers:
-          Basic:
-            FunctionPayloadType: REQUEST
-            FunctionArn: !GetAtt AuthFunction.Arn
-            Identity:
-              Headers: [Authorization]
-              ReauthorizeEvery: 0
-      GatewayResponses:
-        UNAUTHORIZED:
-          StatusCode: "401"
-          ResponseParameters:
-            Headers:
-              WWW-Authenticate: "'Basic realm=\"x\"'"
-          ResponseTemplates:
-            application/json: '{"error":"no"}'
-  AuthFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/authorizer/
-  ItemsFunction:
-    Type: AWS::Serverless::Function
-    Metadata:
-      BuildMethod: makefile
-    Properties:
-      CodeUri: functions/items/
-      Timeout: 20
-      Layers: [b]
-      Environment:
-        Variables:
-          EXTRA: !Sub "${AWS::StackName}-${Table}-${Q.Arn}-${!Literal}"
-      Events:
-        Get:
-          Type: Api
-          Properties:
-            RestApiId: !Ref Api
-            Path: /items/{id}
-            Method: get
-        Public:
-          Type: Api
-          Properties:
-            RestApiId: {Ref: Api}
-            Path: /public
-            Method: any
-            Auth:
-              Authorizer: NONE
-        Queue:
-          Type: SQS
-          Properties:
-            Queue: !GetAtt [Q, Arn]
-            BatchSize: !Ref Rate
-            FunctionResponseTypes: [ReportBatchItemFailures]
-  Table:
-    Type: AWS::DynamoDB::Table
-    Properties:
-      AttributeDefinitions:
-        - {AttributeName: PK, AttributeType: S}
-        - {AttributeName: SK, AttributeType: S}
-      KeySchema:
-        - {AttributeName: PK, KeyType: HASH}
-        - {AttributeName: SK, KeyType: RANGE}
-      TimeToLiveSpecification: {AttributeName: ttl, Enabled: true}
-  Q:
-    Type: AWS::SQS::Queue
-    Properties:
-      FifoQueue: true
-      VisibilityTimeout: 60
-      RedrivePolicy:
-        deadLetterTargetArn: !GetAtt DLQ.Arn
-        maxReceiveCount: 3
-  DLQ:
-    Type: AWS::SQS::Queue
-    Properties:
-      FifoQueue: "true"
-Outputs:
-  Missing:
-    Value: !GetAtt Nope.Arn
-`
-
-func TestParse(t *testing.T) {
-	t.Parallel()
-	tpl, err := Parse([]byte(sample))
+// parseSample parses testdata/sample.yaml, a small template with one of
+// every construct the parser reads.
+func parseSample(t *testing.T) *Template {
+	t.Helper()
+	tpl, err := ParseFile(filepath.Join("testdata", "sample.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tpl
+}
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	tpl := parseSample(t)
 	items, ok := tpl.Function("ItemsFunction")
 	if !ok {
 		t.Fatal("ItemsFunction missing")
@@ -160,10 +70,7 @@ func TestParse(t *testing.T) {
 
 func TestResolver(t *testing.T) {
 	t.Parallel()
-	tpl, err := Parse([]byte(sample))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tpl := parseSample(t)
 	r := &Resolver{
 		Template:  tpl,
 		StackName: "stack",

@@ -33,87 +33,113 @@ func loadTemplate(t *testing.T) *template.Template {
 	return tpl
 }
 
-// TestTemplate checks template.yaml against the code and the conventions the Makefile and
-// the local stack rely on.
-func TestTemplate(t *testing.T) {
+// The Test* functions below check template.yaml against the code and the
+// conventions the Makefile and the local stack rely on.
+
+// TestTemplateReferences: every Ref, GetAtt and Sub names a resource, a
+// parameter or a pseudo parameter.
+func TestTemplateReferences(t *testing.T) {
 	tpl := loadTemplate(t)
+	for _, err := range tpl.CheckReferences() {
+		t.Error(err)
+	}
+}
 
-	t.Run("references", func(t *testing.T) {
-		for _, err := range tpl.CheckReferences() {
-			t.Error(err)
-		}
-	})
-
-	t.Run("functions", func(t *testing.T) {
-		for _, f := range tpl.Functions {
-			if want := "functions/" + f.Folder + "/"; f.CodeURI != want {
-				t.Errorf("%s: CodeUri %q, want %q", f.LogicalID, f.CodeURI, want)
+// TestTemplateFunctions: each function is built by the Makefile from its
+// folder under functions/, for provided.al2023 on arm64.
+func TestTemplateFunctions(t *testing.T) {
+	tpl := loadTemplate(t)
+	for _, f := range tpl.Functions {
+		t.Run(f.LogicalID, func(t *testing.T) {
+			if got, want := f.CodeURI, "functions/"+f.Folder+"/"; got != want {
+				t.Errorf("CodeUri %q, want %q", got, want)
 			}
 			if _, err := os.Stat(filepath.Join(root, "functions", f.Folder, "main.go")); err != nil {
-				t.Errorf("%s: %v", f.LogicalID, err)
+				t.Error(err)
 			}
 			if want := pascal(f.Folder) + "Function"; f.LogicalID != want {
-				t.Errorf("%s: logical id must be %s (make build-<LogicalId> derives the folder from it)", f.LogicalID, want)
+				t.Errorf("logical id must be %s (make build-<LogicalId> derives the folder from it)", want)
 			}
 			if f.BuildMethod != "makefile" || f.Runtime != "provided.al2023" || f.Handler != "bootstrap" || !slices.Equal(f.Architectures, []string{"arm64"}) {
-				t.Errorf("%s: want makefile build, provided.al2023, bootstrap, arm64; got %+v", f.LogicalID, f)
+				t.Errorf("want makefile build, provided.al2023, bootstrap, arm64; got %+v", f)
 			}
 			meta := tpl.Resources[f.LogicalID].Metadata
 			if meta["ContextPath"] != "." || meta["ProjectRootDirectory"] != "." {
-				t.Errorf("%s: Metadata needs ContextPath and ProjectRootDirectory '.' (the Makefile is at the root)", f.LogicalID)
+				t.Error("Metadata needs ContextPath and ProjectRootDirectory '.' (the Makefile is at the root)")
 			}
-		}
-	})
+		})
+	}
+}
 
-	t.Run("names match app.Names", func(t *testing.T) {
-		var folders []string
-		for _, f := range tpl.Functions {
-			folders = append(folders, f.Folder)
-		}
-		names := append([]string(nil), app.Names()...)
-		sort.Strings(folders)
-		sort.Strings(names)
-		if !slices.Equal(folders, names) {
-			t.Errorf("template functions %v != app.Names() %v", folders, names)
-		}
-		dirs, err := filepath.Glob(filepath.Join(root, "functions", "*", "main.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var onDisk []string
-		for _, d := range dirs {
-			onDisk = append(onDisk, filepath.Base(filepath.Dir(d)))
-		}
-		sort.Strings(onDisk)
-		if !slices.Equal(folders, onDisk) {
-			t.Errorf("template functions %v != folders under functions/ %v", folders, onDisk)
-		}
-	})
-
-	t.Run("environment", func(t *testing.T) {
-		read := envReadByApp(t)
-		if len(read) == 0 {
-			t.Fatal("found no os.Getenv/os.LookupEnv in pkg/app")
-		}
-		for _, name := range app.EnvNames {
-			if !slices.Contains(read, name) {
-				read = append(read, name)
+// TestTemplateNames: the template's functions, app.Names() and the folders
+// under functions/ are the same set.
+func TestTemplateNames(t *testing.T) {
+	tpl := loadTemplate(t)
+	var folders []string
+	for _, f := range tpl.Functions {
+		folders = append(folders, f.Folder)
+	}
+	sort.Strings(folders)
+	dirs, err := filepath.Glob(filepath.Join(root, "functions", "*", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	for _, d := range dirs {
+		onDisk = append(onDisk, filepath.Base(filepath.Dir(d)))
+	}
+	names := append([]string(nil), app.Names()...)
+	cases := []struct {
+		name string
+		want []string
+	}{
+		{"app.Names()", names},
+		{"folders under functions/", onDisk},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want := slices.Sorted(slices.Values(tc.want))
+			if got := folders; !slices.Equal(got, want) {
+				t.Errorf("template functions %v != %s %v", got, tc.name, want)
 			}
+		})
+	}
+}
+
+// TestTemplateEnvironment: every function's environment has every variable
+// pkg/app reads, except the local stack's.
+func TestTemplateEnvironment(t *testing.T) {
+	tpl := loadTemplate(t)
+	read := envReadByApp(t)
+	if len(read) == 0 {
+		t.Fatal("found no os.Getenv/os.LookupEnv in pkg/app")
+	}
+	for _, name := range app.EnvNames {
+		if !slices.Contains(read, name) {
+			read = append(read, name)
 		}
-		for _, f := range tpl.Functions {
+	}
+	for _, f := range tpl.Functions {
+		t.Run(f.LogicalID, func(t *testing.T) {
 			for _, name := range read {
 				if _, ok := f.Environment[name]; !ok && !localOnlyEnv[name] {
-					t.Errorf("%s: environment lacks %s, which pkg/app reads", f.LogicalID, name)
+					t.Errorf("environment lacks %s, which pkg/app reads", name)
 				}
 			}
-		}
-	})
+		})
+	}
+}
 
-	t.Run("api", func(t *testing.T) {
-		api := tpl.API
-		if api == nil || api.StageName != "v1" {
-			t.Fatalf("want an AWS::Serverless::Api with StageName v1, got %+v", api)
-		}
+// TestTemplateAPI: the REST API (stage v1), its cached REQUEST authorizer,
+// its gateway responses, and the routes: each on the API, served once, by a
+// function that can count the request.
+func TestTemplateAPI(t *testing.T) {
+	tpl := loadTemplate(t)
+	api := tpl.API
+	if api == nil || api.StageName != "v1" {
+		t.Fatalf("want an AWS::Serverless::Api with StageName v1, got %+v", api)
+	}
+	t.Run("authorizer", func(t *testing.T) {
 		az, ok := api.Authorizers[api.DefaultAuthorizer]
 		if !ok || az.PayloadType != "REQUEST" || !slices.Equal(az.IdentityHeaders, []string{"Authorization"}) || az.ReauthorizeEvery <= 0 {
 			t.Errorf("default authorizer = %+v, want REQUEST on Authorization with caching", az)
@@ -121,11 +147,15 @@ func TestTemplate(t *testing.T) {
 		if f, ok := tpl.Function(az.Function); !ok || f.Folder != "authorizer" {
 			t.Errorf("authorizer function %s is not functions/authorizer", az.Function)
 		}
+	})
+	t.Run("gateway responses", func(t *testing.T) {
 		for _, typ := range []string{"UNAUTHORIZED", "ACCESS_DENIED", "THROTTLED", "MISSING_AUTHENTICATION_TOKEN", "RESOURCE_NOT_FOUND", "DEFAULT_4XX", "DEFAULT_5XX"} {
 			if _, ok := api.GatewayResponses[typ]; !ok {
 				t.Errorf("GatewayResponses lacks %s", typ)
 			}
 		}
+	})
+	t.Run("routes", func(t *testing.T) {
 		routes := map[string]string{}
 		for _, f := range tpl.Functions {
 			for _, ev := range f.APIEvents {
@@ -143,8 +173,14 @@ func TestTemplate(t *testing.T) {
 			}
 		}
 	})
+}
 
-	t.Run("queues", func(t *testing.T) {
+// TestTemplateQueues: dead-letter queues are of their queue's kind, and
+// every SQS event source fits its queue (visibility, FIFO batch size,
+// partial batch failures).
+func TestTemplateQueues(t *testing.T) {
+	tpl := loadTemplate(t)
+	t.Run("dead-letter queues", func(t *testing.T) {
 		for _, q := range tpl.Queues {
 			if q.DeadLetterQueue == "" {
 				continue
@@ -154,6 +190,8 @@ func TestTemplate(t *testing.T) {
 				t.Errorf("%s: dead-letter queue %s missing or of another kind", q.LogicalID, q.DeadLetterQueue)
 			}
 		}
+	})
+	t.Run("event sources", func(t *testing.T) {
 		for _, f := range tpl.Functions {
 			for _, ev := range f.SQSEvents {
 				q, ok := tpl.Queue(ev.Queue)
@@ -173,29 +211,32 @@ func TestTemplate(t *testing.T) {
 			}
 		}
 	})
+}
 
-	t.Run("table", func(t *testing.T) {
-		tb := tpl.Table
-		if tb == nil {
-			t.Fatal("no DynamoDB table")
+// TestTemplateTable: every key attribute of the table and its indexes is
+// defined; the table is on demand with TTL on ttl.
+func TestTemplateTable(t *testing.T) {
+	tpl := loadTemplate(t)
+	tb := tpl.Table
+	if tb == nil {
+		t.Fatal("no DynamoDB table")
+	}
+	defined := map[string]bool{}
+	for _, a := range tb.Attributes {
+		defined[a.Name] = true
+	}
+	keys := []string{tb.HashKey, tb.RangeKey}
+	for _, ix := range tb.GSIs {
+		keys = append(keys, ix.HashKey, ix.RangeKey)
+	}
+	for _, k := range keys {
+		if k != "" && !defined[k] {
+			t.Errorf("key attribute %s has no AttributeDefinition", k)
 		}
-		defined := map[string]bool{}
-		for _, a := range tb.Attributes {
-			defined[a.Name] = true
-		}
-		keys := []string{tb.HashKey, tb.RangeKey}
-		for _, ix := range tb.GSIs {
-			keys = append(keys, ix.HashKey, ix.RangeKey)
-		}
-		for _, k := range keys {
-			if k != "" && !defined[k] {
-				t.Errorf("key attribute %s has no AttributeDefinition", k)
-			}
-		}
-		if tb.BillingMode != "PAY_PER_REQUEST" || tb.TTLAttribute != "ttl" {
-			t.Errorf("table = %+v", tb)
-		}
-	})
+	}
+	if tb.BillingMode != "PAY_PER_REQUEST" || tb.TTLAttribute != "ttl" {
+		t.Errorf("table = %+v", tb)
+	}
 }
 
 // TestConfigFromTemplateEnv sets each function's environment (as the Lambda runtime would)

@@ -1,0 +1,61 @@
+package channels
+
+import (
+	"errors"
+
+	"github.com/multisell/multisell/pkg/errs"
+)
+
+// Channel states.
+const (
+	StateActive       = "active"
+	StateInactive     = "inactive"
+	StateDisconnected = "disconnected"
+)
+
+// ErrNotFound is returned for an unknown channel.
+var ErrNotFound = errors.New("channel not found")
+
+// Channel is a sales channel as stored and as returned by GET /channels.
+type Channel struct {
+	UUID                   string  `json:"uuid" dynamodbav:"uuid"`
+	Name                   string  `json:"name" dynamodbav:"name"`
+	State                  string  `json:"state" dynamodbav:"state"`
+	ChannelTypeDisplayName string  `json:"channel_type_display_name" dynamodbav:"channel_type_display_name"`
+	CreatedAt              string  `json:"created_at" dynamodbav:"created_at"`
+	SiteID                 *string `json:"site_id" dynamodbav:"site_id"`
+	ChannelSiteRegion      *string `json:"channel_site_region" dynamodbav:"channel_site_region"`
+}
+
+// Input creates a channel; State defaults to active.
+type Input struct {
+	Name, Type, State string
+	SiteID, Region    string
+}
+
+// newChannel validates in into the channel it creates.
+func newChannel(uuid, createdAt string, in Input) (Channel, error) {
+	if in.Name == "" || in.Type == "" {
+		return Channel{}, errs.Invalid("channel name and type are required")
+	}
+	if in.State == "" {
+		in.State = StateActive
+	}
+	switch in.State {
+	case StateActive, StateInactive, StateDisconnected:
+	default:
+		return Channel{}, errs.Invalid("channel state %q is not active, inactive or disconnected", in.State)
+	}
+	return Channel{
+		UUID: uuid, Name: in.Name, State: in.State, ChannelTypeDisplayName: in.Type,
+		CreatedAt: createdAt, SiteID: optional(in.SiteID), ChannelSiteRegion: optional(in.Region),
+	}, nil
+}
+
+// optional is s, nil when empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
