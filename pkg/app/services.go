@@ -4,6 +4,7 @@ import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -20,7 +21,7 @@ func (d *Deps) warehouses() warehouses.Service {
 func (d *Deps) catalog() catalog.Service { return catalog.Service{Table: d.Table} }
 
 func (d *Deps) inventory() inventory.Service {
-	return inventory.Service{Table: d.Table, SQS: d.SQS, QueueURL: d.Config.AdjustmentsQueueURL, Stock: d.orders()}
+	return inventory.Service{Table: d.Table, Adjustments: queue.Sender{Client: d.SQS, URL: d.Config.AdjustmentsQueueURL}, Stock: d.orders()}
 }
 
 func (d *Deps) orders() orders.Service { return orders.Service{Table: d.Table} }

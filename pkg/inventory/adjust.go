@@ -2,21 +2,14 @@ package inventory
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/queue"
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // Adjustment methods: PUT creates missing records, PATCH skips them.
 const (
-	MethodPut   = http.MethodPut
-	MethodPatch = http.MethodPatch
+	MethodPut   = "PUT"
+	MethodPatch = "PATCH"
 )
 
 // NotFoundMessage is the 404 of a PATCH none of whose records exist.
@@ -31,48 +24,25 @@ type Adjustment struct {
 	Items     []Item `json:"items"`
 }
 
-// Adjust serves PUT and PATCH /inventory: the whole body is validated (422)
-// and the warehouses checked (404) before anything is queued; a PATCH none of
-// whose records exists is 404 Inventory not found. The call becomes one
-// message to the FIFO queue, grouped by account so an account's adjustments
-// apply in order, and the answer carries its request id.
-func (h Handlers) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := h.requestItems(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	adj := Adjustment{RequestID: newRequestID(r.Account.ID), Account: r.Account.ID, Method: MethodPut, Items: items}
-	if r.HTTPMethod == http.MethodPatch {
-		adj.Method = MethodPatch
-		found, err := anyExists(ctx, h.Table, r.Account.ID, items)
+// Enqueue queues an adjustment of the account's records by method
+// (MethodPut or MethodPatch) and returns its request id; a PATCH none of
+// whose records exists is not found. The call becomes one message to the
+// FIFO queue, grouped by account so an account's adjustments apply in
+// order, with the request id as its deduplication id. The caller has
+// validated the items and checked the warehouses.
+func (s Service) Enqueue(ctx context.Context, account, method string, items []Item) (string, error) {
+	if method == MethodPatch {
+		found, err := anyExists(ctx, s.Table, account, items)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if !found {
-			return nil, errs.NotFound(NotFoundMessage)
+			return "", errs.NotFound(NotFoundMessage)
 		}
 	}
-	if err := h.enqueue(ctx, adj); err != nil {
-		return nil, err
+	adj := Adjustment{RequestID: newRequestID(account), Account: account, Method: method, Items: items}
+	if err := s.Adjustments.Send(ctx, adj.Account, adj.RequestID, adj); err != nil {
+		return "", err
 	}
-	return api.OK(map[string]string{"body": "Request received", "request_id": adj.RequestID}), nil
-}
-
-// enqueue sends adj as one message of the account's group; the request id
-// is the deduplication id.
-func (s Service) enqueue(ctx context.Context, adj Adjustment) error {
-	return queue.SendFIFO(ctx, s.SQS, s.QueueURL, adj.Account, adj.RequestID, adj)
-}
-
-// anyExists reports whether any item's record exists: one BatchGetItem.
-func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
-	keys := make([]map[string]types.AttributeValue, len(items))
-	for i, it := range items {
-		keys[i] = Key(account, it.SKU, it.Warehouse)
-	}
-	found, err := t.BatchGet(ctx, keys, false)
-	if err != nil {
-		return false, fmt.Errorf("look up inventory records: %w", err)
-	}
-	return len(found) > 0, nil
+	return adj.RequestID, nil
 }

@@ -80,8 +80,8 @@ func TestPatchSkipsMissing(t *testing.T) {
 	}
 }
 
-// TestAvailableKeepsReserved is the spec's double-deduction example: with
-// reserved > 0, sending available sets on_hand = available + reserved.
+// TestAvailableKeepsReserved is the double-deduction case: with reserved >
+// 0, sending available sets on_hand = available + reserved.
 func TestAvailableKeepsReserved(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -124,18 +124,21 @@ func TestOneBadItemChangesNothing(t *testing.T) {
 	for i := range 49 {
 		changed = append(changed, record(fmt.Sprintf("S%02d", i), w, 100+i))
 	}
-	for _, bad := range []string{
-		`{"sku":"S00","warehouse_uuid":"` + w + `"}`,
-		`{"sku":"X","warehouse_uuid":"` + w + `","on_hand":1,"available":1}`,
-		`{"sku":"X","warehouse_uuid":"` + w + `","on_hand":-1}`,
-		`{"sku":"","warehouse_uuid":"` + w + `","on_hand":1}`,
-	} {
+	bad := []struct{ name, item string }{
+		{"no quantity", `{"sku":"S00","warehouse_uuid":"` + w + `"}`},
+		{"both quantities", `{"sku":"X","warehouse_uuid":"` + w + `","on_hand":1,"available":1}`},
+		{"negative", `{"sku":"X","warehouse_uuid":"` + w + `","on_hand":-1}`},
+		{"empty sku", `{"sku":"","warehouse_uuid":"` + w + `","on_hand":1}`},
+	}
+	for _, b := range bad {
 		for _, method := range []string{http.MethodPut, http.MethodPatch, http.MethodPost} {
-			all := append(append([]string{}, changed[:25]...), append([]string{bad}, changed[25:]...)...)
-			r := f.c.Do(method, "/inventory", body(all...))
-			if r.Status != http.StatusUnprocessableEntity {
-				t.Errorf("%s with %s: %d %s", method, bad, r.Status, r.Body)
-			}
+			t.Run(method+" "+b.name, func(t *testing.T) {
+				all := append(append([]string{}, changed[:25]...), append([]string{b.item}, changed[25:]...)...)
+				r := f.c.Do(method, "/inventory", body(all...))
+				if got, want := r.Status, http.StatusUnprocessableEntity; got != want {
+					t.Errorf("got %d %s, want %d", got, r.Body, want)
+				}
+			})
 		}
 	}
 	// FIFO per account: once a later adjustment is applied, anything queued
@@ -200,10 +203,12 @@ func TestAdjustUnknownWarehouse(t *testing.T) {
 	w := f.warehouse("W")
 	f.create(record("A", w, 1))
 	for _, method := range []string{http.MethodPut, http.MethodPatch} {
-		r := f.c.Do(method, "/inventory", body(record("A", w, 5), record("A", "0190a4c2-0000-7000-8000-00000000dead", 5)))
-		if r.Status != http.StatusNotFound || errorMessage(t, r) != "Warehouse not found" {
-			t.Errorf("%s: %d %s", method, r.Status, r.Body)
-		}
+		t.Run(method, func(t *testing.T) {
+			r := f.c.Do(method, "/inventory", body(record("A", w, 5), record("A", "0190a4c2-0000-7000-8000-00000000dead", 5)))
+			if r.Status != http.StatusNotFound || errorMessage(t, r) != "Warehouse not found" {
+				t.Errorf("got %d %s, want 404 Warehouse not found", r.Status, r.Body)
+			}
+		})
 	}
 	f.applied(f.adjust(http.MethodPatch, body(record("A", w, 2))))
 	check(t, f.get("A", w), 2, 0, 2)
@@ -213,9 +218,11 @@ func TestAdjustmentUnknownID(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	for _, id := range []string{"0190a4c2-0000-7000-8000-000000000001", "nope", "A%2FB%20C%2B%23%3F", "%C3%9Cn%C3%AF"} {
-		r := f.c.Do(http.MethodGet, "/inventory/adjustments/"+id, nil)
-		if r.Status != http.StatusNotFound || errorMessage(t, r) != inventory.AdjustmentNotFoundMessage {
-			t.Errorf("%s: %d %s", id, r.Status, r.Body)
-		}
+		t.Run(id, func(t *testing.T) {
+			r := f.c.Do(http.MethodGet, "/inventory/adjustments/"+id, nil)
+			if r.Status != http.StatusNotFound || errorMessage(t, r) != inventory.AdjustmentNotFoundMessage {
+				t.Errorf("got %d %s, want 404 %s", r.Status, r.Body, inventory.AdjustmentNotFoundMessage)
+			}
+		})
 	}
 }

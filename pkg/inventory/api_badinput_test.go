@@ -46,10 +46,12 @@ func TestBadInput(t *testing.T) {
 	for _, path := range []string{"/inventory", "/inventories"} {
 		for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch} {
 			for _, tt := range tests {
-				r := f.c.Do(method, path, tt.body)
-				if r.Status != tt.status {
-					t.Errorf("%s %s %s: %d %s", method, path, tt.name, r.Status, r.Body)
-				}
+				t.Run(method+" "+path+" "+tt.name, func(t *testing.T) {
+					r := f.c.Do(method, path, tt.body)
+					if got := r.Status; got != tt.status {
+						t.Errorf("got %d %s, want %d", got, r.Body, tt.status)
+					}
+				})
 			}
 		}
 	}

@@ -39,13 +39,16 @@ func TestTenantIsolation(t *testing.T) {
 		{http.MethodGet, "/inventories/adjustments/" + id, "", http.StatusNotFound},
 	}
 	for _, c := range checks {
-		var payload any
-		if c.body != "" {
-			payload = c.body
-		}
-		if r := b.c.Do(c.method, c.path, payload); r.Status != c.status {
-			t.Errorf("B %s %s: %d %s", c.method, c.path, r.Status, r.Body)
-		}
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			var payload any
+			if c.body != "" {
+				payload = c.body
+			}
+			r := b.c.Do(c.method, c.path, payload)
+			if got := r.Status; got != c.status {
+				t.Errorf("B: got %d %s, want %d", got, r.Body, c.status)
+			}
+		})
 	}
 	// B's own record of the same SKU is B's alone.
 	b.create(record("X", wb, 1))

@@ -45,16 +45,20 @@ func TestListFilters(t *testing.T) {
 		{"updated_at_min=2999-01-01&updated_at_max=2000-01-01", ""},
 	}
 	for _, tt := range tests {
-		if got := skus(f.list(tt.query)); got != tt.want {
-			t.Errorf("?%s: got %q, want %q", tt.query, got, tt.want)
-		}
+		t.Run("?"+tt.query, func(t *testing.T) {
+			if got := skus(f.list(tt.query)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 	// A record's own timestamp used as a bound includes it.
 	c := f.get("C", w1)
 	for _, q := range []string{"created_at_min=", "created_at_max=", "updated_at_min=", "updated_at_max="} {
-		if got := skus(f.list("sku=C&" + q + c.CreatedAt)); got != "C" {
-			t.Errorf("%s%s: got %q", q, c.CreatedAt, got)
-		}
+		t.Run("own time "+q, func(t *testing.T) {
+			if got, want := skus(f.list("sku=C&"+q+c.CreatedAt)), "C"; got != want {
+				t.Errorf("%s%s: got %q, want %q", q, c.CreatedAt, got, want)
+			}
+		})
 	}
 	r := f.c.Do(http.MethodGet, "/inventory?warehouse_uuid=0190a4c2-0000-7000-8000-000000000001", nil)
 	if r.Status != http.StatusNotFound || errorMessage(t, r) != "Warehouse not found" {
@@ -101,30 +105,38 @@ func TestListPagination(t *testing.T) {
 		t.Errorf("filtered page 2: %s", skus(got))
 	}
 	for _, q := range []string{"page=0", "limit=0", "page=x", "limit=-1", "page=1.5"} {
-		if r := f.c.Do(http.MethodGet, "/inventory?"+q, nil); r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("?%s: %d", q, r.Status)
-		}
+		t.Run("?"+q, func(t *testing.T) {
+			r := f.c.Do(http.MethodGet, "/inventory?"+q, nil)
+			if got, want := r.Status, http.StatusUnprocessableEntity; got != want {
+				t.Errorf("got %d, want %d", got, want)
+			}
+		})
 	}
 }
 
 func TestListInvalidFilters(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	for _, q := range []string{
-		"created_at_min=yesterday", "updated_at_max=2024-02-30", "warehouse_uuid=",
-		"sku=", "sku=" + url.QueryEscape("A\x01"), "sku=" + strings.Repeat("x", 256),
-	} {
-		r := f.c.Do(http.MethodGet, "/inventory?"+q, nil)
-		if r.Status != http.StatusUnprocessableEntity {
-			t.Errorf("?%s: %d %s", q, r.Status, r.Body)
-		}
-	}
 	var many []string
 	for i := range 101 {
 		many = append(many, fmt.Sprintf("sku[]=S%d", i))
 	}
-	if r := f.c.Do(http.MethodGet, "/inventory?"+strings.Join(many, "&"), nil); r.Status != http.StatusUnprocessableEntity {
-		t.Errorf("101 skus: %d", r.Status)
+	tests := []struct{ name, query string }{
+		{"created_at_min not a time", "created_at_min=yesterday"},
+		{"updated_at_max not a date", "updated_at_max=2024-02-30"},
+		{"blank warehouse_uuid", "warehouse_uuid="},
+		{"empty sku", "sku="},
+		{"control sku", "sku=" + url.QueryEscape("A\x01")},
+		{"sku 256", "sku=" + strings.Repeat("x", 256)},
+		{"101 skus", strings.Join(many, "&")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := f.c.Do(http.MethodGet, "/inventory?"+tt.query, nil)
+			if got, want := r.Status, http.StatusUnprocessableEntity; got != want {
+				t.Errorf("got %d %s, want %d", got, r.Body, want)
+			}
+		})
 	}
 }
 

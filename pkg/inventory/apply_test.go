@@ -27,7 +27,7 @@ func TestItemUpdate(t *testing.T) {
 		{"put available", MethodPut, Item{SKU: "A", Warehouse: wh, Available: &one},
 			[]string{"#on_hand = :x + if_not_exists(#reserved, :zero)", "#available = :x", "#GSI1PK = :GSI1PK"}},
 		{"patch with fields", MethodPatch, Item{SKU: "A", Warehouse: wh, OnHand: &one, Cost: &cost, BinLocation: &bin, Clear: []string{attrDescription}},
-			[]string{"#cost = :cost", "#bin_location = :bin", "REMOVE #description", "attribute_exists(#PK)"}},
+			[]string{"#cost = :cost", "#bin_location = :bin_location", "REMOVE #description", "attribute_exists(#PK)"}},
 	}
 	placeholder := regexp.MustCompile(`[:#][A-Za-z0-9_]+`)
 	for _, tt := range tests {

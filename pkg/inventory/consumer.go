@@ -6,22 +6,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-lambda-go/events"
-
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/sku"
 )
-
-// Consume is the handler of the adjustments queue (an SQS event source with
-// ReportBatchItemFailures): messages apply in order, and a failed one is
-// retried with those after it and ends in the dead-letter queue if it keeps
-// failing (queue.FIFOBatch). Applying is idempotent, so a retried message
-// changes nothing twice.
-func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-	return queue.FIFOBatch(ctx, ev, func(ctx context.Context, m events.SQSMessage) error {
-		return h.consume(ctx, m.Body)
-	}), nil
-}
 
 // consume applies one message and tells the stock listener which records
 // changed. A listener error fails the message: the retry applies nothing

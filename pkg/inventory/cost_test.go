@@ -12,6 +12,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -34,16 +35,18 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	w := f.warehouse("W")
 	sends := new(int)
 	svc := inventory.Handlers{Service: inventory.Service{
-		Table: f.env.Deps.Table, QueueURL: f.env.Config.AdjustmentsQueueURL,
-		SQS: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
-			o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
-				return s.Initialize.Add(middleware.InitializeMiddlewareFunc("count", func(ctx context.Context,
-					in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-					*sends++
-					return next.HandleInitialize(ctx, in)
-				}), middleware.After)
-			})
-		}),
+		Table: f.env.Deps.Table,
+		Adjustments: queue.Sender{URL: f.env.Config.AdjustmentsQueueURL,
+			Client: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
+				o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+					return s.Initialize.Add(middleware.InitializeMiddlewareFunc("count", func(ctx context.Context,
+						in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+						*sends++
+						return next.HandleInitialize(ctx, in)
+					}), middleware.After)
+				})
+			}),
+		},
 	}}
 	items := func(prefix string) string {
 		out := make([]string, 50)
@@ -78,6 +81,9 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 		{name: "POST /inventory 50 items", run: func(ctx context.Context, i int) error {
 			return call(svc.Create, http.MethodPost, items(fmt.Sprintf("P%d-", i)), nil)(ctx, i)
 		}, want: map[string]int{"Query": 1, "TransactWriteItems": 1}},
+		{name: "POST /inventory 1 item", run: func(ctx context.Context, i int) error {
+			return call(svc.Create, http.MethodPost, body(record(fmt.Sprintf("One%d", i), w, 1)), nil)(ctx, i)
+		}, want: map[string]int{"Query": 1, "PutItem": 1}},
 		{name: "PUT /inventory 50 items", run: call(svc.Adjust, http.MethodPut, items("S"), nil),
 			want: map[string]int{"Query": 1}, sends: 1},
 		{name: "PATCH /inventory 50 items", run: call(svc.Adjust, http.MethodPatch, items("S"), nil),
@@ -107,17 +113,19 @@ func TestCost(t *testing.T) {
 	t.Parallel()
 	cases, sends := costCases(t)
 	for _, c := range cases {
-		ctx, meter := store.WithMeter(context.Background())
-		before := *sends
-		if err := c.run(ctx, 0); err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if got := meter.Ops(); !maps.Equal(got, c.want) {
-			t.Errorf("%s: DynamoDB calls %v, want %v", c.name, got, c.want)
-		}
-		if got := *sends - before; got != c.sends {
-			t.Errorf("%s: %d SQS messages, want %d", c.name, got, c.sends)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			ctx, meter := store.WithMeter(context.Background())
+			before := *sends
+			if err := c.run(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			if got := meter.Ops(); !maps.Equal(got, c.want) {
+				t.Errorf("DynamoDB calls: got %v, want %v", got, c.want)
+			}
+			if got := *sends - before; got != c.sends {
+				t.Errorf("SQS messages: got %d, want %d", got, c.sends)
+			}
+		})
 	}
 }
 

@@ -46,7 +46,7 @@ func TestParseFilter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := ParseFilter(request(tt.query))
+			f, err := parseFilter(request(tt.query))
 			if tt.err != "" {
 				if ae, ok := errs.As(err); !ok || ae.Kind != errs.KindInvalid || !strings.Contains(ae.Message, tt.err) {
 					t.Fatalf("err = %v, want invalid naming %q", err, tt.err)
@@ -92,7 +92,7 @@ func TestFilterMatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := ParseFilter(request(tt.query))
+			f, err := parseFilter(request(tt.query))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := ParseFilter(request(tt.query))
+			f, err := parseFilter(request(tt.query))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +177,7 @@ func FuzzParseFilter(f *testing.F) {
 	f.Add("", "A\x00", " ", "yesterday", "")
 	f.Add("A/B C+#?", "Ü", "x", "2024-13-01", "2024-01-01T25:00")
 	f.Fuzz(func(t *testing.T, sku1, sku2, warehouse, min, max string) {
-		got, err := ParseFilter(request(map[string][]string{
+		got, err := parseFilter(request(map[string][]string{
 			"sku": {sku1}, "skus[]": {sku2}, "warehouse_uuid": {warehouse},
 			"created_at_min": {min}, "updated_at_max": {max},
 		}))

@@ -29,9 +29,11 @@ func TestRequestID(t *testing.T) {
 		{"uuid v4", "acct_a", "6ba7b810-9dad-41d1-80b4-00c04fd430c8"},
 		{"path tricks", "acct_a", "../" + id},
 	} {
-		if _, _, ok := parseRequestID(tt.account, tt.id); ok {
-			t.Errorf("%s: %q accepted", tt.name, tt.id)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, got := parseRequestID(tt.account, tt.id); got {
+				t.Errorf("%q: got accepted, want refused", tt.id)
+			}
+		})
 	}
 }
 

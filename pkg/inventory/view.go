@@ -2,10 +2,10 @@ package inventory
 
 import "github.com/multisell/multisell/pkg/catalog"
 
-// Inventory is an inventory record as GET /inventory returns it (spec 2.4):
-// the stored quantities and fields, and the fields of the product with the
-// same SKU (null without one). cost is the record's own cost, else the
-// product's. description is the reason given with the last adjustment.
+// Inventory is an inventory record as GET /inventory returns it: the
+// stored quantities and fields, and the fields of the product with the same
+// SKU (null without one). cost is the record's own cost, else the product's.
+// description is the reason given with the last adjustment.
 type Inventory struct {
 	SKU           string   `json:"sku"`
 	Warehouse     string   `json:"warehouse_uuid"`

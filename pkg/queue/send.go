@@ -8,15 +8,22 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 )
 
-// SendFIFO sends v, encoded, to a FIFO queue in the message group; dedup is
-// the deduplication id (a retried send within five minutes is dropped).
-func SendFIFO(ctx context.Context, c *sqs.Client, url, group, dedup string, v any) error {
+// Sender sends messages to one FIFO queue, so that a domain holds a queue,
+// not an SDK client and a URL.
+type Sender struct {
+	Client *sqs.Client
+	URL    string
+}
+
+// Send sends v, encoded, in the message group; dedup is the deduplication
+// id (a retried send within five minutes is dropped).
+func (s Sender) Send(ctx context.Context, group, dedup string, v any) error {
 	body, err := Encode(v)
 	if err != nil {
 		return err
 	}
-	_, err = c.SendMessage(ctx, &sqs.SendMessageInput{
-		QueueUrl:               aws.String(url),
+	_, err = s.Client.SendMessage(ctx, &sqs.SendMessageInput{
+		QueueUrl:               aws.String(s.URL),
 		MessageBody:            aws.String(body),
 		MessageGroupId:         aws.String(group),
 		MessageDeduplicationId: aws.String(dedup),

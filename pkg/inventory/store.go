@@ -1,0 +1,162 @@
+package inventory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// pk is the partition of an account's inventory records. The sort key is
+// sku + store.Sep + warehouse, so a Query returns them in (sku, warehouse)
+// order and begins_with(SK, sku+Sep) finds one SKU's records.
+func pk(account string) string { return store.PK(account, "INV") }
+
+// sortKey is the sort key of the record (sku, warehouse); a very long
+// SKU is shortened to fit (store.KeyText).
+func sortKey(sku, warehouse string) string { return store.Join(store.KeyText(sku), warehouse) }
+
+// Key is the primary key of the inventory record (sku, warehouse).
+func Key(account, sku, warehouse string) map[string]types.AttributeValue {
+	return store.Key(pk(account), sortKey(sku, warehouse))
+}
+
+// byWarehousePK is the GSI1 partition of one warehouse's records (GSI1SK is
+// the SKU): GET /inventory?warehouse_uuid= reads it in SKU order.
+func byWarehousePK(account, warehouse string) string {
+	return store.PK(account, store.Join("INVWH", warehouse))
+}
+
+// byUpdatePK is the GSI2 partition of an account's records ordered by
+// updated_at (GSI2SK): the updated_at_min/max filters read a range of it.
+func byUpdatePK(account string) string { return store.PK(account, "INVUPD") }
+
+// indexKeys returns the GSI attributes of the record (sku, warehouse)
+// updated at now.
+func indexKeys(account, sku, warehouse, now string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		store.AttrGSI1PK: store.S(byWarehousePK(account, warehouse)),
+		store.AttrGSI1SK: store.S(sku),
+		store.AttrGSI2PK: store.S(byUpdatePK(account)),
+		store.AttrGSI2SK: store.S(now),
+	}
+}
+
+// n is a number attribute value.
+func n(v int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+}
+
+// number is a number attribute value of a float.
+func number(v float64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatFloat(v, 'f', -1, 64)}
+}
+
+// createWrites are the puts of a new record for each item at now, each on
+// the condition that the record does not exist yet.
+func createWrites(account string, items []Item, now string) []store.Write {
+	ws := make([]store.Write, len(items))
+	for i, it := range items {
+		ws[i] = store.Put(newRecord(account, it, now), "attribute_not_exists(#PK)", nil)
+	}
+	return ws
+}
+
+// newRecord is the stored item of a record created from it at now.
+func newRecord(account string, it Item, now string) map[string]types.AttributeValue {
+	qty := it.OnHand
+	if qty == nil {
+		qty = it.Available
+	}
+	item := Key(account, it.SKU, it.Warehouse)
+	for k, v := range indexKeys(account, it.SKU, it.Warehouse, now) {
+		item[k] = v
+	}
+	item[attrSKU] = store.S(it.SKU)
+	item[attrWarehouse] = store.S(it.Warehouse)
+	item[attrOnHand] = n(*qty)
+	item[attrReserved] = n(0)
+	item[attrAvailable] = n(*qty)
+	item[attrCreatedAt] = store.S(now)
+	item[attrUpdatedAt] = store.S(now)
+	item[attrCreatedBy] = store.S(createdByPost)
+	if it.Cost != nil {
+		item[attrCost] = number(*it.Cost)
+	}
+	if it.BinLocation != nil {
+		item[attrBinLocation] = store.S(*it.BinLocation)
+	}
+	if it.Description != nil {
+		item[attrDescription] = store.S(*it.Description)
+	}
+	return item
+}
+
+// createConflict reports whether the commit of createWrites lost a race
+// with a transaction on the same records, so that retrying is right: a
+// cancelled transaction's reason, or the conflict of a single put.
+func createConflict(err error) bool {
+	var tce *types.TransactionConflictException
+	return store.TransactionConflict(err) || errors.As(err, &tce)
+}
+
+// existingItem returns the index of the write of createWrites (of n
+// writes) whose record exists already, if that is why the commit failed: a
+// single put's failed condition, or a cancelled transaction's reason.
+func existingItem(err error, n int) (int, bool) {
+	if n == 1 && store.ConditionFailed(err) {
+		return 0, true
+	}
+	for i, reason := range store.CancellationReasons(err) {
+		if reason == "ConditionalCheckFailed" {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// anyExists reports whether any item's record exists: one BatchGetItem.
+func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
+	keys := make([]map[string]types.AttributeValue, len(items))
+	for i, it := range items {
+		keys[i] = Key(account, it.SKU, it.Warehouse)
+	}
+	found, err := t.BatchGet(ctx, keys, false)
+	if err != nil {
+		return false, fmt.Errorf("look up inventory records: %w", err)
+	}
+	return len(found) > 0, nil
+}
+
+// statusPK is the partition of an account's applied adjustments.
+func statusPK(account string) string { return store.PK(account, "ADJ") }
+
+// getStatus reads the stored status of an applied request; found is false
+// while it is not applied.
+func getStatus(ctx context.Context, t store.Table, account, id string) (st Status, found bool, err error) {
+	found, err = t.Get(ctx, store.Key(statusPK(account), id), &st, true)
+	if err != nil {
+		return st, false, fmt.Errorf("get adjustment %s: %w", id, err)
+	}
+	return st, found, nil
+}
+
+// putStatus stores the status of an applied request, kept statusRetention.
+func putStatus(ctx context.Context, t store.Table, account string, st Status, now time.Time) error {
+	item, err := store.Marshal(st, store.Key(statusPK(account), st.RequestID))
+	if err != nil {
+		return fmt.Errorf("adjustment %s: %w", st.RequestID, err)
+	}
+	item["applied_at"] = store.S(isotime.Format(now))
+	item[store.AttrTTL] = n(now.Add(statusRetention).Unix())
+	if err := t.Commit(ctx, []store.Write{store.Put(item, "", nil)}); err != nil {
+		return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
+	}
+	return nil
+}
