@@ -15,7 +15,7 @@ func TestPlan(t *testing.T) {
 		want  map[string][]Alloc
 	}{
 		{
-			name:  "spec split example: A and B hold 1 each, an order for 2",
+			name:  "split example of docs/orders.md: A and B hold 1 each, an order for 2",
 			lines: []Line{{Ref: "1", SKU: "123", Need: 2}},
 			stock: Stock{{"123", "A"}: 1, {"123", "B"}: 1},
 			want:  map[string][]Alloc{"1": {{"A", 1}, {"B", 1}}},

@@ -70,8 +70,8 @@ func Unauthorized() events.APIGatewayProxyResponse {
 	}
 }
 
-// RateLimited is the 403 of an exceeded rate limit, plain text as the spec
-// says, with Retry-After in whole seconds.
+// RateLimited is the 403 of an exceeded rate limit, plain text as
+// docs/api-conventions.md says, with Retry-After in whole seconds.
 func RateLimited(retryAfter int) events.APIGatewayProxyResponse {
 	return events.APIGatewayProxyResponse{
 		StatusCode: http.StatusForbidden,

@@ -272,9 +272,9 @@ func badValues(kind string) []badValue {
 	}
 }
 
-// TestUnknownPathParams: an unknown or malformed id or SKU in a path is the spec's 404
+// TestUnknownPathParams: an unknown or malformed id or SKU in a path is the documented 404
 // (or 422 for an invalid SKU), or, for an upsert by a valid SKU, a creation under the
-// SKU decoded once; never a 5xx (docs/decisions.md, HTTP envelope).
+// SKU decoded once; never a 5xx (docs/api-conventions.md).
 func TestUnknownPathParams(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,79 +20,6 @@ import (
 
 	"github.com/multisell/multisell/pkg/local/template"
 )
-
-const gatewayTemplate = `
-Globals:
-  Function:
-    Timeout: 2
-Resources:
-  Api:
-    Type: AWS::Serverless::Api
-    Properties:
-      StageName: v1
-      Auth:
-        DefaultAuthorizer: Basic
-        Authorizers:
-          Basic:
-            FunctionPayloadType: REQUEST
-            FunctionArn: !GetAtt AuthFunction.Arn
-            Identity:
-              Headers: [Authorization]
-              ReauthorizeEvery: 300
-      GatewayResponses:
-        UNAUTHORIZED:
-          StatusCode: "401"
-          ResponseParameters:
-            Headers:
-              WWW-Authenticate: "'Basic realm=\"multisell\"'"
-              Content-Type: "'application/json; charset=utf-8'"
-          ResponseTemplates:
-            application/json: '{"error":"Could not authenticate you"}'
-        ACCESS_DENIED:
-          StatusCode: "401"
-          ResponseParameters:
-            Headers:
-              WWW-Authenticate: "'Basic realm=\"multisell\"'"
-              Content-Type: "'application/json; charset=utf-8'"
-          ResponseTemplates:
-            application/json: '{"error":"Could not authenticate you"}'
-        MISSING_AUTHENTICATION_TOKEN:
-          StatusCode: "404"
-          ResponseTemplates:
-            application/json: '{"error":"Not found"}'
-        DEFAULT_4XX:
-          ResponseTemplates:
-            application/json: '{"error":$context.error.messageString}'
-        DEFAULT_5XX:
-          ResponseTemplates:
-            application/json: '{"error":"Internal server error"}'
-  AuthFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/auth/
-  EchoFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/echo/
-      Events:
-        Get: {Type: Api, Properties: {RestApiId: !Ref Api, Path: "/items/{id}", Method: get}}
-        Post: {Type: Api, Properties: {RestApiId: !Ref Api, Path: /items, Method: post}}
-        Files: {Type: Api, Properties: {RestApiId: !Ref Api, Path: "/files/{path+}", Method: any}}
-        Public: {Type: Api, Properties: {RestApiId: !Ref Api, Path: /public, Method: get, Auth: {Authorizer: NONE}}}
-  SpecialFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/special/
-      Events:
-        Get: {Type: Api, Properties: {RestApiId: !Ref Api, Path: /items/special, Method: get}}
-  BrokenFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/broken/
-      Timeout: 1
-      Events:
-        Get: {Type: Api, Properties: {RestApiId: !Ref Api, Path: "/broken/{how}", Method: get}}
-`
 
 // Credentials the fake authorizer knows.
 var (
@@ -166,7 +95,7 @@ func broken(_ context.Context, req events.APIGatewayProxyRequest) (events.APIGat
 
 func newTestGateway(t *testing.T, ttl time.Duration) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
-	tpl, err := template.Parse([]byte(gatewayTemplate))
+	tpl, err := template.Parse(testdata(t, "gateway.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +369,7 @@ func TestGatewayFailures(t *testing.T) {
 
 func TestNewGatewayErrors(t *testing.T) {
 	t.Parallel()
-	tpl, err := template.Parse([]byte(gatewayTemplate))
+	tpl, err := template.Parse(testdata(t, "gateway.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,4 +421,15 @@ func TestWildcard(t *testing.T) {
 			t.Errorf("wildcard(%q, %q) = %v", tc.p, tc.s, got)
 		}
 	}
+}
+
+// testdata returns the contents of testdata/<name>, a template that two or
+// more tests share.
+func testdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

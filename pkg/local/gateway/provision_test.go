@@ -15,61 +15,6 @@ import (
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
-const provisionTemplate = `
-Globals:
-  Function:
-    Environment:
-      Variables:
-        TABLE_NAME: !Ref Table
-        ADJUSTMENTS_QUEUE_URL: !Ref Work
-        ORDER_IMPORT_QUEUE_URL: !Ref Plain
-Resources:
-  Fn:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/fn/
-      Environment:
-        Variables:
-          DLQ_ARN: !GetAtt WorkDLQ.Arn
-          NAME: !Sub "${AWS::StackName}-${Fn}"
-  Table:
-    Type: AWS::DynamoDB::Table
-    Properties:
-      TableName: TABLE_NAME_PLACEHOLDER
-      BillingMode: PAY_PER_REQUEST
-      AttributeDefinitions:
-        - {AttributeName: PK, AttributeType: S}
-        - {AttributeName: SK, AttributeType: S}
-        - {AttributeName: GSI1PK, AttributeType: S}
-        - {AttributeName: GSI1SK, AttributeType: S}
-      KeySchema:
-        - {AttributeName: PK, KeyType: HASH}
-        - {AttributeName: SK, KeyType: RANGE}
-      GlobalSecondaryIndexes:
-        - IndexName: GSI1
-          KeySchema:
-            - {AttributeName: GSI1PK, KeyType: HASH}
-            - {AttributeName: GSI1SK, KeyType: RANGE}
-          Projection: {ProjectionType: ALL}
-      TimeToLiveSpecification: {AttributeName: ttl, Enabled: true}
-  Work:
-    Type: AWS::SQS::Queue
-    Properties:
-      QueueName: !Sub "${AWS::StackName}-work.fifo"
-      FifoQueue: true
-      ContentBasedDeduplication: true
-      VisibilityTimeout: 45
-      RedrivePolicy:
-        deadLetterTargetArn: !GetAtt WorkDLQ.Arn
-        maxReceiveCount: 4
-  WorkDLQ:
-    Type: AWS::SQS::Queue
-    Properties:
-      FifoQueue: true
-  Plain:
-    Type: AWS::SQS::Queue
-`
-
 func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
 	t.Helper()
 	tpl, err := template.Parse([]byte(doc))
@@ -89,7 +34,7 @@ func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
 func TestProvision(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	doc := strings.Replace(provisionTemplate, "TABLE_NAME_PLACEHOLDER", "prov-table", 1)
+	doc := strings.Replace(string(testdata(t, "provision.yaml")), "TABLE_NAME_PLACEHOLDER", "prov-table", 1)
 	s := provisionFromYAML(t, doc, "prov")
 	if !s.TableCreated || s.TableName != "prov-table" {
 		t.Errorf("table = %q created=%v", s.TableName, s.TableCreated)
@@ -187,7 +132,7 @@ func TestProvision(t *testing.T) {
 // indexes added to the template since.
 func TestProvisionAddsIndexes(t *testing.T) {
 	t.Parallel()
-	doc := strings.Replace(provisionTemplate, "TABLE_NAME_PLACEHOLDER", "grow-table", 1)
+	doc := strings.Replace(string(testdata(t, "provision.yaml")), "TABLE_NAME_PLACEHOLDER", "grow-table", 1)
 	i := strings.Index(doc, "      GlobalSecondaryIndexes:")
 	j := strings.Index(doc, "      TimeToLiveSpecification:")
 	old := doc[:i] + doc[j:]
