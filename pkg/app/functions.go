@@ -33,7 +33,7 @@ type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventRespons
 var functions = map[string]func(d *Deps) any{
 	"authorizer": func(d *Deps) any { return AuthorizerHandler(auth.Authorizer{Table: d.Table}.Handle) },
 
-	"channels-list": func(d *Deps) any { return d.http(channels.Handlers{Service: channels.Service{Table: d.Table}}.List) },
+	"channels-list": func(d *Deps) any { return d.http(channels.Handlers{Service: d.channels()}.List) },
 
 	"warehouses-list":   func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.List) },
 	"warehouses-create": func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.Create) },

@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/queue"
@@ -13,6 +14,8 @@ import (
 // the hook the others call when stock may have changed: it allocates
 // waiting orders when stock arrives or is released (inventory, shipments)
 // and re-allocates what an archived warehouse held (warehouses).
+
+func (d *Deps) channels() channels.Service { return channels.Service{Table: d.Table} }
 
 func (d *Deps) warehouses() warehouses.Service {
 	return warehouses.Service{Table: d.Table, OnArchive: d.orders().OnArchive}

@@ -19,11 +19,11 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 	if err != nil {
 		return nil, err
 	}
-	req, err := parseShipment(body)
+	req, err := ParseShipment(body)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.ship(ctx, r.Account.ID, req); err != nil {
+	if err := h.Service.Create(ctx, r.Account.ID, req); err != nil {
 		return nil, err
 	}
 	return api.OK(map[string]string{"body": "Shipment created", "shipment_id": req.Shipment.ID}), nil

@@ -30,8 +30,9 @@ const (
 	maxQuantity = 1_000_000
 )
 
-// shipRequest is a validated POST /shipments body.
-type shipRequest struct {
+// Request is a validated shipment request, the body of POST /shipments
+// read by ParseShipment.
+type Request struct {
 	Seq       int64
 	Warehouse string
 	Shipment  Shipment
@@ -42,10 +43,10 @@ type shipRequest struct {
 	invalid error
 }
 
-// parseShipment validates a POST /shipments body, read through pkg/lenient,
+// ParseShipment validates a POST /shipments body, read through pkg/lenient,
 // in the order of the checks (docs/shipments.md) as far as they need no
 // read: items first (400), then the fields.
-func parseShipment(body lenient.Object) (*shipRequest, error) {
+func ParseShipment(body lenient.Object) (*Request, error) {
 	sf := body.Field("shipment")
 	sh, err := sf.Object()
 	if err != nil {
@@ -61,7 +62,7 @@ func parseShipment(body lenient.Object) (*shipRequest, error) {
 	if len(elems) == 0 {
 		return nil, errs.Malformed(MsgNoItems)
 	}
-	req := &shipRequest{Shipment: Shipment{ID: store.NewID()}}
+	req := &Request{Shipment: Shipment{ID: store.NewID()}}
 	seqField := sh.Field("sb_order_seq")
 	seqText, err := seqField.String()
 	if err != nil || seqText == nil {

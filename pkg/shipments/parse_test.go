@@ -20,7 +20,7 @@ func FuzzParseShipment(f *testing.F) {
 		if err != nil {
 			return
 		}
-		req, err := parseShipment(body)
+		req, err := ParseShipment(body)
 		if err != nil && errs.KindOf(err) == errs.KindInternal {
 			t.Fatalf("error %v is not the client's", err)
 		}

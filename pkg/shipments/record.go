@@ -30,7 +30,7 @@ type Line struct {
 // record returns the shipment record of req, made at now with moves, and
 // the records the moves take stock from, in a fixed order (the order of the
 // record's lines and of the stock writes).
-func record(req *shipRequest, moves map[allocation.Record]move, now string) (Shipment, []allocation.Record) {
+func record(req *Request, moves map[allocation.Record]move, now string) (Shipment, []allocation.Record) {
 	records := make([]allocation.Record, 0, len(moves))
 	for r := range moves {
 		records = append(records, r)

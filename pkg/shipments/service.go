@@ -23,11 +23,12 @@ type Service struct {
 	Stock inventory.StockListener
 }
 
-// ship makes the shipment req in the account (docs/shipments.md): a read of
-// the order and one transaction with every effect, tried again when the
+// Create makes the shipment req in the account (docs/shipments.md): a read
+// of the order and one transaction with every effect, tried again when the
 // order changed meanwhile; then the stock the shipment released is offered
-// to waiting orders (a failure there is logged: the shipment is made).
-func (s Service) ship(ctx context.Context, account string, req *shipRequest) error {
+// to waiting orders (a failure there is logged: the shipment is made). The
+// new shipment's id is req.Shipment.ID.
+func (s Service) Create(ctx context.Context, account string, req *Request) error {
 	var freed []inventory.SKUWarehouse
 	err := orders.Retry(ctx, func() error {
 		var err error
@@ -47,7 +48,7 @@ func (s Service) ship(ctx context.Context, account string, req *shipRequest) err
 
 // attempt makes one attempt at the shipment, returning the records where
 // it released stock.
-func (s Service) attempt(ctx context.Context, account string, req *shipRequest) ([]inventory.SKUWarehouse, error) {
+func (s Service) attempt(ctx context.Context, account string, req *Request) ([]inventory.SKUWarehouse, error) {
 	ordersSvc := orders.Service{Table: s.Table}
 	cur, err := ordersSvc.Get(ctx, account, req.Seq)
 	if errors.Is(err, orders.ErrNotFound) {
@@ -97,7 +98,7 @@ func (s Service) attempt(ctx context.Context, account string, req *shipRequest) 
 
 // afterWarehouse returns err, unless the named warehouse is unknown: that
 // 404 comes first.
-func (s Service) afterWarehouse(ctx context.Context, account string, req *shipRequest, err error) error {
+func (s Service) afterWarehouse(ctx context.Context, account string, req *Request, err error) error {
 	if req.Warehouse == "" {
 		return err
 	}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
 )
@@ -76,7 +76,7 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 		e.Progress("orders", done, s.Orders)
 	}
 	toShip := created[:len(created)*6/10]
-	ship := shipments.Handlers{Service: shipments.Service{Table: t, Stock: svc}}
+	ship := shipments.Service{Table: t, Stock: svc}
 	for i, seq := range toShip {
 		if err := e.shipDemo(ctx, ship, seq); err != nil {
 			return err
@@ -118,7 +118,7 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) 
 
 // shipDemo ships a demo order: every allocated unit, or one line only for
 // every third order (a partial shipment).
-func (e *Env) shipDemo(ctx context.Context, ship shipments.Handlers, seq int64) error {
+func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) error {
 	o, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, seq)
 	if err != nil || o.Status != orders.StatusOpen {
 		return err
@@ -140,9 +140,15 @@ func (e *Env) shipDemo(ctx context.Context, ship shipments.Handlers, seq int64) 
 	if err != nil {
 		return fmt.Errorf("marshal shipment: %w", err)
 	}
-	req := &api.Request{Account: api.Account{ID: e.Account}}
-	req.Body = string(b)
-	if _, err := ship.Create(ctx, req); err != nil {
+	body, err := lenient.DecodeObject(string(b))
+	if err != nil {
+		return fmt.Errorf("demo shipment %d: %w", seq, err)
+	}
+	req, err := shipments.ParseShipment(body)
+	if err != nil {
+		return fmt.Errorf("demo shipment %d: %w", seq, err)
+	}
+	if err := ship.Create(ctx, e.Account, req); err != nil {
 		return fmt.Errorf("ship demo order %d: %w", seq, err)
 	}
 	return nil
