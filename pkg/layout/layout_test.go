@@ -163,7 +163,8 @@ var (
 
 // TestReferencesResolve: every relative link in the Markdown files and
 // every docs/... path named in a comment or a doc exists, and nothing
-// points at files outside the repository (DESIGN.md, spec sections).
+// points at files outside the repository (a design file or numbered spec
+// sections that a clone does not have).
 func TestReferencesResolve(t *testing.T) {
 	t.Parallel()
 	outside := regexp.MustCompile(`DESIGN\.md|\bspec (?:section )?\d+\.\d+`)

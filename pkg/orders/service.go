@@ -47,7 +47,7 @@ func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, er
 // (ordered_at, sb_order_seq) order, as the API shows them. Cost: one Query
 // and one BatchGetItem (docs/orders.md, "Call budgets").
 func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
-	l := orderListing(account, f)
+	l := orderQuery(account, f)
 	if l == nil {
 		return []Order{}, nil
 	}
@@ -72,7 +72,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) ([]Order, error) {
 	var list []Order
 	if f.Status == "" || f.Status == StatusOpen {
-		if l := fulfillmentListing(account, wh, f); l != nil {
+		if l := fulfillmentQuery(account, wh, f); l != nil {
 			seqs, err := l.page(ctx, s.Table, p)
 			if err != nil {
 				return nil, err

@@ -16,8 +16,7 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// The index items of the orders (the "listing items" of
-// docs/data-model.md): small items in the base table, one per partition an
+// The index items of the orders (docs/data-model.md): small items in the base table, one per partition an
 // order belongs to, sorted by (ordered_at, seq). The lists, the
 // fulfillments and the queue of orders waiting for stock are Queries over
 // them; an order's save writes them with the order.

@@ -18,20 +18,20 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// listing is a list request over one index partition, without its page:
+// listQuery is a list request over one index partition, without its page:
 // the orders between two sort keys that pass a filter.
-type listing struct {
+type listQuery struct {
 	account string
 	pk      string
 	lo, hi  string
 	filter  *filter
 }
 
-// orderListing is the listing of the account's orders that f selects: the
+// orderQuery is the list of the account's orders that f selects: the
 // index partition of its first status filter (so page 1 costs the same
 // whatever the account's size), the others applied as filters. Nil is an
 // empty result (an empty time range).
-func orderListing(account string, f Filter) *listing {
+func orderQuery(account string, f Filter) *listQuery {
 	l := timeRange(account, f)
 	if l == nil {
 		return nil
@@ -54,10 +54,10 @@ func orderListing(account string, f Filter) *listing {
 	return l
 }
 
-// fulfillmentListing is the listing of the open orders allocated at wh
+// fulfillmentQuery is the list of the open orders allocated at wh
 // that f selects (its sb_status is the caller's to check). Nil is an empty
 // result (an empty time range).
-func fulfillmentListing(account, wh string, f Filter) *listing {
+func fulfillmentQuery(account, wh string, f Filter) *listQuery {
 	l := timeRange(account, f)
 	if l == nil {
 		return nil
@@ -67,10 +67,10 @@ func fulfillmentListing(account, wh string, f Filter) *listing {
 	return l
 }
 
-// timeRange is a listing of the sort keys f's ordered_at range covers, nil
+// timeRange is a list query of the sort keys f's ordered_at range covers, nil
 // when it covers none.
-func timeRange(account string, f Filter) *listing {
-	l := &listing{account: account, lo: skMin, hi: skMax}
+func timeRange(account string, f Filter) *listQuery {
+	l := &listQuery{account: account, lo: skMin, hi: skMax}
 	if f.OrderedAt.Min != nil {
 		l.lo = isotime.Format(*f.OrderedAt.Min)
 	}
@@ -83,8 +83,8 @@ func timeRange(account string, f Filter) *listing {
 	return l
 }
 
-// key identifies the listing (without the page) for the cursor cache.
-func (l listing) key(limit int) string {
+// key identifies the list query (without the page) for the cursor cache.
+func (l listQuery) key(limit int) string {
 	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + strconv.Itoa(limit)
 	if l.filter != nil {
 		k += "|" + l.filter.expr
@@ -97,11 +97,11 @@ func (l listing) key(limit int) string {
 	return k
 }
 
-// page returns the seqs on page p of the listing, in (ordered_at, seq)
+// page returns the seqs on page p of the list query, in (ordered_at, seq)
 // order. A page starts where the previous one ended: sequential paging reads
 // each page once (the previous request left its end in the cursor cache);
 // a jump to page P reads only the keys of the pages it skips.
-func (l listing) page(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
+func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
 	ck := l.key(p.Limit)
 	from, start := cursors.nearest(l.account, ck, p.Number)
 	start, ok, err := l.walk(ctx, t, start, (p.Number-from)*p.Limit, nil)
@@ -122,7 +122,7 @@ func (l listing) page(ctx context.Context, t store.Table, p paging.Page) ([]int6
 // walk reads n matching items after start (nil: from the beginning),
 // appending their seqs to seqs if given (else reading keys only). It returns
 // the key of the last item read and whether n items were found.
-func (l listing) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, seqs *[]int64) (map[string]types.AttributeValue, bool, error) {
+func (l listQuery) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, seqs *[]int64) (map[string]types.AttributeValue, bool, error) {
 	if n == 0 {
 		return start, true, nil
 	}
@@ -174,10 +174,10 @@ const cursorTTL = time.Minute
 // maxCursors bounds the cache; it is cleared when full.
 const maxCursors = 10000
 
-// cursorCache remembers where pages start, per account, listing and page.
+// cursorCache remembers where pages start, per account, list query and page.
 type cursorCache struct {
 	mu sync.Mutex
-	m  map[string]map[string]cursor // account -> listing|page -> cursor
+	m  map[string]map[string]cursor // account -> query|page -> cursor
 	n  int
 }
 
@@ -190,12 +190,12 @@ var cursors = &cursorCache{m: map[string]map[string]cursor{}}
 
 // nearest returns the highest page <= page whose start is known, and that
 // start (page 1 starts at nil).
-func (c *cursorCache) nearest(account, listing string, page int) (int, map[string]types.AttributeValue) {
+func (c *cursorCache) nearest(account, query string, page int) (int, map[string]types.AttributeValue) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	acc := c.m[account]
 	for p := page; p > 1 && acc != nil; p-- {
-		cur, ok := acc[listing+"|"+strconv.Itoa(p)]
+		cur, ok := acc[query+"|"+strconv.Itoa(p)]
 		if ok && time.Since(cur.at) < cursorTTL {
 			return p, cur.key
 		}
@@ -206,7 +206,7 @@ func (c *cursorCache) nearest(account, listing string, page int) (int, map[strin
 	return 1, nil
 }
 
-func (c *cursorCache) put(account, listing string, page int, key map[string]types.AttributeValue) {
+func (c *cursorCache) put(account, query string, page int, key map[string]types.AttributeValue) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n >= maxCursors {
@@ -215,7 +215,7 @@ func (c *cursorCache) put(account, listing string, page int, key map[string]type
 	if c.m[account] == nil {
 		c.m[account] = map[string]cursor{}
 	}
-	c.m[account][listing+"|"+strconv.Itoa(page)] = cursor{key: key, at: time.Now()}
+	c.m[account][query+"|"+strconv.Itoa(page)] = cursor{key: key, at: time.Now()}
 	c.n++
 }
 
