@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/isotime"
@@ -23,7 +24,7 @@ func pk(account string) string { return store.PK(account, "INV") }
 func sortKey(sku, warehouse string) string { return store.Join(store.KeyText(sku), warehouse) }
 
 // Key is the primary key of the inventory record (sku, warehouse).
-func Key(account, sku, warehouse string) map[string]types.AttributeValue {
+func key(account, sku, warehouse string) map[string]types.AttributeValue {
 	return store.Key(pk(account), sortKey(sku, warehouse))
 }
 
@@ -74,7 +75,7 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 	if qty == nil {
 		qty = it.Available
 	}
-	item := Key(account, it.SKU, it.Warehouse)
+	item := key(account, it.SKU, it.Warehouse)
 	for k, v := range indexKeys(account, it.SKU, it.Warehouse, now) {
 		item[k] = v
 	}
@@ -121,11 +122,31 @@ func existingItem(err error, n int) (int, bool) {
 	return 0, false
 }
 
+// Records reads those of the records rs that exist, with strongly
+// consistent reads (one BatchGetItem per 100 keys), in no particular order:
+// the stock read of another domain's read-modify-write (the orders
+// domain's allocation).
+func (s Service) Records(ctx context.Context, account string, rs []SKUWarehouse) ([]Record, error) {
+	keys := make([]map[string]types.AttributeValue, len(rs))
+	for i, r := range rs {
+		keys[i] = key(account, r.SKU, r.Warehouse)
+	}
+	items, err := s.Table.BatchGet(ctx, keys, true)
+	if err != nil {
+		return nil, fmt.Errorf("read inventory records: %w", err)
+	}
+	out := make([]Record, len(items))
+	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
+		return nil, fmt.Errorf("unmarshal inventory records: %w", err)
+	}
+	return out, nil
+}
+
 // anyExists reports whether any item's record exists: one BatchGetItem.
 func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
 	keys := make([]map[string]types.AttributeValue, len(items))
 	for i, it := range items {
-		keys[i] = Key(account, it.SKU, it.Warehouse)
+		keys[i] = key(account, it.SKU, it.Warehouse)
 	}
 	found, err := t.BatchGet(ctx, keys, false)
 	if err != nil {

@@ -92,7 +92,7 @@ func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.Up
 	if it.Description != nil {
 		u.SetValue(attrDescription, store.S(*it.Description))
 	}
-	in := u.Input(t, Key(adj.Account, it.SKU, it.Warehouse))
+	in := u.Input(t, key(adj.Account, it.SKU, it.Warehouse))
 	in.ReturnValues = types.ReturnValueAllNew
 	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	return in

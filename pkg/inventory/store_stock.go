@@ -18,7 +18,7 @@ func quantityUpdate(account, sku, warehouse, set, cond string, values map[string
 		Condition: "attribute_exists(#PK) AND " + cond,
 		Values:    values,
 	}
-	return u.Write(Key(account, sku, warehouse))
+	return u.Write(key(account, sku, warehouse))
 }
 
 // Reserve is the write that moves qty from available to reserved at (sku,

@@ -12,7 +12,7 @@ import (
 // their allocation back until the record is no longer over-reserved, and
 // are planned again over the warehouses that still have stock.
 func (s Service) fixOverReserved(ctx context.Context, account string, records []inventory.SKUWarehouse, whs []string) error {
-	changed, err := readRecords(ctx, s.Table, account, records)
+	changed, err := inventory.Service{Table: s.Table}.Records(ctx, account, records)
 	if err != nil {
 		return fmt.Errorf("read changed stock: %w", err)
 	}

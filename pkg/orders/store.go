@@ -238,26 +238,6 @@ func readLinks(ctx context.Context, t store.Table, account, channel string, skus
 	return out, nil
 }
 
-// readRecords reads the inventory records of the given SKUs and
-// warehouses that exist: one strongly consistent BatchGetItem per 100.
-func readRecords(ctx context.Context, t store.Table, account string, records []inventory.SKUWarehouse) ([]inventory.Record, error) {
-	keys := make([]map[string]types.AttributeValue, len(records))
-	for i, r := range records {
-		keys[i] = inventory.Key(account, r.SKU, r.Warehouse)
-	}
-	items, err := t.BatchGet(ctx, keys, true)
-	if err != nil {
-		return nil, fmt.Errorf("read inventory: %w", err)
-	}
-	out := make([]inventory.Record, len(items))
-	for i, it := range items {
-		if err := attributevalue.UnmarshalMap(it, &out[i]); err != nil {
-			return nil, fmt.Errorf("unmarshal inventory: %w", err)
-		}
-	}
-	return out, nil
-}
-
 // readStock returns what is available of each SKU in each warehouse: one
 // strongly consistent BatchGetItem per 100 records.
 func readStock(ctx context.Context, t store.Table, account string, skus, whs []string) (allocation.Stock, error) {
@@ -267,7 +247,7 @@ func readStock(ctx context.Context, t store.Table, account string, skus, whs []s
 			keys = append(keys, inventory.SKUWarehouse{SKU: sku, Warehouse: wh})
 		}
 	}
-	records, err := readRecords(ctx, t, account, keys)
+	records, err := inventory.Service{Table: t}.Records(ctx, account, keys)
 	if err != nil {
 		return nil, fmt.Errorf("read stock: %w", err)
 	}

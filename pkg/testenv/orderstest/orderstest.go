@@ -14,9 +14,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
@@ -125,17 +122,15 @@ func (f *Fixture) Adjust(sku, wh string, onHand int) {
 // Record reads an inventory record.
 func (f *Fixture) Record(sku, wh string) inventory.Record {
 	f.T.Helper()
-	out, err := f.Env.Deps.Table.DB.GetItem(context.Background(), &dynamodb.GetItemInput{
-		TableName: aws.String(f.Env.Deps.Table.Name), Key: inventory.Key(f.Acct.ID, sku, wh), ConsistentRead: aws.Bool(true),
-	})
+	recs, err := inventory.Service{Table: f.Env.Deps.Table}.Records(context.Background(), f.Acct.ID,
+		[]inventory.SKUWarehouse{{SKU: sku, Warehouse: wh}})
 	if err != nil {
 		f.T.Fatal(err)
 	}
-	var r inventory.Record
-	if err := attributevalue.UnmarshalMap(out.Item, &r); err != nil {
-		f.T.Fatal(err)
+	if len(recs) == 0 {
+		return inventory.Record{}
 	}
-	return r
+	return recs[0]
 }
 
 // WantStock checks on_hand and reserved of a record (available follows).
