@@ -142,6 +142,21 @@ func (s Service) Records(ctx context.Context, account string, rs []SKUWarehouse)
 	return out, nil
 }
 
+// All reads every record of the account, in (sku, warehouse) order: a
+// whole-account view for checks and tools (the orders invariants, the
+// demo), never a request's read.
+func (s Service) All(ctx context.Context, account string) ([]Record, error) {
+	items, err := s.Table.QueryAll(ctx, pk(account))
+	if err != nil {
+		return nil, fmt.Errorf("read inventory: %w", err)
+	}
+	var out []Record
+	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
+		return nil, fmt.Errorf("unmarshal inventory records: %w", err)
+	}
+	return out, nil
+}
+
 // anyExists reports whether any item's record exists: one BatchGetItem.
 func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
 	keys := make([]map[string]types.AttributeValue, len(items))

@@ -226,7 +226,7 @@ func (s Service) CheckInvariants(ctx context.Context, account string) error {
 		return err
 	}
 	checkOrders(all, bad)
-	if records, err := allRecords(ctx, s.Table, account); err != nil {
+	if records, err := (inventory.Service{Table: s.Table}).All(ctx, account); err != nil {
 		bad("%w", err)
 	} else {
 		checkStock(records, reservedBy(all), bad)

@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -27,19 +26,6 @@ func allOrders(ctx context.Context, t store.Table, account string) ([]Order, err
 		return nil, fmt.Errorf("unmarshal orders: %w", err)
 	}
 	return all, nil
-}
-
-// allRecords reads every inventory record of the account.
-func allRecords(ctx context.Context, t store.Table, account string) ([]inventory.Record, error) {
-	items, err := t.QueryAll(ctx, store.PK(account, "INV"))
-	if err != nil {
-		return nil, fmt.Errorf("read inventory: %w", err)
-	}
-	var out []inventory.Record
-	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
-		return nil, fmt.Errorf("unmarshal inventory: %w", err)
-	}
-	return out, nil
 }
 
 // checkRefs verifies that each order has its idempotency key and the

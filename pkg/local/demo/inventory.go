@@ -26,7 +26,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	if err != nil {
 		return err
 	}
-	existing, err := inventoryRecords(ctx, e)
+	existing, err := inventory.Service{Table: e.Deps.Table}.All(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -80,14 +80,4 @@ func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
 			}
 		}
 	}
-}
-
-// inventoryRecords lists every inventory record of the account (List reads
-// up to the end of the page it is given: one page as large as any account).
-func inventoryRecords(ctx context.Context, e *Env) ([]inventory.Record, error) {
-	l, err := inventory.Service{Table: e.Deps.Table}.List(ctx, e.Account, inventory.Filter{}, paging.Page{Number: 1, Limit: 1 << 30})
-	if err != nil {
-		return nil, fmt.Errorf("list inventory: %w", err)
-	}
-	return l.Records, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/orders"
@@ -156,7 +157,7 @@ func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) e
 
 // stockedSKUs returns the SKUs the account has inventory of, in order.
 func stockedSKUs(ctx context.Context, e *Env) ([]string, error) {
-	records, err := inventoryRecords(ctx, e)
+	records, err := inventory.Service{Table: e.Deps.Table}.All(ctx, e.Account)
 	if err != nil {
 		return nil, err
 	}
