@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -123,6 +124,68 @@ func TestDomainShape(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoSDKInDomainAPIs: no exported function or method of a domain
+// package, storage files included, takes or returns a DynamoDB SDK type;
+// domains hand each other domain values and store.Write.
+func TestNoSDKInDomainAPIs(t *testing.T) {
+	t.Parallel()
+	for _, d := range domains(t) {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			paths, err := filepath.Glob(filepath.Join(root, "pkg", d, "*.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range paths {
+				if strings.HasSuffix(path, "_test.go") {
+					continue
+				}
+				for _, got := range sdkInSignatures(t, path) {
+					t.Errorf("%s/%s: %s", d, filepath.Base(path), got)
+				}
+			}
+		})
+	}
+}
+
+// sdkInSignatures returns the exported functions of the file whose
+// parameters or results name a package of sdkOnly.
+func sdkInSignatures(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk := map[string]bool{} // the file's names of the SDK packages
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if !slices.Contains(sdkOnly, p) {
+			continue
+		}
+		name := filepath.Base(p)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		sdk[name] = true
+	}
+	var out []string
+	for _, decl := range f.Decls {
+		fn, ok := decl.(*ast.FuncDecl)
+		if !ok || !fn.Name.IsExported() {
+			continue
+		}
+		ast.Inspect(fn.Type, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && sdk[x.Name] {
+					out = append(out, fn.Name.Name+" names "+x.Name+"."+sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // TestLocalApart: no package outside the local stack and the test harness
