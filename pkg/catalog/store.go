@@ -172,13 +172,6 @@ func commit(ctx context.Context, t store.Table, account string, changes []change
 // raced reports whether err is a write that lost a race: a condition on a
 // version it read failed, or another transaction held one of its items.
 func raced(err error) bool {
-	if store.ConditionFailed(err) {
-		return true
-	}
-	for _, r := range store.CancellationReasons(err) {
-		if r == "ConditionalCheckFailed" || r == "TransactionConflict" {
-			return true
-		}
-	}
-	return false
+	_, failed := store.FailedWrite(err)
+	return failed || store.TransactionConflict(err)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // createAttempts bounds the retries of a creation that lost a race with
@@ -23,11 +24,11 @@ func (s Service) Create(ctx context.Context, account string, items []Item) error
 	writes := createWrites(account, items, isotime.Format(time.Now()))
 	var err error
 	for range createAttempts {
-		if err = s.Table.Commit(ctx, writes); !createConflict(err) {
+		if err = s.Table.Commit(ctx, writes); !store.TransactionConflict(err) {
 			break
 		}
 	}
-	if i, ok := existingItem(err, len(writes)); ok {
+	if i, ok := store.FailedWrite(err); ok {
 		return errs.Conflict("Inventory already exists for " + items[i].Record().String())
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -23,7 +22,7 @@ func pk(account string) string { return store.PK(account, "INV") }
 // SKU is shortened to fit (store.KeyText).
 func sortKey(sku, warehouse string) string { return store.Join(store.KeyText(sku), warehouse) }
 
-// Key is the primary key of the inventory record (sku, warehouse).
+// key is the primary key of the inventory record (sku, warehouse).
 func key(account, sku, warehouse string) map[string]types.AttributeValue {
 	return store.Key(pk(account), sortKey(sku, warehouse))
 }
@@ -97,29 +96,6 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 		item[attrDescription] = store.S(*it.Description)
 	}
 	return item
-}
-
-// createConflict reports whether the commit of createWrites lost a race
-// with a transaction on the same records, so that retrying is right: a
-// cancelled transaction's reason, or the conflict of a single put.
-func createConflict(err error) bool {
-	var tce *types.TransactionConflictException
-	return store.TransactionConflict(err) || errors.As(err, &tce)
-}
-
-// existingItem returns the index of the write of createWrites (of n
-// writes) whose record exists already, if that is why the commit failed: a
-// single put's failed condition, or a cancelled transaction's reason.
-func existingItem(err error, n int) (int, bool) {
-	if n == 1 && store.ConditionFailed(err) {
-		return 0, true
-	}
-	for i, reason := range store.CancellationReasons(err) {
-		if reason == "ConditionalCheckFailed" {
-			return i, true
-		}
-	}
-	return 0, false
 }
 
 // Records reads those of the records rs that exist, with strongly

@@ -30,9 +30,30 @@ func CancellationReasons(err error) []string {
 	return out
 }
 
-// TransactionConflict reports whether a transaction was cancelled only
-// because another transaction touched the same items, so retrying is right.
+// FailedWrite returns the index of the write of a Commit whose condition
+// failed, if that is why it failed: 0 for a single-item call, the first
+// write whose reason is ConditionalCheckFailed for a transaction.
+func FailedWrite(err error) (int, bool) {
+	if ConditionFailed(err) {
+		return 0, true
+	}
+	for i, r := range CancellationReasons(err) {
+		if r == "ConditionalCheckFailed" {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// TransactionConflict reports whether a Commit failed because another
+// transaction touched the same items at that moment, so retrying is right:
+// a single-item call's TransactionConflictException, or a transaction
+// cancelled for a TransactionConflict.
 func TransactionConflict(err error) bool {
+	var tce *types.TransactionConflictException
+	if errors.As(err, &tce) {
+		return true
+	}
 	for _, r := range CancellationReasons(err) {
 		if r == "TransactionConflict" {
 			return true
