@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -62,16 +61,15 @@ func linkKey(account, channel, sku string) map[string]types.AttributeValue {
 // getOrder reads one order of the account: one strongly consistent
 // GetItem; ErrNotFound when there is none.
 func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*Order, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: t.TableName(), Key: orderKey(account, seq), ConsistentRead: aws.Bool(true),
-	})
+	var o Order
+	found, err := t.Get(ctx, orderKey(account, seq), &o, true)
 	if err != nil {
 		return nil, fmt.Errorf("get order %d: %w", seq, err)
 	}
-	if out.Item == nil {
+	if !found {
 		return nil, ErrNotFound
 	}
-	return decodeOrder(out.Item)
+	return &o, nil
 }
 
 // decodeOrder unmarshals a stored order.
@@ -113,11 +111,10 @@ func getMany(ctx context.Context, t store.Table, account string, seqs []int64) (
 
 // orderItem is the stored item of o, at o.Version.
 func orderItem(account string, o *Order) (map[string]types.AttributeValue, error) {
-	item, err := attributevalue.MarshalMap(o)
+	item, err := store.Marshal(o, orderKey(account, o.Seq))
 	if err != nil {
-		return nil, fmt.Errorf("marshal order: %w", err)
+		return nil, err
 	}
-	maps.Copy(item, orderKey(account, o.Seq))
 	item["ver"] = numberValue(o.Version)
 	return item, nil
 }
@@ -141,32 +138,28 @@ func seqCounterItem(account string, seq int64) map[string]types.AttributeValue {
 // refSeq reads the seq of the order imported as (channel, displayRef):
 // one strongly consistent GetItem; false when there is none.
 func refSeq(ctx context.Context, t store.Table, account, channel, displayRef string) (int64, bool, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: t.TableName(), Key: refKey(account, channel, displayRef), ConsistentRead: aws.Bool(true),
-	})
+	var ref seqAttr
+	found, err := t.Get(ctx, refKey(account, channel, displayRef), &ref, true)
 	if err != nil {
 		return 0, false, fmt.Errorf("read order ref: %w", err)
 	}
-	if out.Item == nil {
-		return 0, false, nil
-	}
-	seq, err := itemSeq(out.Item)
-	return seq, err == nil, err
+	return ref.Seq, found, nil
 }
 
 // lastSeq reads the account's last sequence number (0 before its first
 // order): one strongly consistent GetItem.
 func lastSeq(ctx context.Context, t store.Table, account string) (int64, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: t.TableName(), Key: seqKey(account), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
+	var counter seqAttr
+	if _, err := t.Get(ctx, seqKey(account), &counter, true); err != nil {
 		return 0, fmt.Errorf("read order sequence: %w", err)
 	}
-	if out.Item == nil {
-		return 0, nil
-	}
-	return itemSeq(out.Item)
+	return counter.Seq, nil
+}
+
+// seqAttr is the seq attribute of an order's idempotency key or of the
+// account's sequence counter.
+type seqAttr struct {
+	Seq int64 `dynamodbav:"seq"`
 }
 
 // createWrites are the writes that go with a new order imported as

@@ -1,11 +1,6 @@
 package shipments
 
 import (
-	"fmt"
-	"maps"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -29,11 +24,10 @@ func (s Service) shipmentWrites(account string, sh Shipment, moves map[allocatio
 		m := moves[r]
 		writes = append(writes, stock.Ship(account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
 	}
-	item, err := attributevalue.MarshalMap(sh)
+	item, err := store.Marshal(sh, store.Key(store.PK(account, kindShipment), sh.ID))
 	if err != nil {
-		return nil, fmt.Errorf("marshal shipment: %w", err)
+		return nil, err
 	}
-	maps.Copy(item, store.Key(store.PK(account, kindShipment), sh.ID))
 	writes = append(writes, store.Put(item, "attribute_not_exists(PK)", nil))
 	if sh.WarehouseUUID != nil {
 		writes = append(writes, warehouses.Service{Table: s.Table}.Exists(account, *sh.WarehouseUUID))
