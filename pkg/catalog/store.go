@@ -113,7 +113,7 @@ func decodeRecords(items []map[string]types.AttributeValue) ([]*record, error) {
 // nextID returns the account's next product id from its counter item.
 func nextID(ctx context.Context, t store.Table, account string) (int64, error) {
 	u := store.Update{Add: []string{"#next :one"}}
-	u.Value(":one", &types.AttributeValueMemberN{Value: "1"})
+	u.Value(":one", store.N(1))
 	in := u.Input(t, store.Key(store.PK(account, kindSequence), "product_id"))
 	in.ReturnValues = types.ReturnValueUpdatedNew
 	out, err := t.DB.UpdateItem(ctx, in)
@@ -137,7 +137,7 @@ func (c change) condition() (string, map[string]types.AttributeValue) {
 	if c.read == 0 {
 		return "attribute_not_exists(#PK)", nil
 	}
-	return "#ver = :ver", map[string]types.AttributeValue{":ver": &types.AttributeValueMemberN{Value: strconv.FormatInt(c.read, 10)}}
+	return "#ver = :ver", map[string]types.AttributeValue{":ver": store.N(c.read)}
 }
 
 // commit writes the changes all or nothing with one Commit (one PutItem or

@@ -48,11 +48,6 @@ func indexKeys(account, sku, warehouse, now string) map[string]types.AttributeVa
 	}
 }
 
-// n is a number attribute value.
-func n(v int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
-}
-
 // number is a number attribute value of a float.
 func number(v float64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatFloat(v, 'f', -1, 64)}
@@ -80,9 +75,9 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 	}
 	item[attrSKU] = store.S(it.SKU)
 	item[attrWarehouse] = store.S(it.Warehouse)
-	item[attrOnHand] = n(*qty)
-	item[attrReserved] = n(0)
-	item[attrAvailable] = n(*qty)
+	item[attrOnHand] = store.N(*qty)
+	item[attrReserved] = store.N(0)
+	item[attrAvailable] = store.N(*qty)
 	item[attrCreatedAt] = store.S(now)
 	item[attrUpdatedAt] = store.S(now)
 	item[attrCreatedBy] = store.S(createdByPost)
@@ -166,7 +161,7 @@ func putStatus(ctx context.Context, t store.Table, account string, st Status, no
 		return fmt.Errorf("adjustment %s: %w", st.RequestID, err)
 	}
 	item["applied_at"] = store.S(isotime.Format(now))
-	item[store.AttrTTL] = n(now.Add(statusRetention).Unix())
+	item[store.AttrTTL] = store.N(now.Add(statusRetention).Unix())
 	if err := t.Commit(ctx, []store.Write{store.Put(item, "", nil)}); err != nil {
 		return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
 	}

@@ -63,13 +63,13 @@ func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.Up
 		},
 		Remove:    it.Clear,
 		Condition: "(attribute_not_exists(#last_request) OR #last_request <> :req)",
-		Values:    map[string]types.AttributeValue{":zero": n(0), ":now": store.S(now), ":req": store.S(adj.RequestID)},
+		Values:    map[string]types.AttributeValue{":zero": store.N(0), ":now": store.S(now), ":req": store.S(adj.RequestID)},
 	}
 	if it.OnHand != nil {
-		u.Value(":x", n(*it.OnHand))
+		u.Value(":x", store.N(*it.OnHand))
 		u.Set = append(u.Set, "#on_hand = :x", "#available = :x - if_not_exists(#reserved, :zero)")
 	} else {
-		u.Value(":x", n(*it.Available))
+		u.Value(":x", store.N(*it.Available))
 		u.Set = append(u.Set, "#on_hand = :x + if_not_exists(#reserved, :zero)", "#available = :x")
 	}
 	if adj.Method == MethodPatch {

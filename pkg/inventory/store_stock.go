@@ -25,10 +25,10 @@ func quantityUpdate(account, sku, warehouse, set, cond string, values map[string
 // warehouse): qty > 0 reserves under the condition available >= qty (and
 // the record exists); qty < 0 releases -qty (condition reserved >= -qty).
 func (s Service) Reserve(account, sku, warehouse string, qty int) store.Write {
-	values := map[string]types.AttributeValue{":q": n(int64(qty))}
+	values := map[string]types.AttributeValue{":q": store.N(int64(qty))}
 	cond := "#available >= :q"
 	if qty < 0 {
-		values[":r"] = n(int64(-qty))
+		values[":r"] = store.N(int64(-qty))
 		cond = "#reserved >= :r"
 	}
 	return quantityUpdate(account, sku, warehouse,
@@ -43,7 +43,7 @@ func (s Service) Reserve(account, sku, warehouse string, qty int) store.Write {
 func (s Service) Ship(account, sku, warehouse string, qty, fromReserved int) store.Write {
 	free := qty - fromReserved
 	values := map[string]types.AttributeValue{
-		":q": n(int64(qty)), ":r": n(int64(fromReserved)), ":f": n(int64(free)),
+		":q": store.N(int64(qty)), ":r": store.N(int64(fromReserved)), ":f": store.N(int64(free)),
 	}
 	cond := "#reserved >= :r"
 	if free != 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -30,11 +29,6 @@ const (
 // seqText is the sort-key form of a sequence number: fixed width, so text
 // order is numeric order.
 func seqText(seq int64) string { return fmt.Sprintf("%012d", seq) }
-
-// numberValue is n as a stored number.
-func numberValue(n int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
-}
 
 func orderKey(account string, seq int64) map[string]types.AttributeValue {
 	return store.Key(store.PK(account, kindOrder), seqText(seq))
@@ -115,7 +109,7 @@ func orderItem(account string, o *Order) (map[string]types.AttributeValue, error
 	if err != nil {
 		return nil, err
 	}
-	item["ver"] = numberValue(o.Version)
+	item["ver"] = store.N(o.Version)
 	return item, nil
 }
 
@@ -123,7 +117,7 @@ func orderItem(account string, o *Order) (map[string]types.AttributeValue, error
 // displayRef).
 func refItem(account, channel, displayRef string, seq int64) map[string]types.AttributeValue {
 	ref := refKey(account, channel, displayRef)
-	ref["seq"] = numberValue(seq)
+	ref["seq"] = store.N(seq)
 	ref["channel_uuid"], ref["display_ref"] = store.S(channel), store.S(displayRef)
 	return ref
 }
@@ -131,7 +125,7 @@ func refItem(account, channel, displayRef string, seq int64) map[string]types.At
 // seqCounterItem is the account's order sequence counter holding seq.
 func seqCounterItem(account string, seq int64) map[string]types.AttributeValue {
 	item := seqKey(account)
-	item["seq"] = numberValue(seq)
+	item["seq"] = store.N(seq)
 	return item
 }
 
@@ -168,10 +162,10 @@ type seqAttr struct {
 // nor skipped).
 func createWrites(account, channel, displayRef string, prev int64) []store.Write {
 	counter := store.Update{Set: []string{"seq = :next"}, Condition: "attribute_not_exists(seq)"}
-	counter.Value(":next", numberValue(prev+1))
+	counter.Value(":next", store.N(prev+1))
 	if prev > 0 {
 		counter.Condition = "seq = :prev"
-		counter.Value(":prev", numberValue(prev))
+		counter.Value(":prev", store.N(prev))
 	}
 	return []store.Write{
 		store.Put(refItem(account, channel, displayRef, prev+1), "attribute_not_exists(PK)", nil),

@@ -55,7 +55,7 @@ func indexItems(account string, o *Order) map[string]map[string]types.AttributeV
 	sk := orderSK(o)
 	base := func(pk string) map[string]types.AttributeValue {
 		item := store.Key(pk, sk)
-		item["seq"] = numberValue(o.Seq)
+		item["seq"] = store.N(o.Seq)
 		item[dimStatus] = store.S(o.Status)
 		item[dimPayment] = store.S(o.PaymentStatus)
 		item[dimShipment] = store.S(o.ShipmentStatus)

@@ -78,7 +78,7 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 	} else {
 		next.Version = cur.Version + 1
 		cond = "ver = :v"
-		values = map[string]types.AttributeValue{":v": numberValue(cur.Version)}
+		values = map[string]types.AttributeValue{":v": store.N(cur.Version)}
 	}
 	item, err := orderItem(account, next)
 	if err != nil {

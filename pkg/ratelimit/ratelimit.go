@@ -65,8 +65,8 @@ func (l Limiter) Allow(ctx context.Context, a api.Account) (bool, int, error) {
 		ConditionExpression:      aws.String("(attribute_not_exists(m) OR m < :rpm) AND (attribute_not_exists(#s) OR #s < :rps)"),
 		ExpressionAttributeNames: map[string]string{"#s": sec, "#ttl": store.AttrTTL},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":one": num(1), ":rpm": num(int64(rpm)), ":rps": num(int64(rps)),
-			":ttl": num((minute + 2) * 60),
+			":one": store.N(1), ":rpm": store.N(int64(rpm)), ":rps": store.N(int64(rps)),
+			":ttl": store.N((minute + 2) * 60),
 		},
 	})
 	if err == nil {
@@ -97,8 +97,4 @@ func (l Limiter) minuteCount(ctx context.Context, key map[string]types.Attribute
 		return v, nil
 	}
 	return 0, nil
-}
-
-func num(v int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
 }

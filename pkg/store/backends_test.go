@@ -115,7 +115,7 @@ func TestCommit(t *testing.T) {
 		}
 		var bump store.Update
 		bump.Add = []string{"#n :one"}
-		bump.Value(":one", &types.AttributeValueMemberN{Value: "1"})
+		bump.Value(":one", store.N(1))
 		bump.Condition = "attribute_exists(#PK)"
 		if err := d.Table.Commit(ctx, []store.Write{store.Put(store.Key(pk, "c"), "", nil)}); err != nil {
 			t.Fatal(err)

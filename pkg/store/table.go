@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -45,6 +46,11 @@ func Join(parts ...string) string { return strings.Join(parts, Sep) }
 
 // S is a string attribute value.
 func S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// N is a number attribute value of an integer.
+func N(v int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+}
 
 // Key is the primary key {PK, SK}.
 func Key(pk, sk string) map[string]types.AttributeValue {

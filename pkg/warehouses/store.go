@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -54,7 +53,7 @@ func update(ctx context.Context, t store.Table, account, uuid string, in Input) 
 		u.SetValue("archived", &types.AttributeValueMemberBOOL{Value: *in.Archived})
 	}
 	if in.Priority != nil {
-		u.SetValue("priority", &types.AttributeValueMemberN{Value: strconv.Itoa(*in.Priority)})
+		u.SetValue("priority", store.N(int64(*in.Priority)))
 	}
 	req := u.Input(t, key(account, uuid))
 	req.ReturnValues = types.ReturnValueUpdatedOld
