@@ -105,5 +105,8 @@ func withDefaults(p Product) Product {
 	if p.CustomAttributes == nil {
 		p.CustomAttributes = map[string]any{}
 	}
+	if p.Quantity == nil {
+		p.Quantity = new(int64)
+	}
 	return p
 }

@@ -367,3 +367,31 @@ func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 		}
 	}
 }
+
+// SetQuantity stores the quantity derived from the SKU's inventory on its
+// product (nothing when there is no such product or it is unchanged): one
+// UpdateItem. The channel-sync function calls it when stock changes.
+func (s Service) SetQuantity(ctx context.Context, account, sku string, q int64) error {
+	return setQuantity(ctx, s.Table, account, sku, q)
+}
+
+// SumGroup stores a variation group's quantity, the sum of its children's:
+// one consistent GetItem and one BatchGetItem, then SetQuantity. A SKU that
+// is no longer a group is left alone.
+func (s Service) SumGroup(ctx context.Context, account, sku string) error {
+	g, err := getRecord(ctx, s.Table, account, sku)
+	if err != nil || g == nil || !g.isGroup() {
+		return err
+	}
+	children, err := getRecords(ctx, s.Table, account, g.Children)
+	if err != nil {
+		return err
+	}
+	var sum int64
+	for _, c := range children {
+		if c.Quantity != nil {
+			sum += *c.Quantity
+		}
+	}
+	return s.SetQuantity(ctx, account, sku, sum)
+}

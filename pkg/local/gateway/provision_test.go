@@ -105,7 +105,7 @@ func TestProvision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.OrderImportQueueURL != s.Queues["Plain"].URL ||
+		if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.ChannelInboxQueueURL != s.Queues["Plain"].URL ||
 			cfg.DynamoDBEndpoint == "" || cfg.SQSEndpoint == "" || cfg.Region != "us-east-1" {
 			t.Errorf("config = %+v", cfg)
 		}

@@ -73,12 +73,6 @@ func (s *Stack) AppConfig() (app.Config, error) {
 			merged[k] = v
 		}
 	}
-	return app.Config{
-		TableName:           merged["TABLE_NAME"],
-		AdjustmentsQueueURL: merged["ADJUSTMENTS_QUEUE_URL"],
-		OrderImportQueueURL: merged["ORDER_IMPORT_QUEUE_URL"],
-		DynamoDBEndpoint:    s.Endpoints.DynamoDB,
-		SQSEndpoint:         s.Endpoints.SQS,
-		Region:              s.Region,
-	}, nil
+	merged["DYNAMODB_ENDPOINT"], merged["SQS_ENDPOINT"], merged["AWS_REGION"] = s.Endpoints.DynamoDB, s.Endpoints.SQS, s.Region
+	return app.ConfigFrom(func(k string) string { return merged[k] }), nil
 }

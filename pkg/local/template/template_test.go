@@ -356,6 +356,10 @@ func envReadByApp(t *testing.T) []string {
 						calls = append(calls, x)
 					}
 				}
+				// ConfigFrom reads through its getenv parameter.
+				if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "getenv" && len(x.Args) == 1 {
+					calls = append(calls, x)
+				}
 			}
 			return true
 		})
