@@ -86,4 +86,3 @@ func listListings(ctx context.Context, args []string) error {
 	}
 	return printJSON(all)
 }
-

@@ -119,4 +119,3 @@ func SyncChanged(c store.Change) (string, bool) {
 	changed := !c.Old.Exists() || !store.Same(c.Old, c.New, attrRules) || !store.Same(c.Old, c.New, attrState)
 	return c.SK, changed
 }
-

@@ -76,7 +76,7 @@ func (s Service) Handle(ctx context.Context, account string, m Message) ([]Rejec
 	default:
 		err = errs.Invalid("unknown message type %q", m.Type)
 	}
-	return reject(err)
+	return reject(ctx, err)
 }
 
 // importOrders imports order documents; the invalid ones are rejected.
@@ -97,9 +97,12 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 // reject sorts an error of a domain: a client-kind error (invalid, not
 // found, ...) rejects the message, ErrStale is no error, anything else is a
 // failure to retry.
-func reject(err error) ([]Rejection, error) {
+func reject(ctx context.Context, err error) ([]Rejection, error) {
 	switch {
-	case err == nil, errors.Is(err, listings.ErrStale):
+	case err == nil:
+		return nil, nil
+	case errors.Is(err, listings.ErrStale):
+		logctx.From(ctx).Info("stale inbox message: it changes nothing", "error", err.Error())
 		return nil, nil
 	case errs.KindOf(err) != errs.KindInternal:
 		return []Rejection{{Reason: err.Error()}}, nil

@@ -28,7 +28,9 @@ const (
 func pk(account string) string { return store.PK(account, kind) }
 
 // sortKey is a listing's sort key.
-func sortKey(channel, channelSKU string) string { return store.Join(channel, store.KeyText(channelSKU)) }
+func sortKey(channel, channelSKU string) string {
+	return store.Join(channel, store.KeyText(channelSKU))
+}
 
 // key is the primary key of a listing.
 func key(account, channel, channelSKU string) map[string]types.AttributeValue {

@@ -9,7 +9,7 @@ import (
 	"github.com/multisell/multisell/pkg/lenient"
 )
 
-func i64(v int64) *int64 { return &v }
+func i64(v int64) *int64   { return &v }
 func str(s string) *string { return &s }
 
 func overrideOf(t *testing.T, raw string) channels.Override {

@@ -159,8 +159,8 @@ func TestCancellationReleases(t *testing.T) {
 	}
 }
 
-// TestImportQueue: a connector's message on the order-import queue imports
-// its documents; a bad message is dropped without blocking the queue.
+// TestImportQueue: a connector's message on the channel inbox imports
+// its documents; a bad message is set aside without blocking the queue.
 func TestImportQueue(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)

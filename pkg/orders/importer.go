@@ -9,9 +9,9 @@ import (
 	"strconv"
 
 	"github.com/multisell/multisell/pkg/catalog"
-	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 

@@ -27,7 +27,9 @@ type Change struct {
 
 // Image is an item as a stream record carries it; the zero Image is an
 // absent item.
-type Image struct{ item map[string]types.AttributeValue }
+type Image struct {
+	item map[string]types.AttributeValue
+}
 
 // Exists reports whether the image holds an item.
 func (i Image) Exists() bool { return len(i.item) > 0 }
