@@ -38,17 +38,23 @@ func (d *Deps) shipments() shipments.Service {
 func (d *Deps) listings() listings.Service {
 	return listings.Service{
 		Table: d.Table, Channels: d.channels(), Catalog: d.catalog(), Inventory: d.inventory(), Warehouses: d.warehouses(),
-		Outbox: d.queue(d.Config.ChannelOutboxQueueURL), Retries: d.queue(d.Config.ChannelRetryQueueURL),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
 		RetryBase: d.Config.SyncRetryBase,
 	}
 }
 
 func (d *Deps) inbox() inbox.Service {
-	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Rejects: d.queue(d.Config.ChannelInboxDLQURL)}
+	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
 }
 
 // queue is a sender to the queue url.
 func (d *Deps) queue(url string) queue.Sender { return queue.Sender{Client: d.SQS, URL: url} }
+
+// channelQueue is a sender to one of the channel queues, which connectors
+// read and write: plain JSON bodies.
+func (d *Deps) channelQueue(url string) queue.Sender {
+	return queue.Sender{Client: d.SQS, URL: url, Plain: true}
+}
 
 // Listings is the listings service, for the CLI and the demo data.
 func (d *Deps) Listings() listings.Service { return d.listings() }

@@ -15,10 +15,12 @@ import (
 const AccountAttribute = "account_id"
 
 // Sender sends messages to one queue, so that a domain holds a queue, not
-// an SDK client and a URL.
+// an SDK client and a URL. Bodies are Encode'd, or Plain JSON for a queue
+// outside parties read.
 type Sender struct {
 	Client *sqs.Client
 	URL    string
+	Plain  bool
 }
 
 // Message is one message to send.
@@ -45,14 +47,22 @@ func (s Sender) Send(ctx context.Context, group, dedup string, v any) error {
 	return s.SendMessage(ctx, Message{Group: group, Dedup: dedup, Body: v})
 }
 
+// body is the message body of m.
+func (s Sender) body(m Message) (string, error) {
+	switch {
+	case m.Text != "":
+		return m.Text, nil
+	case s.Plain:
+		return Plain(m.Body)
+	}
+	return Encode(m.Body)
+}
+
 // SendMessage sends m.
 func (s Sender) SendMessage(ctx context.Context, m Message) error {
-	body := m.Text
-	if body == "" {
-		var err error
-		if body, err = Encode(m.Body); err != nil {
-			return err
-		}
+	body, err := s.body(m)
+	if err != nil {
+		return err
 	}
 	in := &sqs.SendMessageInput{QueueUrl: aws.String(s.URL), MessageBody: aws.String(body)}
 	if m.Group != "" {
