@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/multisell/multisell/pkg/local/connectorsim"
+	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -143,5 +144,58 @@ func TestConnectorSimRuns(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "acct_cli", "ch-cli.json")); err != nil {
 		t.Errorf("channel file: %v", err)
+	}
+}
+
+// TestServeSim: serve starts the sim on the stack's channel queues unless told not to or
+// the template has none, and says so in one banner line.
+func TestServeSim(t *testing.T) {
+	env := testenv.Get(t)
+	withQueues := &gateway.Stack{SQS: env.Stack.SQS, Queues: map[string]gateway.QueueInfo{}}
+	urls := channelQueues(t, env)
+	for id, url := range urls {
+		withQueues.Queues[id] = gateway.QueueInfo{LogicalID: id, URL: url}
+	}
+	for _, tc := range []struct {
+		name, sim, rate string
+		stack           *gateway.Stack
+		banner          string // what the banner line contains
+		on              bool
+	}{
+		{"on", "", "", withQueues, "connector sim: on, answering the channel outbox (fail rate 0, channels in ", true},
+		{"on, with a fail rate", "on", "0.25", withQueues, "(fail rate 0.25, ", true},
+		{"MULTISELL_SIM=off", "off", "", withQueues, "connector sim: off (MULTISELL_SIM=off; bring your own connector)", false},
+		{"OFF, any case", "OFF", "", withQueues, "connector sim: off (MULTISELL_SIM=off", false},
+		{"a template without the channel queues", "", "", env.Stack, "connector sim: off (template.yaml has no ChannelOutboxQueue and ChannelInboxQueue)", false},
+		{"a bad fail rate", "", "lots", withQueues, `connector sim: off (MULTISELL_SIM_FAIL_RATE="lots" is not a number from 0 to 1)`, false},
+		{"a fail rate above 1", "", "1.5", withQueues, `MULTISELL_SIM_FAIL_RATE="1.5" is not`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("MULTISELL_SIM", tc.sim)
+			t.Setenv("MULTISELL_SIM_FAIL_RATE", tc.rate)
+			var out bytes.Buffer
+			stdout = &out
+			t.Cleanup(func() { stdout = os.Stdout })
+			dir := t.TempDir()
+			sim := startServeSim(context.Background(), tc.stack, dir)
+			defer sim.stop()
+			sim.printBanner()
+			if lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); len(lines) != 1 || !strings.Contains(lines[0], tc.banner) {
+				t.Errorf("banner %q, want one line with %q", out.String(), tc.banner)
+			}
+			if tc.on && !strings.Contains(out.String(), "MULTISELL_SIM=off") {
+				t.Errorf("the banner does not say how to turn the sim off: %q", out.String())
+			}
+			if !tc.on {
+				return
+			}
+			got := answer(t, env.Stack.SQS, urls, 3)
+			if got["channel_sku"] != "E-1" || got["version"] != 1.0 {
+				t.Errorf("answer %v", got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "acct_cli", "ch-cli.json")); got["ok"] == true && err != nil {
+				t.Errorf("channel file: %v", err)
+			}
+		})
 	}
 }
