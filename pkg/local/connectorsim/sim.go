@@ -38,7 +38,8 @@ type Sim struct {
 	Rand *rand.Rand
 	// Logger receives a line per message; nil is slog.Default().
 	Logger *slog.Logger
-	// WaitTime is the long-poll wait of each receive, in whole seconds; default 1 s.
+	// WaitTime is the long-poll wait of each receive, in whole seconds; default 1 s. Run
+	// returns within about that long once its context ends.
 	WaitTime time.Duration
 	// Report sends a listing message for every listing of every simulated channel once,
 	// when Run starts.
@@ -53,7 +54,8 @@ const (
 	batchTimeout = 30 * time.Second
 )
 
-// Run answers the outbox until ctx ends, and then returns nil. It returns an error only
+// Run answers the outbox until ctx ends, and then returns nil, once the long poll under way
+// (WaitTime) and the messages it brings are done. It returns an error only
 // when it cannot start: a field missing, or another sim using Dir. An SQS error is logged
 // and retried after a pause; a message it cannot read is logged and deleted.
 func (s *Sim) Run(ctx context.Context) error {
@@ -90,13 +92,19 @@ func (s *Sim) Run(ctx context.Context) error {
 		}
 		backoff = min(backoff*2, maxBackoff)
 	}
+	wait := max(cmp.Or(s.WaitTime, time.Second), time.Second).Truncate(time.Second)
 	for ctx.Err() == nil {
-		out, err := s.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		// The long poll is not cancelled with ctx: a receive abandoned midway may still take
+		// a message, which would then stay invisible for the queue's visibility timeout.
+		// Run returns at the latest when the poll ends.
+		recvCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait+10*time.Second)
+		out, err := s.SQS.ReceiveMessage(recvCtx, &sqs.ReceiveMessageInput{
 			QueueUrl:              aws.String(s.OutboxURL),
 			MaxNumberOfMessages:   10,
-			WaitTimeSeconds:       int32(max(cmp.Or(s.WaitTime, time.Second), time.Second) / time.Second),
+			WaitTimeSeconds:       int32(wait / time.Second),
 			MessageAttributeNames: []string{"All"},
 		})
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				break
