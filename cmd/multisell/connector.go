@@ -73,7 +73,6 @@ func runConnector(ctx context.Context, args []string) error {
 		Region: s.Region, Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
 		BaseEndpoint: aws.String(s.SQSEndpoint),
 	})
-	slog.Info("connector sim: answering the channel outbox", "outbox", outbox, "inbox", inbox, "dir", *dir, "fail_rate", *rate)
 	return (&connectorsim.Sim{
 		SQS: client, OutboxURL: outbox, InboxURL: inbox, Dir: *dir, FailRate: *rate, Report: *report,
 		Logger: slog.Default(),

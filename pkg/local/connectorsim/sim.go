@@ -76,6 +76,7 @@ func (s *Sim) Run(ctx context.Context) error {
 	}
 	defer unlock()
 	log := s.logger()
+	log.Info("connector sim: answering the channel outbox", "outbox", s.OutboxURL, "inbox", s.InboxURL, "dir", s.Dir, "fail_rate", s.FailRate)
 	if s.Report {
 		n, err := s.report(ctx)
 		if err != nil {
