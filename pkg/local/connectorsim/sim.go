@@ -38,8 +38,8 @@ type Sim struct {
 	Rand *rand.Rand
 	// Logger receives a line per message; nil is slog.Default().
 	Logger *slog.Logger
-	// WaitTime is the long-poll wait of each receive, in whole seconds; default 1 s. Run
-	// returns within about that long once its context ends.
+	// WaitTime is the long-poll wait of each receive, in whole seconds from 1 to 20;
+	// default 1 s. Run returns within about that long once its context ends.
 	WaitTime time.Duration
 	// Report sends a listing message for every listing of every simulated channel once,
 	// when Run starts.
@@ -54,10 +54,10 @@ const (
 	batchTimeout = 30 * time.Second
 )
 
-// Run answers the outbox until ctx ends, and then returns nil, once the long poll under way
-// (WaitTime) and the messages it brings are done. It returns an error only
-// when it cannot start: a field missing, or another sim using Dir. An SQS error is logged
-// and retried after a pause; a message it cannot read is logged and deleted.
+// Run answers the outbox until ctx ends, and then returns nil once the long poll under way
+// (WaitTime) and the messages it brings are done. It returns an error only when it cannot
+// start: a field missing, or another sim using Dir. An SQS error is logged and retried
+// after a pause; a message it cannot read is logged and deleted.
 func (s *Sim) Run(ctx context.Context) error {
 	switch {
 	case s.SQS == nil || s.OutboxURL == "" || s.InboxURL == "":
@@ -93,7 +93,7 @@ func (s *Sim) Run(ctx context.Context) error {
 		}
 		backoff = min(backoff*2, maxBackoff)
 	}
-	wait := max(cmp.Or(s.WaitTime, time.Second), time.Second).Truncate(time.Second)
+	wait := min(max(cmp.Or(s.WaitTime, time.Second), time.Second), 20*time.Second).Truncate(time.Second) // SQS: 0 to 20 s
 	for ctx.Err() == nil {
 		// The long poll is not cancelled with ctx: a receive abandoned midway may still take
 		// a message, which would then stay invisible for the queue's visibility timeout.
