@@ -177,6 +177,8 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	pollers.Start(ctx)
 	defer pollers.Stop()
+	sim := startServeSim(ctx, stack, filepath.Join(dir, "sim"))
+	defer sim.stop()
 
 	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
 	serveErr := make(chan error, 1)
@@ -208,6 +210,7 @@ func runServe(ctx context.Context, args []string) error {
 	defer func() { _ = os.Remove(stackPath) }()
 
 	printBanner(apiURL, demo)
+	sim.printBanner()
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
 
 	select {
