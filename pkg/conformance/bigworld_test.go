@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -14,8 +15,9 @@ import (
 const bigN = 101
 
 // newBigWorld creates an account with bigN channels, warehouses, products, variation
-// groups, inventory records and open orders allocated at its first warehouse (so its
-// fulfillments list is as long), and one applied adjustment.
+// groups, inventory records, listings (on its last channel, one per product) and open
+// orders allocated at its first warehouse (so its fulfillments list is as long), and one
+// applied adjustment.
 func newBigWorld(t *testing.T) (*caller, ids) {
 	t.Helper()
 	env := testenv.Get(t)
@@ -53,6 +55,13 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 		}
 		stock = append(stock, map[string]any{"sku": sku("p", i), "warehouse_uuid": first, "on_hand": onHand})
 	}
+	// Listings through the service, as the channels: their channel SKUs are the
+	// products' SKUs, so each links itself to its product.
+	for i := range bigN {
+		if _, err := env.Deps.Listings().Put(ctx, acct.ID, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: sku("p", i)}); err != nil {
+			t.Fatalf("create listing: %v", err)
+		}
+	}
 	for len(stock) > 0 {
 		n := min(len(stock), 50)
 		c.must(http.StatusCreated, http.MethodPost, "/inventory", map[string]any{"inventory": stock[:n]}, nil)
@@ -71,5 +80,6 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": sku("p", 1), "warehouse_uuid": first, "on_hand": 2}}}, &adj)
 	env.Drain(t)
-	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID}
+	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID,
+		Channel: ch.UUID, Listing: sku("p", 0)}
 }
