@@ -277,7 +277,7 @@ func (t *Template) parseDynamoDBEvent(name string, p map[string]any) (DynamoDBEv
 	e := DynamoDBEvent{Name: name, Enabled: true}
 	res, attr, ok := getAttTarget(p["Stream"])
 	if !ok || attr != "StreamArn" {
-		return e, fmt.Errorf("Stream must be !GetAtt <Table>.StreamArn")
+		return e, errors.New("property Stream must be !GetAtt <Table>.StreamArn")
 	}
 	e.Stream = res
 	e.StartingPosition = asString(p["StartingPosition"])

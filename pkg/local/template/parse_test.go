@@ -155,8 +155,8 @@ func TestParseStreamErrors(t *testing.T) {
 		doc  string
 		want string // part of the error
 	}{
-		{"stream not a GetAtt", streamDoc("{Stream: arn:aws:dynamodb:x, StartingPosition: LATEST}"), "Stream must be !GetAtt"},
-		{"stream of the Arn", streamDoc("{Stream: !GetAtt T.Arn, StartingPosition: LATEST}"), "Stream must be !GetAtt"},
+		{"stream not a GetAtt", streamDoc("{Stream: arn:aws:dynamodb:x, StartingPosition: LATEST}"), "property Stream must be !GetAtt"},
+		{"stream of the Arn", streamDoc("{Stream: !GetAtt T.Arn, StartingPosition: LATEST}"), "property Stream must be !GetAtt"},
 		{"stream of another resource", streamDoc("{Stream: !GetAtt Q.StreamArn, StartingPosition: LATEST}"), "Q is not the template's AWS::DynamoDB::Table"},
 		{"table without a stream", strings.Replace(streamDoc("{"+base+"}"), "      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}\n", "", 1), "has no StreamSpecification"},
 		{"bad view type", strings.Replace(streamDoc("{"+base+"}"), "NEW_AND_OLD_IMAGES", "EVERYTHING", 1), "StreamViewType"},
