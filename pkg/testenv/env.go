@@ -148,8 +148,10 @@ func start() (env *Env, err error) {
 	env.Server = httptest.NewServer(env.Gateway)
 	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
 	env.Pollers, err = gateway.NewPollers(env.Stack, env.Deps.Handler, gateway.PollerOptions{
-		Logger:           log,
-		FailedVisibility: time.Second, // retry failed messages quickly instead of after minutes
+		Logger:             log,
+		FailedVisibility:   time.Second, // retry failed messages quickly instead of after minutes
+		StreamPollInterval: 50 * time.Millisecond,
+		StreamRetryDelay:   10 * time.Millisecond, // retry and bisect failed stream batches quickly
 	})
 	if err != nil {
 		return nil, err
@@ -173,8 +175,10 @@ func (e *Env) close() {
 	}
 }
 
-// Drain waits (up to 30 s) until the SQS consumers have processed every queued message,
-// e.g. after an inventory adjustment, and fails the test otherwise.
+// Drain waits (up to 30 s) until the SQS consumers have processed every queued message
+// (delayed ones too), e.g. after an inventory adjustment, and the stream consumers every
+// record of the table's stream, including the work they cause each other (a stream handler
+// that queues messages whose consumer writes the table); it fails the test otherwise.
 func (e *Env) Drain(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
