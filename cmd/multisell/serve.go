@@ -171,7 +171,7 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{})
+	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{CheckpointFile: filepath.Join(dir, "stream-checkpoints.json")})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -36,7 +37,9 @@ func (s Service) BySKU(ctx context.Context, account string, skus []string) (map[
 		if err := attributevalue.UnmarshalListOfMaps(items, &recs); err != nil {
 			return nil, fmt.Errorf("unmarshal stock of %q: %w", sku, err)
 		}
-		out[sku] = recs
+		// Exact matches only: a local emulator compares key prefixes
+		// without case.
+		out[sku] = slices.DeleteFunc(recs, func(r Record) bool { return r.SKU != sku })
 	}
 	return out, nil
 }

@@ -125,7 +125,6 @@ func (s Service) newRecord(ctx context.Context, account string, ch channels.Chan
 		}
 		if ok {
 			r.SKU = &in.ChannelSKU
-			r.SyncStatus = StatusPending
 		}
 	}
 	return r, nil
@@ -144,6 +143,12 @@ func apply(r *record, in Input) {
 	}
 	if in.ChannelQuantity != nil {
 		r.ChannelQuantity = in.ChannelQuantity
+	}
+	if r.Version == 0 { // never decided yet: what the stream will make of it
+		r.SyncStatus = StatusUnlinked
+		if r.linked() {
+			r.SyncStatus = StatusPending
+		}
 	}
 	r.UpdatedAt = now()
 }

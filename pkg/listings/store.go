@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -174,7 +175,13 @@ func list(ctx context.Context, t store.Table, account string, f Filter, n int) (
 	if err != nil {
 		return nil, fmt.Errorf("list listings: %w", err)
 	}
-	return decodeAll(items)
+	recs, err := decodeAll(items)
+	if err != nil || f.SKU == "" {
+		return recs, err
+	}
+	// The key prefix is the SKU's; keep exact matches only (a local
+	// emulator compares key prefixes without case).
+	return slices.DeleteFunc(recs, func(r *record) bool { return r.SKU == nil || *r.SKU != f.SKU }), nil
 }
 
 // listAll reads every listing the filter selects.
@@ -195,7 +202,8 @@ func autoLinked(ctx context.Context, t store.Table, account, sku string) ([]*rec
 	if err != nil {
 		return nil, fmt.Errorf("listings of channel SKU %q: %w", sku, err)
 	}
-	return decodeAll(items)
+	recs, err := decodeAll(items)
+	return slices.DeleteFunc(recs, func(r *record) bool { return r.ChannelSKU != sku }), err
 }
 
 // getMany reads the listings of one channel with the given channel SKUs

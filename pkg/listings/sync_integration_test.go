@@ -66,7 +66,11 @@ func (w *world) listings(query string) []listings.Listing {
 
 // available is the stock of P at warehouses that are not archived, from
 // the API.
-func (w *world) available() int64 {
+func (w *world) available() int64 { return w.availableOf("P") }
+
+// availableOf is the stock of the SKU at warehouses that are not archived,
+// from the API.
+func (w *world) availableOf(sku string) int64 {
 	w.T.Helper()
 	var whs []warehouses.Warehouse
 	w.must(http.MethodGet, "/warehouses", nil).JSON(w.T, &whs)
@@ -78,7 +82,7 @@ func (w *world) available() int64 {
 		Warehouse string `json:"warehouse_uuid"`
 		Available int64  `json:"available"`
 	}
-	w.must(http.MethodGet, "/inventory?sku=P", nil).JSON(w.T, &recs)
+	w.must(http.MethodGet, "/inventory?sku="+url.QueryEscape(sku), nil).JSON(w.T, &recs)
 	var a int64
 	for _, r := range recs {
 		if !archived[r.Warehouse] {
@@ -238,7 +242,9 @@ func TestRulesAndLinks(t *testing.T) {
 		return len(ls) == 1 && ls[0].SyncStatus == listings.StatusOff && ls[0].SKU != nil && *ls[0].SKU == "P"
 	}, "the inactive channel's listing off")
 
-	// A listing linking by equal SKU follows its product: created later, it links.
+	// A listing linking by equal SKU follows its product: created later, it links
+	// (under the channel's rules reset to the defaults).
+	w.must(http.MethodPut, "/channels/"+w.Amazon, map[string]any{"channel": map[string]any{"inventory_rules": map[string]any{}}})
 	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": "LATER"}})
 	if got := w.listings("channel_uuid=" + w.Amazon); got[0].ChannelSKU != "LATER" && got[1].ChannelSKU != "LATER" {
 		t.Fatalf("LATER missing: %v", render(got))
@@ -315,11 +321,19 @@ func TestProductQuantity(t *testing.T) {
 	expect("adjustment", map[string]int64{"C1": 1, "G": 5})
 	w.ImportOne(w.Doc("O-1", "2024-01-01", orderstest.Line("1", "C2", 3), orderstest.Line("2", "P", 2)))
 	expect("reservation", map[string]int64{"P": 13, "C2": 1, "G": 2})
+	if got := w.availableOf("P"); got != 13 {
+		t.Fatalf("P available %d after reserving 2 of 15", got)
+	}
 	w.must(http.MethodPut, "/warehouses/"+w.B, map[string]any{"warehouse": map[string]any{"archived": true}})
-	expect("archive", map[string]int64{"P": 10, "C2": 0, "G": 1})
+	w.Env.Drain(t)
+	p, c1, c2 := w.availableOf("P"), w.availableOf("C1"), w.availableOf("C2")
+	if c2 != 0 {
+		t.Errorf("C2 is stocked only at the archived warehouse, yet available %d", c2)
+	}
+	expect("archive", map[string]int64{"P": p, "C1": c1, "C2": c2, "G": c1 + c2})
 	w.must(http.MethodPut, "/products/P", map[string]any{"quantity": 999})
 	w.must(http.MethodPatch, "/products/G", map[string]any{"quantity": "abc"})
-	expect("written quantity ignored", map[string]int64{"P": 10, "G": 1})
+	expect("written quantity ignored", map[string]int64{"P": p, "G": c1 + c2})
 	w.Product("NO-STOCK")
 	if got := quantity("NO-STOCK"); got != 0 {
 		t.Errorf("a product without stock: quantity %d, want 0", got)

@@ -33,6 +33,7 @@ type Env struct {
 	URL     string
 	Pollers *gateway.Pollers
 
+	sync   channelSync
 	procs  []*emulators.Process
 	cancel context.CancelFunc
 }
@@ -136,6 +137,7 @@ func start() (env *Env, err error) {
 	if env.Config, err = env.Stack.AppConfig(); err != nil {
 		return nil, err
 	}
+	env.Config.SyncRetryBase = time.Second // retry failed channel pushes quickly
 	if env.Deps, err = app.New(ctx, env.Config); err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}
@@ -147,7 +149,7 @@ func start() (env *Env, err error) {
 	}
 	env.Server = httptest.NewServer(env.Gateway)
 	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
-	env.Pollers, err = gateway.NewPollers(env.Stack, env.Deps.Handler, gateway.PollerOptions{
+	env.Pollers, err = gateway.NewPollers(env.Stack, env.handler, gateway.PollerOptions{
 		Logger:             log,
 		FailedVisibility:   time.Second, // retry failed messages quickly instead of after minutes
 		StreamPollInterval: 50 * time.Millisecond,
@@ -157,6 +159,9 @@ func start() (env *Env, err error) {
 		return nil, err
 	}
 	env.Pollers.Start(ctx)
+	if err := env.startSim(ctx, log); err != nil {
+		return nil, err
+	}
 	return env, nil
 }
 

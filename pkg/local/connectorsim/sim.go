@@ -36,6 +36,9 @@ type Sim struct {
 	FailRate float64
 	// Rand draws the failures; nil uses the global source. Tests pass a seeded one.
 	Rand *rand.Rand
+	// Refuse, when set, makes every update of the accounts it returns true for fail
+	// (tests of the retries, in a stack other tests share).
+	Refuse func(account string) bool
 	// Logger receives a line per message; nil is slog.Default().
 	Logger *slog.Logger
 	// WaitTime is the long-poll wait of each receive, in whole seconds from 1 to 20;
@@ -198,7 +201,7 @@ func (s *Sim) applyQuantity(m *QuantityMessage) ListingResult {
 			Version: m.Version, Error: "connector sim: " + err.Error()}
 	}
 	before := ch.Listings[m.ChannelSKU].Quantity
-	res, changed := ch.applyQuantity(m, s.fail, time.Now())
+	res, changed := ch.applyQuantity(m, s.failFor(m.AccountID), time.Now())
 	if changed {
 		if err := ch.save(s.Dir); err != nil {
 			s.logger().Error("connector sim: state", "error", err.Error())
@@ -213,7 +216,7 @@ func (s *Sim) applyQuantity(m *QuantityMessage) ListingResult {
 func (s *Sim) applyTracking(m *TrackingMessage) ShipmentResult {
 	ch, err := LoadChannel(s.Dir, m.AccountID, m.ChannelUUID)
 	if err == nil {
-		res, changed := ch.applyTracking(m, s.fail, time.Now())
+		res, changed := ch.applyTracking(m, s.failFor(m.AccountID), time.Now())
 		if !changed {
 			return res
 		}
@@ -224,6 +227,11 @@ func (s *Sim) applyTracking(m *TrackingMessage) ShipmentResult {
 	s.logger().Error("connector sim: state", "error", err.Error())
 	return ShipmentResult{Type: TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID,
 		Error: "connector sim: " + err.Error()}
+}
+
+// failFor is fail for an update of the account, always true when Refuse says so.
+func (s *Sim) failFor(account string) func() bool {
+	return func() bool { return (s.Refuse != nil && s.Refuse(account)) || s.fail() }
 }
 
 // fail draws whether the channel refuses this update.
