@@ -152,6 +152,7 @@ func TestConnectorSimRuns(t *testing.T) {
 func TestServeSim(t *testing.T) {
 	env := testenv.Get(t)
 	withQueues := &gateway.Stack{SQS: env.Stack.SQS, Queues: map[string]gateway.QueueInfo{}}
+	without := &gateway.Stack{SQS: env.Stack.SQS, Queues: map[string]gateway.QueueInfo{}}
 	urls := channelQueues(t, env)
 	for id, url := range urls {
 		withQueues.Queues[id] = gateway.QueueInfo{LogicalID: id, URL: url}
@@ -166,7 +167,7 @@ func TestServeSim(t *testing.T) {
 		{"on, with a fail rate", "on", "0.25", withQueues, "(fail rate 0.25, ", true},
 		{"MULTISELL_SIM=off", "off", "", withQueues, "connector sim: off (MULTISELL_SIM=off; bring your own connector)", false},
 		{"OFF, any case", "OFF", "", withQueues, "connector sim: off (MULTISELL_SIM=off", false},
-		{"a template without the channel queues", "", "", env.Stack, "connector sim: off (template.yaml has no ChannelOutboxQueue and ChannelInboxQueue)", false},
+		{"a template without the channel queues", "", "", without, "connector sim: off (template.yaml has no ChannelOutboxQueue and ChannelInboxQueue)", false},
 		{"a bad fail rate", "", "lots", withQueues, `connector sim: off (MULTISELL_SIM_FAIL_RATE="lots" is not a number from 0 to 1)`, false},
 		{"a fail rate above 1", "", "1.5", withQueues, `MULTISELL_SIM_FAIL_RATE="1.5" is not`, false},
 	} {

@@ -37,7 +37,9 @@ func send(t *testing.T, env *testenv.Env, account, body string) {
 }
 
 // rejected reads the inbox's dead-letter queue until it holds a message
-// whose body contains each marker, and returns the reason of each.
+// whose body contains each marker, and returns the reason of each. It
+// deletes what it matched: a FIFO queue hands out the next message of a
+// group only once the one before is deleted.
 func rejected(t *testing.T, env *testenv.Env, markers []string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -52,10 +54,15 @@ func rejected(t *testing.T, env *testenv.Env, markers []string) map[string]strin
 		}
 		for _, m := range res.Messages {
 			for _, mk := range markers {
-				if strings.Contains(aws.ToString(m.Body), mk) {
-					if r, ok := m.MessageAttributes["reason"]; ok {
-						out[mk] = aws.ToString(r.StringValue)
-					}
+				if !strings.Contains(aws.ToString(m.Body), mk) {
+					continue
+				}
+				if r, ok := m.MessageAttributes["reason"]; ok {
+					out[mk] = aws.ToString(r.StringValue)
+				}
+				if _, err := env.Deps.SQS.DeleteMessage(context.Background(), &sqs.DeleteMessageInput{
+					QueueUrl: aws.String(env.Config.ChannelInboxDLQURL), ReceiptHandle: m.ReceiptHandle}); err != nil {
+					t.Fatal(err)
 				}
 			}
 		}

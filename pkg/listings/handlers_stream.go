@@ -16,6 +16,7 @@ import (
 // from there; a batch it cannot even decode fails whole (the mapping bisects
 // it down to the bad record, which ends in the failure queue).
 func (h Handlers) Stream(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+	ctx, meter := store.EnsureMeter(ctx)
 	changes, err := store.Changes(ev.Records)
 	if err != nil {
 		return events.DynamoDBEventResponse{}, err
@@ -24,7 +25,8 @@ func (h Handlers) Stream(ctx context.Context, ev events.DynamoDBEvent) (events.D
 	if err != nil {
 		return events.DynamoDBEventResponse{}, err
 	}
-	logctx.From(ctx).Debug("channel sync batch", "records", len(changes), "failed_from", failed)
+	logctx.From(ctx).Info("channel sync batch", "records", len(changes), "failed_from", failed,
+		"ddb_calls", meter.Calls(), "ddb_rcu", meter.ReadUnits(), "ddb_wcu", meter.WriteUnits())
 	var resp events.DynamoDBEventResponse
 	if failed != "" {
 		resp.BatchItemFailures = []events.DynamoDBBatchItemFailure{{ItemIdentifier: failed}}

@@ -27,7 +27,7 @@ type world struct {
 	EBay   string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	f := orderstest.New(t)
 	w := &world{Fixture: f, Amazon: f.Channel}

@@ -7,11 +7,13 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/local/connectorsim"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // channelSync is the harness's side of channel sync: the connector sim that
@@ -21,9 +23,19 @@ type channelSync struct {
 	sim     *connectorsim.Sim
 	refused sync.Map // account id -> true
 
-	mu     sync.Mutex
-	faults map[int]func(events.DynamoDBEventRecord) bool
-	nextID int
+	mu        sync.Mutex
+	faults    map[int]func(events.DynamoDBEventRecord) bool
+	observers map[int]func(SyncBatch)
+	nextID    int
+}
+
+// SyncBatch is one invocation of the channel-sync function, as ObserveSync
+// reports it: its records, its DynamoDB cost and when it ran.
+type SyncBatch struct {
+	Records    []events.DynamoDBEventRecord
+	Calls      int
+	RCU, WCU   float64
+	Start, End time.Time
 }
 
 // startSim runs the connector sim on the stack's channel queues until ctx
@@ -76,6 +88,33 @@ func (e *Env) RefusePushes(t testing.TB, account string) {
 // AcceptPushes ends RefusePushes.
 func (e *Env) AcceptPushes(account string) { e.sync.refused.Delete(account) }
 
+// ObserveSync calls observe after every invocation of the channel-sync
+// function until the test or benchmark ends.
+func (e *Env) ObserveSync(tb testing.TB, observe func(SyncBatch)) {
+	e.sync.mu.Lock()
+	defer e.sync.mu.Unlock()
+	if e.sync.observers == nil {
+		e.sync.observers = map[int]func(SyncBatch){}
+	}
+	id := e.sync.nextID
+	e.sync.nextID++
+	e.sync.observers[id] = observe
+	tb.Cleanup(func() {
+		e.sync.mu.Lock()
+		defer e.sync.mu.Unlock()
+		delete(e.sync.observers, id)
+	})
+}
+
+// observe reports a batch to the observers.
+func (e *Env) observe(b SyncBatch) {
+	e.sync.mu.Lock()
+	defer e.sync.mu.Unlock()
+	for _, o := range e.sync.observers {
+		o(b)
+	}
+}
+
 // FailStream makes the channel-sync function fail every batch holding a
 // record for which fail is true, until the test ends: the event source
 // mapping retries, bisects, and sends what keeps failing to its on-failure
@@ -125,6 +164,10 @@ func (e *Env) handler(name string) (any, error) {
 		if e.faulty(ev) {
 			return events.DynamoDBEventResponse{}, errInjected
 		}
-		return run(ctx, ev)
+		ctx, meter := store.WithMeter(ctx)
+		start := time.Now()
+		resp, err := run(ctx, ev)
+		e.observe(SyncBatch{Records: ev.Records, Calls: meter.Calls(), RCU: meter.ReadUnits(), WCU: meter.WriteUnits(), Start: start, End: time.Now()})
+		return resp, err
 	}), nil
 }
