@@ -107,12 +107,25 @@ func (p *plan) add(c store.Change) error {
 		p.listings = append(p.listings, lc.rec)
 	}
 	if lc.send {
-		p.sends = append(p.sends, lc.rec)
+		p.sends = latest(p.sends, lc.rec)
 	}
 	if lc.retry {
 		p.retries = append(p.retries, lc.rec)
 	}
 	return nil
+}
+
+// latest adds r to sends, in place of an older version of the same listing
+// (the batch's records are in order): a version the batch already replaced
+// is not sent.
+func latest(sends []*record, r *record) []*record {
+	for i, s := range sends {
+		if s.ChannelUUID == r.ChannelUUID && s.ChannelSKU == r.ChannelSKU {
+			sends[i] = r
+			return sends
+		}
+	}
+	return append(sends, r)
 }
 
 // run carries out one account's plan.

@@ -98,3 +98,17 @@ func TestGroupFitsSQS(t *testing.T) {
 		t.Error("two listings share a message group")
 	}
 }
+
+func TestLatestSendWins(t *testing.T) {
+	t.Parallel()
+	a1 := &record{Listing: Listing{ChannelUUID: "c", ChannelSKU: "A"}, Version: 1}
+	b1 := &record{Listing: Listing{ChannelUUID: "c", ChannelSKU: "B"}, Version: 1}
+	a2 := &record{Listing: Listing{ChannelUUID: "c", ChannelSKU: "A"}, Version: 2}
+	var sends []*record
+	for _, r := range []*record{a1, b1, a2} {
+		sends = latest(sends, r)
+	}
+	if len(sends) != 2 || sends[0] != a2 || sends[1] != b1 {
+		t.Errorf("sends = %+v, want A v2 then B v1", sends)
+	}
+}

@@ -91,18 +91,23 @@ func (e *Env) AcceptPushes(account string) { e.sync.refused.Delete(account) }
 // ObserveSync calls observe after every invocation of the channel-sync
 // function until the test or benchmark ends.
 func (e *Env) ObserveSync(tb testing.TB, observe func(SyncBatch)) {
-	e.sync.mu.Lock()
-	defer e.sync.mu.Unlock()
-	if e.sync.observers == nil {
-		e.sync.observers = map[int]func(SyncBatch){}
+	hook(tb, &e.sync, &e.sync.observers, observe)
+}
+
+// hook adds f to the hooks m until tb ends.
+func hook[F any](tb testing.TB, cs *channelSync, m *map[int]F, f F) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if *m == nil {
+		*m = map[int]F{}
 	}
-	id := e.sync.nextID
-	e.sync.nextID++
-	e.sync.observers[id] = observe
+	id := cs.nextID
+	cs.nextID++
+	(*m)[id] = f
 	tb.Cleanup(func() {
-		e.sync.mu.Lock()
-		defer e.sync.mu.Unlock()
-		delete(e.sync.observers, id)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		delete(*m, id)
 	})
 }
 
@@ -120,19 +125,7 @@ func (e *Env) observe(b SyncBatch) {
 // mapping retries, bisects, and sends what keeps failing to its on-failure
 // queue. Batches without such a record run as usual.
 func (e *Env) FailStream(t testing.TB, fail func(events.DynamoDBEventRecord) bool) {
-	e.sync.mu.Lock()
-	defer e.sync.mu.Unlock()
-	if e.sync.faults == nil {
-		e.sync.faults = map[int]func(events.DynamoDBEventRecord) bool{}
-	}
-	id := e.sync.nextID
-	e.sync.nextID++
-	e.sync.faults[id] = fail
-	t.Cleanup(func() {
-		e.sync.mu.Lock()
-		defer e.sync.mu.Unlock()
-		delete(e.sync.faults, id)
-	})
+	hook(t, &e.sync, &e.sync.faults, fail)
 }
 
 // faulty reports whether a fault matches a record of the batch.
