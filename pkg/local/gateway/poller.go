@@ -43,6 +43,10 @@ type PollerOptions struct {
 	// with in each shard) in this JSON file, so a restarted stack resumes where it stopped
 	// instead of replaying the stream from TRIM_HORIZON. Without it they live in memory.
 	CheckpointFile string
+	// StreamBatchingWindow, when > 0, caps the stream sources' MaximumBatchingWindow (tests
+	// want a change to reach the function at once; the template's window trades latency for
+	// fewer invocations).
+	StreamBatchingWindow time.Duration
 }
 
 // Pollers play the Lambda event source mappings of a template: one receive loop per enabled

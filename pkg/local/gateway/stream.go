@@ -291,6 +291,9 @@ func (w *shardWorker) iterator(ctx context.Context, after string, position strea
 // the filters; the checkpoint moves past the records filtered out.
 func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIteratorType) {
 	s, ev, opts := w.s, w.s.event, w.s.p.opts
+	if opts.StreamBatchingWindow > 0 {
+		ev.MaxBatchingWindow = min(ev.MaxBatchingWindow, opts.StreamBatchingWindow)
+	}
 	iter, gone := w.iterator(ctx, w.done, position)
 	if gone {
 		w.end()
@@ -361,7 +364,9 @@ func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIterato
 			s.log.Info("stream records older than the stream's 24 h retention skipped (DynamoDB would have trimmed them)",
 				"source", s.key, "shard", w.id, "records", old)
 		}
-		if len(out.Records) > 0 {
+		if len(buffer) > 0 {
+			// Records for the function: not quiet. Records the filters dropped are no
+			// work, so a table busy with other items does not hold Drain up.
 			w.setQuiet(0)
 			s.p.activity.Add(1)
 		}
@@ -384,7 +389,8 @@ func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIterato
 			w.end()
 			return
 		}
-		if len(out.Records) == 0 && len(buffer) == 0 && !delivered {
+		if len(out.Records) < int(limit) && len(buffer) == 0 && !delivered {
+			// Read to the shard's end as it was at tick, with nothing left to deliver.
 			w.setQuiet(tick)
 		}
 		if len(out.Records) < int(limit) && !delivered {
