@@ -169,13 +169,13 @@ func start() (env *Env, err error) {
 	return env, nil
 }
 
-// batchingWindow is the stream batching window of the harness: 20 ms, or
+// batchingWindow is the stream batching window of the harness: 250 ms, or
 // the template's (0) when benchmarks run.
 func batchingWindow() time.Duration {
 	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
 		return 0
 	}
-	return 20 * time.Millisecond
+	return 250 * time.Millisecond
 }
 
 func (e *Env) close() {
