@@ -303,13 +303,9 @@ func (s Service) send(ctx context.Context, account string, p *plan) error {
 			return fmt.Errorf("send listing.quantity: %w", err)
 		}
 	}
-	base := s.RetryBase
-	if base <= 0 {
-		base = defaultRetryBase
-	}
 	for _, r := range p.retries {
 		err := s.Retries.SendMessage(ctx, queue.Message{
-			Delay: backoff(base, r.Attempts), Account: account,
+			Delay: queue.Backoff(s.RetryBase, r.Attempts), Account: account,
 			Body: Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Version, Attempt: r.Attempts},
 		})
 		if err != nil {
