@@ -71,6 +71,23 @@ func (e *Env) SimListing(account, channel, channelSKU string) (connectorsim.List
 	return l, ok
 }
 
+// SimShipments are the shipments' tracking the connector sim's channel
+// shows, by shipment id (empty when none was posted).
+func (e *Env) SimShipments(account, channel string) map[string]connectorsim.Shipment {
+	ch, err := connectorsim.LoadChannel(e.sync.sim.Dir, account, channel)
+	if err != nil || ch == nil {
+		return map[string]connectorsim.Shipment{}
+	}
+	return ch.Shipments
+}
+
+// SimShipment is the tracking the connector sim's channel shows for the
+// shipment.
+func (e *Env) SimShipment(account, channel, shipmentID string) (connectorsim.Shipment, bool) {
+	s, ok := e.SimShipments(account, channel)[shipmentID]
+	return s, ok
+}
+
 // SimQuantity is the quantity the connector sim's channel shows for the
 // listing.
 func (e *Env) SimQuantity(account, channel, channelSKU string) (int64, bool) {
