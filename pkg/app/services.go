@@ -62,3 +62,6 @@ func (d *Deps) channelQueue(url string) queue.Sender {
 
 // Listings is the listings service, for the CLI and the demo data.
 func (d *Deps) Listings() listings.Service { return d.listings() }
+
+// Shipments is the shipments service, for the CLI and the demo data.
+func (d *Deps) Shipments() shipments.Service { return d.shipments() }
