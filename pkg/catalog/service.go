@@ -368,15 +368,32 @@ func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 	}
 }
 
-// SetQuantity stores the quantity derived from the SKU's inventory on its
-// product (nothing when there is no such product or it is unchanged): one
-// UpdateItem. The channel-sync function calls it when stock changes.
-func (s Service) SetQuantity(ctx context.Context, account, sku string, q int64) error {
-	return setQuantity(ctx, s.Table, account, sku, q)
+// SetQuantities stores the quantities derived from inventory on the
+// products of those SKUs: one consistent BatchGetItem per 100 SKUs, then
+// one UpdateItem per product whose quantity differs (none for a SKU that
+// is no product). The channel-sync function calls it when stock changes.
+func (s Service) SetQuantities(ctx context.Context, account string, quantities map[string]int64) error {
+	skus := make([]string, 0, len(quantities))
+	for sku := range quantities {
+		skus = append(skus, sku)
+	}
+	recs, err := getRecords(ctx, s.Table, account, skus)
+	if err != nil {
+		return err
+	}
+	for sku, r := range recs {
+		if q := quantities[sku]; r.Quantity == nil || *r.Quantity != q {
+			if err := setQuantity(ctx, s.Table, account, sku, q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // SumGroup stores a variation group's quantity, the sum of its children's:
-// one consistent GetItem and one BatchGetItem, then SetQuantity. A SKU that
+// one consistent GetItem and one BatchGetItem, then one UpdateItem when it
+// differs. A SKU that
 // is no longer a group is left alone.
 func (s Service) SumGroup(ctx context.Context, account, sku string) error {
 	g, err := getRecord(ctx, s.Table, account, sku)
@@ -393,5 +410,8 @@ func (s Service) SumGroup(ctx context.Context, account, sku string) error {
 			sum += *c.Quantity
 		}
 	}
-	return s.SetQuantity(ctx, account, sku, sum)
+	if g.Quantity != nil && *g.Quantity == sum {
+		return nil
+	}
+	return setQuantity(ctx, s.Table, account, sku, sum)
 }

@@ -22,7 +22,7 @@ func TestBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Env.Drain(t)
+	w.waitSynced(wanted(15))
 	before := w.C.Do(http.MethodGet, "/listings", nil).String()
 	channelsBefore := w.C.Do(http.MethodGet, "/channels", nil).String()
 	listing := func(fields map[string]any) map[string]any {

@@ -109,9 +109,11 @@ func TestReplayedRecordSendsNothing(t *testing.T) {
 }
 
 // TestBurstCoalesces: 500 adjustments of one SKU end with the channel
-// showing the final quantity, in far fewer messages than adjustments.
+// showing the final quantity, in far fewer messages than adjustments. It
+// runs alone (not parallel): its 500 requests would slow the others. The
+// harness caps the stream's batching window at 250 ms (the template's 1 s
+// coalesces more: `make bench`, docs/decisions.md).
 func TestBurstCoalesces(t *testing.T) {
-	t.Parallel()
 	w := newWorld(t)
 	w.waitSynced(wanted(15))
 	start, _ := w.Env.SimListing(w.Acct.ID, w.Amazon, "P")
@@ -122,8 +124,8 @@ func TestBurstCoalesces(t *testing.T) {
 	end, _ := w.Env.SimListing(w.Acct.ID, w.Amazon, "P")
 	messages := end.Version - start.Version // one listing.quantity message per version, none refused
 	t.Logf("500 adjustments of one SKU: %d listing.quantity messages to its listing, final quantity %d", messages, end.Quantity)
-	if messages < 1 || messages > 50 {
-		t.Errorf("500 adjustments sent %d messages, want 1 to 50", messages)
+	if messages < 1 || messages > 100 {
+		t.Errorf("500 adjustments sent %d messages, want 1 to 100", messages)
 	}
 }
 

@@ -189,6 +189,20 @@ func listAll(ctx context.Context, t store.Table, account string, f Filter) ([]*r
 	return list(ctx, t, account, f, math.MaxInt)
 }
 
+// hasListings reports whether the account has any listing: one Query of at
+// most one key.
+func hasListings(ctx context.Context, t store.Table, account string) (bool, error) {
+	out, err := t.DB.Query(ctx, &dynamodb.QueryInput{
+		TableName: t.TableName(), KeyConditionExpression: aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk(account))},
+		ProjectionExpression:      aws.String("PK"), Limit: aws.Int32(1),
+	})
+	if err != nil {
+		return false, fmt.Errorf("any listing: %w", err)
+	}
+	return len(out.Items) > 0, nil
+}
+
 // autoLinked reads the listings that link by equal SKU whose channel SKU
 // is sku: one Query of GSI2.
 func autoLinked(ctx context.Context, t store.Table, account, sku string) ([]*record, error) {

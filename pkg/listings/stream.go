@@ -174,8 +174,12 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 	if err := v.readStock(ctx, s.Inventory, account, skus); err != nil {
 		return err
 	}
-	for _, sku := range p.skus {
-		if err := s.Catalog.SetQuantity(ctx, account, sku, v.total(sku)); err != nil {
+	if len(p.skus) > 0 {
+		totals := make(map[string]int64, len(p.skus))
+		for _, sku := range p.skus {
+			totals[sku] = v.total(sku)
+		}
+		if err := s.Catalog.SetQuantities(ctx, account, totals); err != nil {
 			return err
 		}
 	}
@@ -206,6 +210,14 @@ func (s Service) affected(ctx context.Context, account string, p *plan) ([]*reco
 		}
 	}
 	keep(p.listings...)
+	if len(p.skus) > 0 && len(p.channels) == 0 && len(p.listings) == 0 {
+		// Stock changes only: an account without listings (one keys-only
+		// read) needs no Query per SKU.
+		listed, err := hasListings(ctx, s.Table, account)
+		if err != nil || !listed {
+			return out, err
+		}
+	}
 	for _, sku := range p.skus {
 		recs, err := listAll(ctx, s.Table, account, Filter{SKU: sku})
 		if err != nil {

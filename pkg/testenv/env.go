@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -154,6 +155,9 @@ func start() (env *Env, err error) {
 		FailedVisibility:   time.Second, // retry failed messages quickly instead of after minutes
 		StreamPollInterval: 50 * time.Millisecond,
 		StreamRetryDelay:   10 * time.Millisecond, // retry and bisect failed stream batches quickly
+		// A change reaches the stream function at once in tests; benchmarks keep the
+		// template's batching window, whose latency they measure.
+		StreamBatchingWindow: batchingWindow(),
 	})
 	if err != nil {
 		return nil, err
@@ -163,6 +167,15 @@ func start() (env *Env, err error) {
 		return nil, err
 	}
 	return env, nil
+}
+
+// batchingWindow is the stream batching window of the harness: 250 ms, or
+// the template's (0) when benchmarks run.
+func batchingWindow() time.Duration {
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		return 0
+	}
+	return 250 * time.Millisecond
 }
 
 func (e *Env) close() {

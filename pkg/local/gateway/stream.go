@@ -224,6 +224,38 @@ func (w *shardWorker) setQuiet(tick int64) {
 	w.mu.Unlock()
 }
 
+// readMark is a read that reached the shard's end: the tick it started at and the last
+// record read so far. Once every record up to seq is delivered, everything written to the
+// shard before tick is done with.
+type readMark struct {
+	tick int64
+	seq  string
+}
+
+// settle moves the worker's quiet tick to the latest of marks whose records are all
+// delivered (buffer holds what is not) and returns the marks still waiting.
+func (w *shardWorker) settle(marks []readMark, buffer []*streamRecord) []readMark {
+	done := int64(-1)
+	for len(marks) > 0 && (len(buffer) == 0 || seqBefore(marks[0].seq, buffer[0].seq)) {
+		done, marks = marks[0].tick, marks[1:]
+	}
+	if done >= 0 {
+		w.mu.Lock()
+		w.quiet = max(w.quiet, done)
+		w.mu.Unlock()
+	}
+	return marks
+}
+
+// seqBefore reports whether sequence number a comes before b (both decimal numbers; ""
+// comes first).
+func seqBefore(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
 // end marks the shard as read to its end and lets the source start its children.
 func (w *shardWorker) end() {
 	if err := w.s.p.checkpoints.set(w.s.key, w.s.streamARN, w.id, shardCheckpoint{SequenceNumber: w.done, Ended: true}); err != nil {
@@ -291,6 +323,9 @@ func (w *shardWorker) iterator(ctx context.Context, after string, position strea
 // the filters; the checkpoint moves past the records filtered out.
 func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIteratorType) {
 	s, ev, opts := w.s, w.s.event, w.s.p.opts
+	if opts.StreamBatchingWindow > 0 {
+		ev.MaxBatchingWindow = min(ev.MaxBatchingWindow, opts.StreamBatchingWindow)
+	}
 	iter, gone := w.iterator(ctx, w.done, position)
 	if gone {
 		w.end()
@@ -303,6 +338,7 @@ func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIterato
 		buffer   []*streamRecord
 		firstAt  time.Time // when the buffer's first record was read
 		lastRead string
+		marks    []readMark
 	)
 	limit := int32(min(ev.BatchSize, 1000))
 	backoff := opts.StreamPollInterval
@@ -361,9 +397,10 @@ func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIterato
 			s.log.Info("stream records older than the stream's 24 h retention skipped (DynamoDB would have trimmed them)",
 				"source", s.key, "shard", w.id, "records", old)
 		}
-		if len(out.Records) > 0 {
-			w.setQuiet(0)
-			s.p.activity.Add(1)
+		if len(out.Records) < int(limit) {
+			// Read to the shard's end as it was at tick. Records the filters dropped are no
+			// work, so a table busy with other items does not hold Drain up.
+			marks = append(marks, readMark{tick: tick, seq: lastRead})
 		}
 		iter = out.NextShardIterator
 		ended := iter == nil
@@ -384,9 +421,7 @@ func (w *shardWorker) run(ctx context.Context, position streamtypes.ShardIterato
 			w.end()
 			return
 		}
-		if len(out.Records) == 0 && len(buffer) == 0 && !delivered {
-			w.setQuiet(tick)
-		}
+		marks = w.settle(marks, buffer)
 		if len(out.Records) < int(limit) && !delivered {
 			wait := opts.StreamPollInterval
 			if len(buffer) > 0 {
@@ -453,7 +488,6 @@ func (w *shardWorker) deliver(ctx context.Context, batch []*streamRecord) bool {
 		requestID := uuid.NewString()
 		failedAt, unhandled := w.invoke(ctx, requestID, pc.recs)
 		pc.invokes++
-		s.p.activity.Add(1)
 		if failedAt < 0 {
 			w.checkpoint(pc.recs[len(pc.recs)-1].seq)
 			queue = queue[1:]
