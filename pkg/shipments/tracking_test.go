@@ -14,6 +14,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/connectorsim"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
@@ -84,7 +85,7 @@ func (tr *tracked) list(query string) []shipments.View {
 func (tr *tracked) waitStatus(seq int64, id, status string) shipments.View {
 	tr.T.Helper()
 	var got shipments.View
-	waitFor(tr.T, func() bool {
+	testenv.WaitFor(tr.T, func() bool {
 		for _, v := range tr.list(fmt.Sprintf("sb_order_seq=%d", seq)) {
 			if v.ID == id && v.SyncStatus == status {
 				got = v
@@ -94,19 +95,6 @@ func (tr *tracked) waitStatus(seq int64, id, status string) shipments.View {
 		return false
 	}, fmt.Sprintf("shipment %s %s", id, status))
 	return got
-}
-
-// waitFor polls cond for up to 45 s.
-func waitFor(t testing.TB, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 func item(sku string, q int) map[string]any { return map[string]any{"sku": sku, "quantity": q} }
