@@ -70,19 +70,25 @@ func listListings(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var all []listings.Listing
+	all, err := allPages(func(p paging.Page) ([]listings.Listing, error) { return d.Listings().List(ctx, account, f, p) })
+	if err != nil {
+		return err
+	}
+	return printJSON(all)
+}
+
+// allPages reads every page of a list, pages of the largest size, until
+// one is short; never nil.
+func allPages[T any](read func(paging.Page) ([]T, error)) ([]T, error) {
+	all := []T{}
 	for page := 1; ; page++ {
-		got, err := d.Listings().List(ctx, account, f, paging.Page{Number: page, Limit: paging.MaxLimit})
+		got, err := read(paging.Page{Number: page, Limit: paging.MaxLimit})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		all = append(all, got...)
 		if len(got) < paging.MaxLimit {
-			break
+			return all, nil
 		}
 	}
-	if all == nil {
-		all = []listings.Listing{}
-	}
-	return printJSON(all)
 }

@@ -74,6 +74,8 @@ var functions = map[string]func(d *Deps) any{
 
 	// shipments
 	"shipments-create": func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Create) },
+	"shipments-list":   func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.List) },
+	"carriers-list":    func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Carriers) },
 }
 
 // Names returns every function name, sorted.

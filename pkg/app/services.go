@@ -32,19 +32,23 @@ func (d *Deps) inventory() inventory.Service {
 func (d *Deps) orders() orders.Service { return orders.Service{Table: d.Table} }
 
 func (d *Deps) shipments() shipments.Service {
-	return shipments.Service{Table: d.Table, Stock: d.orders()}
+	return shipments.Service{
+		Table: d.Table, Stock: d.orders(),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase,
+	}
 }
 
 func (d *Deps) listings() listings.Service {
 	return listings.Service{
 		Table: d.Table, Channels: d.channels(), Catalog: d.catalog(), Inventory: d.inventory(), Warehouses: d.warehouses(),
 		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
-		RetryBase: d.Config.SyncRetryBase,
+		RetryBase: d.Config.SyncRetryBase, Tracking: d.shipments(),
 	}
 }
 
 func (d *Deps) inbox() inbox.Service {
-	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
+	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Shipments: d.shipments(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
 }
 
 // queue is a sender to the queue url.
@@ -58,3 +62,6 @@ func (d *Deps) channelQueue(url string) queue.Sender {
 
 // Listings is the listings service, for the CLI and the demo data.
 func (d *Deps) Listings() listings.Service { return d.listings() }
+
+// Shipments is the shipments service, for the CLI and the demo data.
+func (d *Deps) Shipments() shipments.Service { return d.shipments() }

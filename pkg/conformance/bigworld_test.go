@@ -71,9 +71,15 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	for i := range docs {
 		docs[i] = map[string]any{"channel_uuid": ch.UUID, "display_ref": sku("BIG", i),
 			"ordered_at": fmt.Sprintf("2024-01-01T00:%02d:%02dZ", i/60, i%60),
-			"items":      []any{map[string]any{"order_item_ref": "1", "sku": sku("p", 0), "quantity": 1}}}
+			"items":      []any{map[string]any{"order_item_ref": "1", "sku": sku("p", 0), "quantity": 2}}}
 	}
 	seqs := importOrders(t, env, acct.ID, docs...)
+	for _, seq := range seqs { // a shipment of half of each order: GET /shipments has more than
+		// 100, and the orders stay to fulfill
+		c.must(http.StatusOK, http.MethodPost, "/shipments", map[string]any{"shipment": map[string]any{
+			"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": fmt.Sprint("1Z", seq),
+			"items": []any{map[string]any{"sku": sku("p", 0), "quantity": 1}}}}, nil)
+	}
 	var adj struct {
 		RequestID string `json:"request_id"`
 	}

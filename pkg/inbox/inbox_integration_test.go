@@ -95,6 +95,9 @@ func TestRejections(t *testing.T) {
 		{"result without ok", acct.ID, `{"type":"listing.result","channel_uuid":"` + ch.UUID + `","channel_sku":"A","version":1,"marker":"m7-` + run + `"}`, "ok"},
 		{"listing of another account's channel", other.ID, `{"type":"listing","channel_uuid":"` + ch.UUID + `","channel_sku":"A","marker":"m8-` + run + `"}`, "Channel not found"},
 		{"invalid order document", acct.ID, `{"channel_uuid":"` + ch.UUID + `","display_ref":"m9-` + run + `","items":[]}`, "ordered_at"},
+		{"result for an unknown shipment", acct.ID, `{"type":"shipment.result","channel_uuid":"` + ch.UUID + `","shipment_id":"01a20a0b-0000-7000-8000-000000000001","ok":true,"marker":"m10-` + run + `"}`, "Shipment not found"},
+		{"shipment result without a shipment id", acct.ID, `{"type":"shipment.result","channel_uuid":"` + ch.UUID + `","ok":true,"marker":"m11-` + run + `"}`, "shipment_id"},
+		{"retry of an unknown shipment", other.ID, `{"type":"shipment.retry","shipment_id":"01a20a0b-0000-7000-8000-000000000002","attempt":1,"marker":"m12-` + run + `"}`, "Shipment not found"},
 	}
 	var markers []string
 	for i, tc := range cases {

@@ -8,6 +8,7 @@ import (
 	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // TypeOrder is an order import document's type (also what a message
@@ -24,6 +25,10 @@ type Message struct {
 	Listing listings.Input
 	Result  listings.Result
 	Retry   listings.Retry
+	// ShipmentResult and ShipmentRetry are a shipment.result and a
+	// shipment.retry.
+	ShipmentResult shipments.Result
+	ShipmentRetry  shipments.Retry
 }
 
 // Parse reads a message body. A body that is not JSON, an unknown type or
@@ -61,6 +66,10 @@ func Parse(body string) (Message, error) {
 		m.Result, err = listings.ParseResult(obj)
 	case listings.TypeRetry:
 		m.Retry, err = listings.ParseRetry(obj)
+	case shipments.TypeResult:
+		m.ShipmentResult, err = shipments.ParseResult(obj)
+	case shipments.TypeRetry:
+		m.ShipmentRetry, err = shipments.ParseRetry(obj)
 	default:
 		err = errs.Invalid("unknown message type %q", m.Type)
 	}

@@ -6,9 +6,13 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
-const channel = "01a20a0a-6645-73de-87f0-333b52416f8c"
+const (
+	channel  = "01a20a0a-6645-73de-87f0-333b52416f8c"
+	shipment = "01a20a0b-0000-7000-8000-000000000001"
+)
 
 func TestParse(t *testing.T) {
 	t.Parallel()
@@ -24,6 +28,9 @@ func TestParse(t *testing.T) {
 		{"result ok", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"channel_quantity":4}`, listings.TypeResult, 0},
 		{"result failed", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":"3","ok":false,"error":"throttled"}`, listings.TypeResult, 0},
 		{"retry", `{"type":"listing.retry","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"attempt":1}`, listings.TypeRetry, 0},
+		{"shipment result ok", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":true}`, shipments.TypeResult, 0},
+		{"shipment result failed", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":"false","error":"bad carrier"}`, shipments.TypeResult, 0},
+		{"shipment retry", `{"type":"shipment.retry","shipment_id":"` + shipment + `","attempt":"2"}`, shipments.TypeRetry, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,6 +41,12 @@ func TestParse(t *testing.T) {
 			}
 			if m.Type != tc.wantType || len(m.Orders) != tc.wantOrders {
 				t.Errorf("Parse = %s with %d orders, want %s with %d", m.Type, len(m.Orders), tc.wantType, tc.wantOrders)
+			}
+			if tc.wantType == shipments.TypeResult && (m.ShipmentResult.ShipmentID != shipment || m.ShipmentResult.ChannelUUID != channel) {
+				t.Errorf("shipment result = %+v", m.ShipmentResult)
+			}
+			if tc.wantType == shipments.TypeRetry && (m.ShipmentRetry.ShipmentID != shipment || m.ShipmentRetry.Attempt != 2) {
+				t.Errorf("shipment retry = %+v", m.ShipmentRetry)
 			}
 		})
 	}
@@ -63,6 +76,13 @@ func TestParseRejects(t *testing.T) {
 		{"result with ok a number", `{"type":"listing.result",` + key + `,"version":1,"ok":2}`, errs.KindInvalid},
 		{"result with a fractional quantity", `{"type":"listing.result",` + key + `,"version":1,"ok":true,"channel_quantity":1.5}`, errs.KindInvalid},
 		{"retry without attempt", `{"type":"listing.retry",` + key + `,"version":1}`, errs.KindInvalid},
+		{"shipment result without channel", `{"type":"shipment.result","shipment_id":"` + shipment + `","ok":true}`, errs.KindInvalid},
+		{"shipment result without shipment", `{"type":"shipment.result","channel_uuid":"` + channel + `","ok":true}`, errs.KindInvalid},
+		{"shipment result with an odd shipment id", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"../x","ok":true}`, errs.KindInvalid},
+		{"shipment result without ok", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `"}`, errs.KindInvalid},
+		{"shipment result with error an object", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":false,"error":{}}`, errs.KindInvalid},
+		{"shipment retry without attempt", `{"type":"shipment.retry","shipment_id":"` + shipment + `"}`, errs.KindInvalid},
+		{"shipment retry with attempt 0", `{"type":"shipment.retry","shipment_id":"` + shipment + `","attempt":0}`, errs.KindInvalid},
 		{"too large", `{"type":"order","x":"` + strings.Repeat("x", 1<<20) + `"}`, errs.KindTooLarge},
 	}
 	for _, tc := range cases {
@@ -80,7 +100,9 @@ func TestParseRejects(t *testing.T) {
 // knows.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{`{"type":"listing","channel_uuid":"` + channel + `","channel_sku":"A"}`,
-		`[{"display_ref":"1"}]`, `{"type":"listing.result","version":1,"ok":true}`, `{}`, `[`, `null`} {
+		`[{"display_ref":"1"}]`, `{"type":"listing.result","version":1,"ok":true}`, `{}`, `[`, `null`,
+		`{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":true}`,
+		`{"type":"shipment.retry","shipment_id":"` + shipment + `","attempt":1}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
@@ -92,7 +114,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		switch m.Type {
-		case TypeOrder, listings.TypeListing, listings.TypeResult, listings.TypeRetry:
+		case TypeOrder, listings.TypeListing, listings.TypeResult, listings.TypeRetry, shipments.TypeResult, shipments.TypeRetry:
 		default:
 			t.Fatalf("Parse(%q) accepted type %q", body, m.Type)
 		}

@@ -11,12 +11,15 @@ import (
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // Service applies inbox messages to the domains they concern.
 type Service struct {
 	Orders   orders.Service
 	Listings listings.Service
+	// Shipments takes the results of tracking posts and their retries.
+	Shipments shipments.Service
 	// Rejects is the inbox's dead-letter queue (FIFO), where rejected
 	// messages are set aside with their reason.
 	Rejects queue.Sender
@@ -59,8 +62,8 @@ type Rejection struct {
 
 // Handle applies one parsed message of the account. It returns the parts
 // that were rejected (an invalid order document, a result for an unknown
-// listing) and an error only for a failure that a retry may cure. A
-// result for a replaced version is stale: it changes nothing and is not a
+// listing or shipment) and an error only for a failure that a retry may
+// cure. A result for a replaced version is stale: it changes nothing and is not a
 // rejection either.
 func (s Service) Handle(ctx context.Context, account string, m Message) ([]Rejection, error) {
 	var err error
@@ -73,6 +76,10 @@ func (s Service) Handle(ctx context.Context, account string, m Message) ([]Rejec
 		err = s.Listings.Confirm(ctx, account, m.Result)
 	case listings.TypeRetry:
 		err = s.Listings.Resend(ctx, account, m.Retry)
+	case shipments.TypeResult:
+		err = s.Shipments.Confirm(ctx, account, m.ShipmentResult)
+	case shipments.TypeRetry:
+		err = s.Shipments.Resend(ctx, account, m.ShipmentRetry)
 	default:
 		err = errs.Invalid("unknown message type %q", m.Type)
 	}
@@ -101,7 +108,7 @@ func reject(ctx context.Context, err error) ([]Rejection, error) {
 	switch {
 	case err == nil:
 		return nil, nil
-	case errors.Is(err, listings.ErrStale):
+	case errors.Is(err, listings.ErrStale), errors.Is(err, shipments.ErrStale):
 		logctx.From(ctx).Info("stale inbox message: it changes nothing", "error", err.Error())
 		return nil, nil
 	case errs.KindOf(err) != errs.KindInternal:

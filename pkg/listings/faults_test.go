@@ -20,6 +20,7 @@ import (
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // TestFailedPushRetried: a push the channel refuses makes the listing
@@ -34,7 +35,7 @@ func TestFailedPushRetried(t *testing.T) {
 	// stack) would wait for it.
 	w.Env.RefusePushes(t, w.Acct.ID)
 	w.must(http.MethodPut, "/inventory", map[string]any{"inventory": map[string]any{"sku": "P", "warehouse_uuid": w.A, "on_hand": 20}})
-	waitFor(t, func() bool {
+	testenv.WaitFor(t, func() bool {
 		for _, l := range w.listings("sync_status=failed") {
 			if l.ChannelSKU == "P" && l.SyncError != nil && *l.Quantity == 25 && *l.ChannelQuantity == 15 {
 				return true

@@ -1,13 +1,11 @@
 package listings
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/queue"
 )
 
 // Message types of the channel queues (docs/channel-sync.md).
@@ -121,23 +119,12 @@ func quantity(obj lenient.Object, name string) (*int64, error) {
 
 // group is the outbox message group of a listing: one per listing, so one
 // listing's versions arrive in order and listings do not wait for each
-// other. A hash keeps it within SQS's 128 characters.
+// other.
 func group(account, channel, channelSKU string) string {
-	h := sha256.Sum256([]byte(account + "\x1f" + channel + "\x1f" + channelSKU))
-	return "listing-" + hex.EncodeToString(h[:16])
+	return queue.Group("listing", account, channel, channelSKU)
 }
 
 // dedup is the deduplication id of a send: one per version and push.
 func dedup(groupID string, version, push int64) string {
 	return fmt.Sprintf("%s-v%d-p%d", groupID, version, push)
-}
-
-// backoff is the wait before the retry of a failed push: base doubled per
-// failed attempt, at most 15 minutes (SQS's longest delay).
-func backoff(base time.Duration, attempt int64) time.Duration {
-	d := base
-	for i := int64(1); i < attempt && d < 15*time.Minute; i++ {
-		d *= 2
-	}
-	return min(d, 15*time.Minute)
 }

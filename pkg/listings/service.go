@@ -44,6 +44,17 @@ type Service struct {
 	// RetryBase is the wait before the first retry of a failed push
 	// (doubled per attempt); 30 s when zero.
 	RetryBase time.Duration
+	// Tracking is handed each account's records of a stream batch, to
+	// send shipments' tracking (the shipments service, wired in pkg/app).
+	// Nil: no tracking is sent.
+	Tracking Tracking
+}
+
+// Tracking is what the stream's records of shipments are handed to: it
+// sends their tracking to the channels. An error fails the account's
+// records of the batch, which come again.
+type Tracking interface {
+	Track(ctx context.Context, account string, changes []store.Change) error
 }
 
 // now is the time of a write, to the second.

@@ -28,6 +28,8 @@ type plan struct {
 	groups     []string // variation groups whose sum may have changed
 	sends      []*record
 	retries    []*record
+	// changes are the account's records, for the shipments' tracking.
+	changes []store.Change
 }
 
 // add appends s to list unless it holds it.
@@ -41,7 +43,8 @@ func add(list []string, s string) []string {
 // Sync is the channel-sync function's work on a batch of stream records:
 // it recomputes the listings and product quantities the records affect,
 // sends the outbox messages of new versions and schedules the retries of
-// failed pushes. Records are grouped by account; when an account's work
+// failed pushes; each account's records also go to Tracking, which sends
+// the tracking of shipments. Records are grouped by account; when an account's work
 // fails, Sync returns the sequence number of that account's first record,
 // so the batch is retried from there (everything Sync does is idempotent:
 // a replayed record finds nothing left to change). A record it cannot
@@ -60,6 +63,7 @@ func (s Service) Sync(ctx context.Context, changes []store.Change) (string, erro
 		if err := p.add(c); err != nil {
 			return "", err
 		}
+		p.changes = append(p.changes, c)
 	}
 	failed := -1
 	for _, account := range order {
@@ -130,6 +134,11 @@ func latest(sends []*record, r *record) []*record {
 
 // run carries out one account's plan.
 func (s Service) run(ctx context.Context, account string, p *plan) error {
+	if s.Tracking != nil {
+		if err := s.Tracking.Track(ctx, account, p.changes); err != nil {
+			return err
+		}
+	}
 	if err := s.send(ctx, account, p); err != nil {
 		return err
 	}
@@ -315,13 +324,9 @@ func (s Service) send(ctx context.Context, account string, p *plan) error {
 			return fmt.Errorf("send listing.quantity: %w", err)
 		}
 	}
-	base := s.RetryBase
-	if base <= 0 {
-		base = defaultRetryBase
-	}
 	for _, r := range p.retries {
 		err := s.Retries.SendMessage(ctx, queue.Message{
-			Delay: backoff(base, r.Attempts), Account: account,
+			Delay: queue.Backoff(s.RetryBase, r.Attempts), Account: account,
 			Body: Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Version, Attempt: r.Attempts},
 		})
 		if err != nil {

@@ -217,7 +217,7 @@ func TestRulesAndLinks(t *testing.T) {
 	// sync off: the listing goes off with no quantity; unlinking: unlinked.
 	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.EBay, "channel_sku": "EB-P", "inventory_rules": map[string]any{"sync": false}}})
 	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": "P", "sku": nil}})
-	waitFor(t, func() bool {
+	testenv.WaitFor(t, func() bool {
 		w.Env.Drain(t)
 		ls := w.listings("")
 		return len(ls) == 2 && ls[0].SyncStatus == listings.StatusUnlinked && ls[0].Quantity == nil && ls[0].SKU == nil &&
@@ -236,7 +236,7 @@ func TestRulesAndLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": inactive.UUID, "channel_sku": "P"}})
-	waitFor(t, func() bool {
+	testenv.WaitFor(t, func() bool {
 		w.Env.Drain(t)
 		ls := w.listings("channel_uuid=" + inactive.UUID)
 		return len(ls) == 1 && ls[0].SyncStatus == listings.StatusOff && ls[0].SKU != nil && *ls[0].SKU == "P"
@@ -251,7 +251,7 @@ func TestRulesAndLinks(t *testing.T) {
 	}
 	w.Product("LATER")
 	w.Stock("LATER", w.A, 4)
-	waitFor(t, func() bool {
+	testenv.WaitFor(t, func() bool {
 		w.Env.Drain(t)
 		for _, l := range w.listings("channel_uuid=" + w.Amazon) {
 			if l.ChannelSKU == "LATER" {
@@ -267,19 +267,6 @@ func TestRulesAndLinks(t *testing.T) {
 	if r := w.C.Do(http.MethodDelete, path, nil); r.Status != http.StatusNotFound {
 		t.Errorf("second delete: %d %s", r.Status, r)
 	}
-}
-
-// waitFor polls cond for up to 45 s.
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 // TestProductQuantity: a product's quantity is its available stock at
@@ -306,7 +293,7 @@ func TestProductQuantity(t *testing.T) {
 	}
 	expect := func(step string, want map[string]int64) {
 		t.Helper()
-		waitFor(t, func() bool {
+		testenv.WaitFor(t, func() bool {
 			w.Env.Drain(t)
 			for sku, q := range want {
 				if quantity(sku) != q {

@@ -3,7 +3,6 @@ package listings
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/lenient"
@@ -71,19 +70,6 @@ func TestDecide(t *testing.T) {
 				t.Errorf("a new version keeps attempts %d, push %d", r.Attempts, r.Push)
 			}
 		})
-	}
-}
-
-func TestBackoff(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		attempt int64
-		want    time.Duration
-	}{{1, 30 * time.Second}, {2, time.Minute}, {3, 2 * time.Minute}, {6, 15 * time.Minute}, {60, 15 * time.Minute}}
-	for _, tc := range cases {
-		if got := backoff(30*time.Second, tc.attempt); got != tc.want {
-			t.Errorf("backoff(%d) = %v, want %v", tc.attempt, got, tc.want)
-		}
 	}
 }
 

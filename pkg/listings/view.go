@@ -2,14 +2,10 @@ package listings
 
 import (
 	"context"
-	"time"
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 )
-
-// defaultRetryBase is the wait before the first retry of a failed push.
-const defaultRetryBase = 30 * time.Second
 
 // view is what channel sync reads of one account to decide quantities:
 // its channels, which warehouses count, and the stock of the SKUs

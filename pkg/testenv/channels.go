@@ -71,6 +71,38 @@ func (e *Env) SimListing(account, channel, channelSKU string) (connectorsim.List
 	return l, ok
 }
 
+// WaitFor polls cond every 100 ms for up to 45 s (what the stream, the
+// outbox, the connector sim and the inbox take between them under load),
+// and fails the test when it never holds.
+func WaitFor(t testing.TB, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(45 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// SimShipments are the shipments' tracking the connector sim's channel
+// shows, by shipment id (empty when none was posted).
+func (e *Env) SimShipments(account, channel string) map[string]connectorsim.Shipment {
+	ch, err := connectorsim.LoadChannel(e.sync.sim.Dir, account, channel)
+	if err != nil || ch == nil {
+		return map[string]connectorsim.Shipment{}
+	}
+	return ch.Shipments
+}
+
+// SimShipment is the tracking the connector sim's channel shows for the
+// shipment.
+func (e *Env) SimShipment(account, channel, shipmentID string) (connectorsim.Shipment, bool) {
+	s, ok := e.SimShipments(account, channel)[shipmentID]
+	return s, ok
+}
+
 // SimQuantity is the quantity the connector sim's channel shows for the
 // listing.
 func (e *Env) SimQuantity(account, channel, channelSKU string) (int64, bool) {
