@@ -26,6 +26,15 @@ type record struct {
 	Combos []string `dynamodbav:"combos,omitempty"`
 }
 
+// quantity is the record's derived quantity (0 until first set, as GET
+// shows it).
+func (r *record) quantity() int64 {
+	if r.Quantity == nil {
+		return 0
+	}
+	return *r.Quantity
+}
+
 // isGroup reports whether the record is a variation group.
 func (r *record) isGroup() bool { return len(r.Children) > 0 }
 

@@ -382,7 +382,7 @@ func (s Service) SetQuantities(ctx context.Context, account string, quantities m
 		return err
 	}
 	for sku, r := range recs {
-		if q := quantities[sku]; r.Quantity == nil || *r.Quantity != q {
+		if q := quantities[sku]; r.quantity() != q {
 			if err := setQuantity(ctx, s.Table, account, sku, q); err != nil {
 				return err
 			}
@@ -406,11 +406,9 @@ func (s Service) SumGroup(ctx context.Context, account, sku string) error {
 	}
 	var sum int64
 	for _, c := range children {
-		if c.Quantity != nil {
-			sum += *c.Quantity
-		}
+		sum += c.quantity()
 	}
-	if g.Quantity != nil && *g.Quantity == sum {
+	if g.quantity() == sum {
 		return nil
 	}
 	return setQuantity(ctx, s.Table, account, sku, sum)

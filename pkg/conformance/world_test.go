@@ -113,6 +113,22 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
 	w.RequestID = adj.RequestID
 	env.Drain(t)
+	// Channel sync settles asynchronously (the connector sim answers the outbox): wait until
+	// nothing is pending, so snapshots of the world do not move under the tests.
+	testenv.WaitFor(t, func() bool {
+		for _, path := range []string{"/listings", "/shipments"} {
+			var items []struct {
+				SyncStatus string `json:"sync_status"`
+			}
+			c.must(http.StatusOK, http.MethodGet, path, nil, &items)
+			for _, it := range items {
+				if it.SyncStatus == "pending" {
+					return false
+				}
+			}
+		}
+		return true
+	}, "the world's listings and shipments synced")
 	return w
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
@@ -14,6 +15,10 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
+
+// accountsAtOnce is how many accounts' work of one batch runs at once (an
+// account's own work stays in order).
+const accountsAtOnce = 4
 
 // plan is the work one account's records of a stream batch ask for,
 // coalesced: each SKU, channel, listing and product is recomputed once
@@ -40,8 +45,8 @@ func add(list []string, s string) []string {
 	return append(list, s)
 }
 
-// Sync is the channel-sync function's work on a batch of stream records:
-// it recomputes the listings and product quantities the records affect,
+// Sync is the channel-sync function's work on a batch of stream records,
+// accountsAtOnce accounts at a time: it recomputes the listings and product quantities the records affect,
 // sends the outbox messages of new versions and schedules the retries of
 // failed pushes; each account's records also go to Tracking, which sends
 // the tracking of shipments. Records are grouped by account; when an account's work
@@ -66,14 +71,29 @@ func (s Service) Sync(ctx context.Context, changes []store.Change) (string, erro
 		p.changes = append(p.changes, c)
 	}
 	failed := -1
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, accountsAtOnce)
+	)
 	for _, account := range order {
-		if err := s.run(ctx, account, plans[account]); err != nil {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := s.run(ctx, account, plans[account])
+			if err == nil {
+				return
+			}
 			logctx.From(ctx).Error("channel sync failed", "account_id", account, "error", err.Error())
+			mu.Lock()
+			defer mu.Unlock()
 			if failed < 0 || first[account] < failed {
 				failed = first[account]
 			}
-		}
+		}()
 	}
+	wg.Wait()
 	if failed < 0 {
 		return "", nil
 	}

@@ -109,6 +109,11 @@ func (sh *Shipment) view() View {
 	if v.ShippedAt == "" {
 		v.ShippedAt = sh.CreatedAt
 	}
+	if v.SyncStatus == "" {
+		// Recorded before tracking went to channels: nothing is owed to the
+		// channel any more (docs/shipments.md).
+		v.SyncStatus = StatusSynced
+	}
 	at := map[string]int{}
 	for _, it := range sh.OrderItems {
 		code := it.SKU

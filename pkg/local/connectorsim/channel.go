@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -167,6 +168,10 @@ func (ch *Channel) applyTracking(m *TrackingMessage, fail func() bool, now time.
 	}
 	if fail() {
 		res.Error = SimulatedError
+		return res, false
+	}
+	if strings.HasPrefix(strings.ToUpper(m.TrackingNumber), RejectedTrackingPrefix) {
+		res.Error = "the channel does not recognize tracking number " + m.TrackingNumber
 		return res, false
 	}
 	s.PostedAt = now.UTC()

@@ -13,6 +13,11 @@ import (
 )
 
 // The logical ids of the two queues in template.yaml.
+// RejectedTrackingPrefix starts the tracking numbers the simulated channels never accept
+// (any case): a shipment that stays failed and is retried, as a channel refusing a
+// malformed number would leave it.
+const RejectedTrackingPrefix = "INVALID"
+
 const (
 	// OutboxQueue is the channel outbox: what multisell asks the channels to do.
 	OutboxQueue = "ChannelOutboxQueue"
