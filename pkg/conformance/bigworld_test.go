@@ -86,6 +86,7 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": sku("p", 1), "warehouse_uuid": first, "on_hand": 2}}}, &adj)
 	env.Drain(t)
+	settled(t, c)
 	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID,
 		Channel: ch.UUID, Listing: sku("p", 0)}
 }

@@ -113,23 +113,23 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
 	w.RequestID = adj.RequestID
 	env.Drain(t)
-	// Channel sync settles asynchronously (the connector sim answers the outbox): wait until
-	// nothing is pending, so snapshots of the world do not move under the tests.
+	settled(t, c)
+	return w
+}
+
+// settled waits until the account's channel sync is done: it settles asynchronously (the
+// connector sim answers the outbox), so until no listing or shipment is pending, snapshots
+// of a world could move under the tests.
+func settled(t *testing.T, c *caller) {
+	t.Helper()
 	testenv.WaitFor(t, func() bool {
-		for _, path := range []string{"/listings", "/shipments"} {
-			var items []struct {
-				SyncStatus string `json:"sync_status"`
-			}
-			c.must(http.StatusOK, http.MethodGet, path, nil, &items)
-			for _, it := range items {
-				if it.SyncStatus == "pending" {
-					return false
-				}
+		for _, path := range []string{"/listings?sync_status=pending", "/shipments?sync_status=pending"} {
+			if r := c.must(http.StatusOK, http.MethodGet, path, nil, nil); r.String() != "[]" {
+				return false
 			}
 		}
 		return true
-	}, "the world's listings and shipments synced")
-	return w
+	}, "channel sync to settle")
 }
 
 // importOrders imports documents into the account as the CLI does and returns their
