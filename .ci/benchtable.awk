@@ -13,7 +13,10 @@ function metric(name,   i) {
 		printf "%-14s %-58s %10s %10s %10s %12s\n", "-------", "---------", "---------", "---", "---", "----------"
 	}
 	ms = metric("ns/op"); if (ms != "-") ms = sprintf("%.2f", ms / 1e6)
-	printf "%-14s %-58s %10s %10s %10s %12s\n", pkg, name, metric("ddb-calls/op"), metric("ddb-rcu/op"), metric("ddb-wcu/op"), ms
+	printf "%-14s %-58s %10s %10s %10s %12s", pkg, name, metric("ddb-calls/op"), metric("ddb-rcu/op"), metric("ddb-wcu/op"), ms
+	# Any other metric (messages, latencies) follows as name=value.
+	for (i = 3; i < NF; i++) if ($(i + 1) !~ /^(ns\/op|ddb-calls\/op|ddb-rcu\/op|ddb-wcu\/op)$/ && $i ~ /^[0-9.]+$/) printf "  %s=%s", $(i + 1), $i
+	printf "\n"
 	next
 }
 /^(FAIL|panic|---)/ { print; failed = 1 }

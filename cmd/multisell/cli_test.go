@@ -33,7 +33,7 @@ func TestCLI(t *testing.T) {
 	cfg := env.Config
 	for k, v := range map[string]string{
 		"TABLE_NAME": cfg.TableName, "DYNAMODB_ENDPOINT": cfg.DynamoDBEndpoint, "SQS_ENDPOINT": cfg.SQSEndpoint,
-		"ADJUSTMENTS_QUEUE_URL": cfg.AdjustmentsQueueURL, "ORDER_IMPORT_QUEUE_URL": cfg.OrderImportQueueURL, "AWS_REGION": cfg.Region,
+		"ADJUSTMENTS_QUEUE_URL": cfg.AdjustmentsQueueURL, "CHANNEL_INBOX_QUEUE_URL": cfg.ChannelInboxQueueURL, "AWS_REGION": cfg.Region,
 	} {
 		t.Setenv(k, v)
 	}

@@ -2,35 +2,93 @@ package main
 
 import (
 	"context"
+	"errors"
 
-	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 func init() {
-	register(command{name: "listings", summary: "link a channel listing to a product: listings link --account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU", run: runListings})
+	register(command{name: "listings", summary: "channel listings: listings link --account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU | listings list --account TOKEN [--channel UUID --sku SKU --status S]", run: runListings})
 }
 
-// runListings links a channel's SKU to a product of the catalog, so its
-// orders draw that product's inventory.
+// runListings links a channel's SKU to a product of the catalog (as PUT
+// /v1/listings does), or lists the account's listings (as GET /v1/listings
+// does, every page).
 func runListings(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "list" {
+		return listListings(ctx, args)
+	}
 	const use = "--account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU"
 	fs, token, err := accountCommand("listings", "link", use, args)
 	if err != nil {
 		return err
 	}
-	var l orders.Link
-	fs.StringVar(&l.ChannelUUID, "channel", "", "the channel's uuid (required)")
-	fs.StringVar(&l.ChannelSKU, "sku", "", "the SKU of the listing on the channel (required)")
-	fs.StringVar(&l.ProductSKU, "product", "", "the SKU of the product in the catalog (required)")
+	var channel, channelSKU, product string
+	fs.StringVar(&channel, "channel", "", "the channel's uuid (required)")
+	fs.StringVar(&channelSKU, "sku", "", "the SKU of the listing on the channel (required)")
+	fs.StringVar(&product, "product", "", "the SKU of the product in the catalog (required)")
 	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if product == "" {
+		return errors.New("listings link: --product is required")
+	}
+	d, account, err := openAccount(ctx, *token)
+	if err != nil {
+		return err
+	}
+	in := listings.Input{ChannelUUID: channel, ChannelSKU: channelSKU, LinkSet: true, SKU: &product}
+	if err := listings.ParseKey(channel, channelSKU); err != nil {
+		return err
+	}
+	l, err := d.Listings().Put(ctx, account, in)
+	if err != nil {
+		return err
+	}
+	return printJSON(l)
+}
+
+// listListings prints every listing of the account the filters select.
+func listListings(ctx context.Context, args []string) error {
+	fs, token, err := accountCommand("listings", "list", "--account TOKEN [--channel UUID --sku SKU --status S]", args)
+	if err != nil {
+		return err
+	}
+	var channel, sku, status string
+	fs.StringVar(&channel, "channel", "", "only this channel's listings")
+	fs.StringVar(&sku, "sku", "", "only the listings drawing this inventory SKU")
+	fs.StringVar(&status, "status", "", "only listings with this sync_status")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	f, err := listings.ParseFilter(channel, sku, status)
+	if err != nil {
 		return err
 	}
 	d, account, err := openAccount(ctx, *token)
 	if err != nil {
 		return err
 	}
-	if err := (orders.Service{Table: d.Table}).LinkListing(ctx, account, l); err != nil {
+	all, err := allPages(func(p paging.Page) ([]listings.Listing, error) { return d.Listings().List(ctx, account, f, p) })
+	if err != nil {
 		return err
 	}
-	return printJSON(l)
+	return printJSON(all)
+}
+
+// allPages reads every page of a list, pages of the largest size, until
+// one is short; never nil.
+func allPages[T any](read func(paging.Page) ([]T, error)) ([]T, error) {
+	all := []T{}
+	for page := 1; ; page++ {
+		got, err := read(paging.Page{Number: page, Limit: paging.MaxLimit})
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, got...)
+		if len(got) < paging.MaxLimit {
+			return all, nil
+		}
+	}
 }

@@ -50,8 +50,8 @@ type stackFile struct {
 	Region              string            `json:"region"`
 	TableName           string            `json:"table_name"`
 	AdjustmentsQueueURL string            `json:"adjustments_queue_url"`
-	OrderImportQueueURL string            `json:"order_import_queue_url"`
-	QueueURLs           map[string]string `json:"queue_urls"`
+	QueueURLs           map[string]string `json:"queue_urls"` // by logical id
+	SyncRetryBase       string            `json:"sync_retry_base"`
 }
 
 // localDir returns the .local directory at the repository root (or the working directory).
@@ -96,14 +96,13 @@ func loadConfig() (app.Config, error) {
 	if s == nil {
 		return app.Config{}, errors.New("no local stack is running (start one with `make run`) and TABLE_NAME is not set")
 	}
-	return app.Config{
-		TableName:           s.TableName,
-		AdjustmentsQueueURL: s.AdjustmentsQueueURL,
-		OrderImportQueueURL: s.OrderImportQueueURL,
-		DynamoDBEndpoint:    s.DynamoDBEndpoint,
-		SQSEndpoint:         s.SQSEndpoint,
-		Region:              s.Region,
-	}, nil
+	env := map[string]string{
+		"TABLE_NAME": s.TableName, "ADJUSTMENTS_QUEUE_URL": s.AdjustmentsQueueURL,
+		"CHANNEL_INBOX_QUEUE_URL": s.QueueURLs["ChannelInboxQueue"], "CHANNEL_INBOX_DLQ_URL": s.QueueURLs["ChannelInboxDLQ"],
+		"CHANNEL_OUTBOX_QUEUE_URL": s.QueueURLs["ChannelOutboxQueue"], "CHANNEL_RETRY_QUEUE_URL": s.QueueURLs["ChannelRetryQueue"],
+		"SYNC_RETRY_BASE": s.SyncRetryBase, "DYNAMODB_ENDPOINT": s.DynamoDBEndpoint, "SQS_ENDPOINT": s.SQSEndpoint, "AWS_REGION": s.Region,
+	}
+	return app.ConfigFrom(func(k string) string { return env[k] }), nil
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -172,12 +171,14 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{})
+	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{CheckpointFile: filepath.Join(dir, "stream-checkpoints.json")})
 	if err != nil {
 		return err
 	}
 	pollers.Start(ctx)
 	defer pollers.Stop()
+	sim := startServeSim(ctx, stack, filepath.Join(dir, "sim"))
+	defer sim.stop()
 
 	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
 	serveErr := make(chan error, 1)
@@ -197,7 +198,7 @@ func runServe(ctx context.Context, args []string) error {
 	sf := stackFile{
 		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
-		OrderImportQueueURL: cfg.OrderImportQueueURL, QueueURLs: map[string]string{},
+		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{},
 	}
 	for id, q := range stack.Queues {
 		sf.QueueURLs[id] = q.URL
@@ -209,6 +210,7 @@ func runServe(ctx context.Context, args []string) error {
 	defer func() { _ = os.Remove(stackPath) }()
 
 	printBanner(apiURL, demo)
+	sim.printBanner()
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
 
 	select {

@@ -7,30 +7,48 @@ package app
 import (
 	"cmp"
 	"os"
+	"time"
 )
 
 // Config is the environment of every function (see template.yaml Globals).
 type Config struct {
 	TableName           string // TABLE_NAME
 	AdjustmentsQueueURL string // ADJUSTMENTS_QUEUE_URL
-	OrderImportQueueURL string // ORDER_IMPORT_QUEUE_URL
-	DynamoDBEndpoint    string // DYNAMODB_ENDPOINT: local stack only
-	SQSEndpoint         string // SQS_ENDPOINT: local stack only
-	Region              string // AWS_REGION
+	// The channel queues (docs/channel-sync.md): connectors send to the
+	// inbox and read the outbox; failed pushes wait in the retry queue;
+	// rejected inbox messages go to the inbox's dead-letter queue.
+	ChannelInboxQueueURL  string // CHANNEL_INBOX_QUEUE_URL
+	ChannelInboxDLQURL    string // CHANNEL_INBOX_DLQ_URL
+	ChannelOutboxQueueURL string // CHANNEL_OUTBOX_QUEUE_URL
+	ChannelRetryQueueURL  string // CHANNEL_RETRY_QUEUE_URL
+	// SyncRetryBase is the wait before the first retry of a failed push
+	// (SYNC_RETRY_BASE, a Go duration; 30s when unset).
+	SyncRetryBase    time.Duration
+	DynamoDBEndpoint string // DYNAMODB_ENDPOINT: local stack only
+	SQSEndpoint      string // SQS_ENDPOINT: local stack only
+	Region           string // AWS_REGION
 }
 
 // EnvNames lists the environment variables Config reads.
-var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "ORDER_IMPORT_QUEUE_URL",
-	"DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
+var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
+	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
-func ConfigFromEnv() Config {
+func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
+
+// ConfigFrom reads Config from the variables getenv returns.
+func ConfigFrom(getenv func(string) string) Config {
+	base, _ := time.ParseDuration(getenv("SYNC_RETRY_BASE"))
 	return Config{
-		TableName:           os.Getenv("TABLE_NAME"),
-		AdjustmentsQueueURL: os.Getenv("ADJUSTMENTS_QUEUE_URL"),
-		OrderImportQueueURL: os.Getenv("ORDER_IMPORT_QUEUE_URL"),
-		DynamoDBEndpoint:    os.Getenv("DYNAMODB_ENDPOINT"),
-		SQSEndpoint:         os.Getenv("SQS_ENDPOINT"),
-		Region:              cmp.Or(os.Getenv("AWS_REGION"), "us-east-1"),
+		TableName:             getenv("TABLE_NAME"),
+		AdjustmentsQueueURL:   getenv("ADJUSTMENTS_QUEUE_URL"),
+		ChannelInboxQueueURL:  getenv("CHANNEL_INBOX_QUEUE_URL"),
+		ChannelInboxDLQURL:    getenv("CHANNEL_INBOX_DLQ_URL"),
+		ChannelOutboxQueueURL: getenv("CHANNEL_OUTBOX_QUEUE_URL"),
+		ChannelRetryQueueURL:  getenv("CHANNEL_RETRY_QUEUE_URL"),
+		SyncRetryBase:         base,
+		DynamoDBEndpoint:      getenv("DYNAMODB_ENDPOINT"),
+		SQSEndpoint:           getenv("SQS_ENDPOINT"),
+		Region:                cmp.Or(getenv("AWS_REGION"), "us-east-1"),
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/multisell/multisell/pkg/auth"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/shipments"
@@ -27,13 +29,23 @@ type AuthorizerHandler = func(context.Context, events.APIGatewayCustomAuthorizer
 // SQSHandler is the handler of an SQS-triggered function.
 type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)
 
+// StreamHandler is the handler of a function the table's stream triggers.
+type StreamHandler = func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error)
+
 // functions maps each folder under functions/ (one Lambda each, see
 // template.yaml) to the handler it runs. This table is the one place to
 // look from a route to its code.
 var functions = map[string]func(d *Deps) any{
 	"authorizer": func(d *Deps) any { return AuthorizerHandler(auth.Authorizer{Table: d.Table}.Handle) },
 
-	"channels-list": func(d *Deps) any { return d.http(channels.Handlers{Service: d.channels()}.List) },
+	// channels, their listings, and channel sync
+	"channels-list":   func(d *Deps) any { return d.http(channels.Handlers{Service: d.channels()}.List) },
+	"channels-update": func(d *Deps) any { return d.http(channels.Handlers{Service: d.channels()}.Update) },
+	"listings-list":   func(d *Deps) any { return d.http(listings.Handlers{Service: d.listings()}.List) },
+	"listings-put":    func(d *Deps) any { return d.http(listings.Handlers{Service: d.listings()}.Put) },
+	"listings-delete": func(d *Deps) any { return d.http(listings.Handlers{Service: d.listings()}.Delete) },
+	"channel-sync":    func(d *Deps) any { return StreamHandler(listings.Handlers{Service: d.listings()}.Stream) },
+	"channel-inbox":   func(d *Deps) any { return SQSHandler(inbox.Handlers{Service: d.inbox()}.Consume) },
 
 	"warehouses-list":   func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.List) },
 	"warehouses-create": func(d *Deps) any { return d.http(warehouses.Handlers{Service: d.warehouses()}.Create) },
@@ -59,10 +71,11 @@ var functions = map[string]func(d *Deps) any{
 	"orders-list":                 func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.List) },
 	"orders-get":                  func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.GetOne) },
 	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.Fulfillments) },
-	"order-import":                func(d *Deps) any { return SQSHandler(orders.Handlers{Service: d.orders()}.Consume) },
 
 	// shipments
 	"shipments-create": func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Create) },
+	"shipments-list":   func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.List) },
+	"carriers-list":    func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Carriers) },
 }
 
 // Names returns every function name, sorted.
@@ -76,7 +89,7 @@ func Names() []string {
 }
 
 // Handler returns the Lambda handler of the function name: an HTTPHandler,
-// an AuthorizerHandler or an SQSHandler.
+// an AuthorizerHandler, an SQSHandler or a StreamHandler.
 func (d *Deps) Handler(name string) (any, error) {
 	f, ok := functions[name]
 	if !ok {

@@ -3,7 +3,9 @@ package app
 import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/shipments"
@@ -24,11 +26,42 @@ func (d *Deps) warehouses() warehouses.Service {
 func (d *Deps) catalog() catalog.Service { return catalog.Service{Table: d.Table} }
 
 func (d *Deps) inventory() inventory.Service {
-	return inventory.Service{Table: d.Table, Adjustments: queue.Sender{Client: d.SQS, URL: d.Config.AdjustmentsQueueURL}, Stock: d.orders()}
+	return inventory.Service{Table: d.Table, Adjustments: d.queue(d.Config.AdjustmentsQueueURL), Stock: d.orders()}
 }
 
 func (d *Deps) orders() orders.Service { return orders.Service{Table: d.Table} }
 
 func (d *Deps) shipments() shipments.Service {
-	return shipments.Service{Table: d.Table, Stock: d.orders()}
+	return shipments.Service{
+		Table: d.Table, Stock: d.orders(),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase,
+	}
 }
+
+func (d *Deps) listings() listings.Service {
+	return listings.Service{
+		Table: d.Table, Channels: d.channels(), Catalog: d.catalog(), Inventory: d.inventory(), Warehouses: d.warehouses(),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase, Tracking: d.shipments(),
+	}
+}
+
+func (d *Deps) inbox() inbox.Service {
+	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Shipments: d.shipments(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
+}
+
+// queue is a sender to the queue url.
+func (d *Deps) queue(url string) queue.Sender { return queue.Sender{Client: d.SQS, URL: url} }
+
+// channelQueue is a sender to one of the channel queues, which connectors
+// read and write: plain JSON bodies.
+func (d *Deps) channelQueue(url string) queue.Sender {
+	return queue.Sender{Client: d.SQS, URL: url, Plain: true}
+}
+
+// Listings is the listings service, for the CLI and the demo data.
+func (d *Deps) Listings() listings.Service { return d.listings() }
+
+// Shipments is the shipments service, for the CLI and the demo data.
+func (d *Deps) Shipments() shipments.Service { return d.shipments() }

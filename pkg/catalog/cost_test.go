@@ -77,6 +77,7 @@ func costCases(tb testing.TB) []costCase {
 	}
 	c.putGroup("C", groupBody("C", kids...))
 	c.put("Z-ALONE", map[string]any{"name": "alone"})
+	testenv.Get(tb).Drain(tb) // the stream's reactions to the setup, before anything is measured
 	bg := context.Background()
 	// child creates a stand-alone product that can join a group, unmetered.
 	child := func(sku string) error {

@@ -19,8 +19,6 @@ const (
 	maxListItem    = 2000
 	// maxNumber bounds prices, costs and package measures.
 	maxNumber = 1e12
-	// maxQuantity is the largest quantity (int32).
-	maxQuantity = 1<<31 - 1
 )
 
 // Conditions are the allowed values of condition.
@@ -67,7 +65,6 @@ var productFields = []fieldSpec{
 	textField("gtin", maxShortText, func(p *Product) **string { return &p.GTIN }, false),
 	textField("gcid", maxShortText, func(p *Product) **string { return &p.GCID }, false),
 	textField("epid", maxShortText, func(p *Product) **string { return &p.EPID }, false),
-	quantityField(),
 	listField("features", func(p *Product) *[]string { return &p.Features }, true),
 	listField("image_list", func(p *Product) *[]string { return &p.ImageList }, false),
 	{name: "custom_attributes", parse: func(f lenient.Field) (func(*Product), error) {
@@ -172,20 +169,6 @@ func numberField(name string, at func(*Product) **float64, inherited bool) field
 
 // roundNumber rounds v to 6 decimals, which DynamoDB stores exactly.
 func roundNumber(v float64) float64 { return math.Round(v*1e6) / 1e6 }
-
-// quantityField is quantity: an integer from 0 to maxQuantity.
-func quantityField() fieldSpec {
-	return fieldSpec{name: "quantity", parse: func(f lenient.Field) (func(*Product), error) {
-		v, err := f.Int()
-		if err != nil {
-			return nil, err
-		}
-		if v != nil && (*v < 0 || *v > maxQuantity) {
-			return nil, errs.Invalid("quantity must be an integer between 0 and %d", maxQuantity)
-		}
-		return func(p *Product) { p.Quantity = v }, nil
-	}}
-}
 
 // listField is a list of texts (a single string is a list of one); blank
 // elements are dropped and null clears the list.

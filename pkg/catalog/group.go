@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,6 +65,10 @@ func (g *record) groupProduct(children map[string]*record) Product {
 	return withDefaults(p)
 }
 
+// errGroupMoved is a child read before its group changed (deleted, or the
+// child left it) and the group read after: a lost race, read again.
+var errGroupMoved = errors.New("the group changed meanwhile")
+
 // withChild returns group (as read; nil if there is none) updated and
 // touched for the new state of its child: the child's variation values,
 // which must be complete and unique in the group.
@@ -73,7 +78,7 @@ func withChild(group, child *record, now time.Time) (*record, error) {
 		i = slices.Index(group.Children, child.SKU)
 	}
 	if i < 0 {
-		return nil, fmt.Errorf("product %q names group %q, which does not list it", child.SKU, *child.ParentSKU)
+		return nil, fmt.Errorf("product %q names group %q, which does not list it: %w", child.SKU, *child.ParentSKU, errGroupMoved)
 	}
 	id, missing := combo(child.CustomAttributes, group.Keys)
 	if missing != "" {
@@ -99,7 +104,7 @@ func withoutChild(group, child *record) (change, error) {
 		i = slices.Index(group.Children, child.SKU)
 	}
 	if i < 0 {
-		return change{}, fmt.Errorf("product %q names group %q, which does not list it", child.SKU, *child.ParentSKU)
+		return change{}, fmt.Errorf("product %q names group %q, which does not list it: %w", child.SKU, *child.ParentSKU, errGroupMoved)
 	}
 	if len(group.Children) == 1 {
 		return del(group), nil

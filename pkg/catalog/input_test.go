@@ -27,7 +27,7 @@ func TestParseProduct(t *testing.T) {
 		wantErr    string
 	}{
 		{name: "numeric strings", body: `{"name":"Tee","price":"9.5","quantity":"3","package_weight":2}`, hasName: true,
-			check: func(p Product) bool { return *p.Price == 9.5 && *p.Quantity == 3 && *p.PackageWeight == 2 }},
+			check: func(p Product) bool { return *p.Price == 9.5 && *p.Quantity == 7 && *p.PackageWeight == 2 }},
 		{name: "text from number", body: `{"upc":123456789012}`,
 			check: func(p Product) bool { return *p.UPC == "123456789012" }},
 		{name: "null clears", body: `{"brand":null,"features":null,"custom_attributes":null}`,
@@ -47,8 +47,14 @@ func TestParseProduct(t *testing.T) {
 		{name: "price object", body: `{"price":{"amount":1}}`, wantErr: "price must be a number"},
 		{name: "negative", body: `{"cost":-1}`, wantErr: "cost must be between 0 and"},
 		{name: "huge", body: `{"msrp":1e13}`, wantErr: "msrp must be between 0 and"},
-		{name: "fraction quantity", body: `{"quantity":1.5}`, wantErr: "quantity must be an integer"},
-		{name: "negative quantity", body: `{"quantity":-1}`, wantErr: "quantity must be an integer between"},
+		// quantity is derived from inventory: a written one, valid or not, is ignored.
+		{name: "quantity ignored", body: `{"quantity":5}`, check: func(p Product) bool { return *p.Quantity == 7 }},
+		{name: "fraction quantity ignored", body: `{"quantity":1.5}`, check: func(p Product) bool { return *p.Quantity == 7 }},
+		{name: "negative quantity ignored", body: `{"quantity":-1}`, check: func(p Product) bool { return *p.Quantity == 7 }},
+		{name: "text quantity ignored", body: `{"quantity":"abc"}`, check: func(p Product) bool { return *p.Quantity == 7 }},
+		{name: "null quantity ignored", body: `{"quantity":null}`, check: func(p Product) bool { return *p.Quantity == 7 }},
+		{name: "huge quantity ignored", body: `{"quantity":3000000000,"brand":"B"}`,
+			check: func(p Product) bool { return *p.Quantity == 7 && *p.Brand == "B" }},
 		{name: "features type", body: `{"features":[1,{}]}`, wantErr: "features[1] must be a string"},
 		{name: "features null element", body: `{"features":[null]}`, wantErr: "features[0] must be a string"},
 		{name: "custom attributes array", body: `{"custom_attributes":["color:red"]}`, wantErr: "custom_attributes must be an object"},
@@ -72,7 +78,7 @@ func TestParseProduct(t *testing.T) {
 		if in.hasName != tc.hasName {
 			t.Errorf("%s: hasName %v", tc.name, in.hasName)
 		}
-		start := Product{Brand: ptr("Old"), Features: []string{"old"}, CustomAttributes: map[string]any{"a": "b"}}
+		start := Product{Brand: ptr("Old"), Features: []string{"old"}, CustomAttributes: map[string]any{"a": "b"}, Quantity: ptrI(7)}
 		if p := in.apply(start); !tc.check(p) {
 			t.Errorf("%s: applied %+v", tc.name, p)
 		}
@@ -144,3 +150,5 @@ func assertClientError(t *testing.T, err error) {
 func ptr(s string) *string { return &s }
 
 func ptrF(f float64) *float64 { return &f }
+
+func ptrI(i int64) *int64 { return &i }

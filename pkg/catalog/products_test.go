@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 // commonFields are the keys every product response has.
@@ -65,8 +67,10 @@ func TestProductCreateAndGet(t *testing.T) {
 	switch {
 	case p.ID < 1 || p.SKU != "TEE-1" || *p.Name != "Classic Tee" || *p.Condition != "new":
 		t.Errorf("product %+v", p)
-	case *p.Price != 19.99 || *p.PackageLength != 10 || *p.Quantity != 12 || *p.UPC != "123456789012":
+	case *p.Price != 19.99 || *p.PackageLength != 10 || *p.UPC != "123456789012":
 		t.Errorf("lenient numbers and texts: %+v", p)
+	case p.Quantity == nil || *p.Quantity != 0:
+		t.Errorf("quantity %v: the written 12 is ignored, and a product without stock has 0", p.Quantity)
 	case !slices.Equal(p.Features, []string{"Pre-shrunk"}) || len(p.ImageList) != 1:
 		t.Errorf("lists %v %v", p.Features, p.ImageList)
 	case p.CustomAttributes["shoe_size"] != 10.0 || p.CustomAttributes["color"] != "red" || p.CustomAttributes["gift"] != true:
@@ -93,6 +97,8 @@ func TestProductDefaults(t *testing.T) {
 			want = "[]"
 		case "custom_attributes":
 			want = "{}"
+		case "quantity":
+			want = "0" // derived from inventory, and there is none
 		}
 		if got := string(obj[k]); got != want {
 			t.Errorf("%s = %s, want %s", k, got, want)
@@ -142,7 +148,7 @@ func TestProductModifiedAtChangesOnEveryWrite(t *testing.T) {
 	c := newClient(t)
 	prev := c.put("M-1", map[string]any{"name": "M"}).ModifiedAt
 	for i := range 3 {
-		next := c.put("M-1", map[string]any{"quantity": i}).ModifiedAt
+		next := c.put("M-1", map[string]any{"price": i}).ModifiedAt
 		if next <= prev {
 			t.Fatalf("write %d: modified_at %s after %s", i, next, prev)
 		}
@@ -285,4 +291,65 @@ func skusOfJSON(ps []jsonProduct) []string {
 		out = append(out, p.SKU)
 	}
 	return out
+}
+
+// TestProductQuantityIsDerived: quantity is read-only, derived from inventory: 0 for a
+// product (stand-alone, child or group) without stock, in every response; a written
+// quantity, valid or not, is ignored by every upsert method: no 422, and the product
+// is as before but for modified_at (the write still counts as one), the other fields
+// of the body applied.
+func TestProductQuantityIsDerived(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	created := c.put("Q-1", map[string]any{"name": "Q", "quantity": 5})
+	if created.Quantity == nil || *created.Quantity != 0 {
+		t.Errorf("created with quantity 5: quantity %v, want 0", created.Quantity)
+	}
+	// without modifiedAt: the product's JSON with modified_at blanked.
+	withoutModifiedAt := func(p catalog.Product) string {
+		p.ModifiedAt = ""
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := withoutModifiedAt(c.get("Q-1"))
+	for _, method := range []string{"POST", "PUT", "PATCH"} {
+		for _, q := range []any{5, "7", 0, "abc", -1, 1.5, 3000000000, nil, map[string]any{"a": 1}, []int{1}} {
+			var p catalog.Product
+			c.expect(200, method, productPath("Q-1"), map[string]any{"quantity": q}).JSON(t, &p)
+			if got := withoutModifiedAt(p); got != want {
+				t.Errorf("%s quantity %#v: answered %s, want %s", method, q, got, want)
+			}
+			if got := withoutModifiedAt(c.get("Q-1")); got != want {
+				t.Errorf("%s quantity %#v: GET %s, want %s", method, q, got, want)
+			}
+		}
+	}
+	// With another field: that field is applied, the quantity ignored.
+	if p := c.put("Q-1", map[string]any{"quantity": "abc", "price": 3}); *p.Price != 3 || *p.Quantity != 0 {
+		t.Errorf("quantity abc with price 3: price %v, quantity %v", *p.Price, *p.Quantity)
+	}
+	kids := c.makeChildren("QG", "S", "M")
+	c.putGroup("QG", groupBody("QG", kids...))
+	for _, p := range c.list("/products") {
+		if p.Quantity == nil || *p.Quantity != 0 {
+			t.Errorf("GET /products: %s has quantity %v, want 0", p.SKU, p.Quantity)
+		}
+		for _, v := range p.Variations {
+			if v.Quantity == nil || *v.Quantity != 0 {
+				t.Errorf("GET /products: %s's variation %s has quantity %v, want 0", p.SKU, v.SKU, v.Quantity)
+			}
+		}
+	}
+	g := c.get("QG")
+	if g.Quantity == nil || *g.Quantity != 0 {
+		t.Errorf("GET the group: quantity %v, want 0", g.Quantity)
+	}
+	for _, v := range g.Variations {
+		if v.Quantity == nil || *v.Quantity != 0 {
+			t.Errorf("GET the group: variation %s has quantity %v, want 0", v.SKU, v.Quantity)
+		}
+	}
 }

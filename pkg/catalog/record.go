@@ -26,6 +26,15 @@ type record struct {
 	Combos []string `dynamodbav:"combos,omitempty"`
 }
 
+// quantity is the record's derived quantity (0 until first set, as GET
+// shows it).
+func (r *record) quantity() int64 {
+	if r.Quantity == nil {
+		return 0
+	}
+	return *r.Quantity
+}
+
 // isGroup reports whether the record is a variation group.
 func (r *record) isGroup() bool { return len(r.Children) > 0 }
 
@@ -104,6 +113,9 @@ func withDefaults(p Product) Product {
 	}
 	if p.CustomAttributes == nil {
 		p.CustomAttributes = map[string]any{}
+	}
+	if p.Quantity == nil {
+		p.Quantity = new(int64)
 	}
 	return p
 }

@@ -367,3 +367,49 @@ func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 		}
 	}
 }
+
+// SetQuantities stores the quantities derived from inventory on the
+// products of those SKUs: one consistent BatchGetItem per 100 SKUs, then
+// one UpdateItem per product whose quantity differs (none for a SKU that
+// is no product). The channel-sync function calls it when stock changes.
+func (s Service) SetQuantities(ctx context.Context, account string, quantities map[string]int64) error {
+	skus := make([]string, 0, len(quantities))
+	for sku := range quantities {
+		skus = append(skus, sku)
+	}
+	recs, err := getRecords(ctx, s.Table, account, skus)
+	if err != nil {
+		return err
+	}
+	for sku, r := range recs {
+		if q := quantities[sku]; r.quantity() != q {
+			if err := setQuantity(ctx, s.Table, account, sku, q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// SumGroup stores a variation group's quantity, the sum of its children's:
+// one consistent GetItem and one BatchGetItem, then one UpdateItem when it
+// differs. A SKU that
+// is no longer a group is left alone.
+func (s Service) SumGroup(ctx context.Context, account, sku string) error {
+	g, err := getRecord(ctx, s.Table, account, sku)
+	if err != nil || g == nil || !g.isGroup() {
+		return err
+	}
+	children, err := getRecords(ctx, s.Table, account, g.Children)
+	if err != nil {
+		return err
+	}
+	var sum int64
+	for _, c := range children {
+		sum += c.quantity()
+	}
+	if g.quantity() == sum {
+		return nil
+	}
+	return setQuantity(ctx, s.Table, account, sku, sum)
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -173,5 +174,5 @@ func commit(ctx context.Context, t store.Table, account string, changes []change
 // version it read failed, or another transaction held one of its items.
 func raced(err error) bool {
 	_, failed := store.FailedWrite(err)
-	return failed || store.TransactionConflict(err)
+	return failed || store.TransactionConflict(err) || errors.Is(err, errGroupMoved)
 }

@@ -1,8 +1,6 @@
 package channels
 
 import (
-	"errors"
-
 	"github.com/multisell/multisell/pkg/errs"
 )
 
@@ -14,7 +12,7 @@ const (
 )
 
 // ErrNotFound is returned for an unknown channel.
-var ErrNotFound = errors.New("channel not found")
+var ErrNotFound error = errs.NotFound("Channel not found")
 
 // Channel is a sales channel as stored and as returned by GET /channels.
 type Channel struct {
@@ -25,7 +23,14 @@ type Channel struct {
 	CreatedAt              string  `json:"created_at" dynamodbav:"created_at"`
 	SiteID                 *string `json:"site_id" dynamodbav:"site_id"`
 	ChannelSiteRegion      *string `json:"channel_site_region" dynamodbav:"channel_site_region"`
+	// InventoryRules turn stock into the quantities pushed to the channel's
+	// listings (stored as JSON text, see store.go).
+	InventoryRules Rules `json:"inventory_rules" dynamodbav:"-"`
 }
+
+// Syncs reports whether the channel's listings are pushed at all: the
+// channel is active.
+func (c Channel) Syncs() bool { return c.State == StateActive }
 
 // Input creates a channel; State defaults to active.
 type Input struct {
@@ -49,6 +54,7 @@ func newChannel(uuid, createdAt string, in Input) (Channel, error) {
 	return Channel{
 		UUID: uuid, Name: in.Name, State: in.State, ChannelTypeDisplayName: in.Type,
 		CreatedAt: createdAt, SiteID: optional(in.SiteID), ChannelSiteRegion: optional(in.Region),
+		InventoryRules: DefaultRules(),
 	}, nil
 }
 

@@ -2,10 +2,13 @@ package channels
 
 import (
 	"context"
+	"slices"
 	"time"
 
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Service is the channels domain: every operation on an account's channels.
@@ -35,4 +38,40 @@ func (s Service) Get(ctx context.Context, account, uuid string) (Channel, error)
 // List returns every channel of the account in creation order: one Query.
 func (s Service) List(ctx context.Context, account string) ([]Channel, error) {
 	return list(ctx, s.Table, account)
+}
+
+// SetRules replaces the channel's inventory rules whole and returns the
+// channel: one Query of the warehouses when the rules name some, one
+// UpdateItem, one GetItem. Its listings are re-synced from the table's
+// stream.
+func (s Service) SetRules(ctx context.Context, account, uuid string, r Rules) (Channel, error) {
+	if !store.ValidID(uuid) {
+		return Channel{}, ErrNotFound
+	}
+	if err := s.CheckWarehouses(ctx, account, "inventory_rules.warehouses", r.Warehouses); err != nil {
+		return Channel{}, err
+	}
+	if err := setRules(ctx, s.Table, account, uuid, r); err != nil {
+		return Channel{}, err
+	}
+	return get(ctx, s.Table, account, uuid)
+}
+
+// CheckWarehouses returns a 422 naming field unless every uuid is one of
+// the account's warehouses (archived ones included): one Query, none for an
+// empty list.
+func (s Service) CheckWarehouses(ctx context.Context, account, field string, uuids []string) error {
+	if len(uuids) == 0 {
+		return nil
+	}
+	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	if err != nil {
+		return err
+	}
+	for _, u := range uuids {
+		if !slices.ContainsFunc(whs, func(w warehouses.Warehouse) bool { return w.UUID == u }) {
+			return errs.Invalid("%s: %q is not one of your warehouses", field, u)
+		}
+	}
+	return nil
 }

@@ -2,24 +2,58 @@ package channels
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/store"
 )
 
+// kind is the partition kind of channels; attrRules holds a channel's
+// inventory rules as JSON text (absent: the defaults).
+const (
+	kind      = "CH"
+	attrRules = "inventory_rules"
+	attrState = "state"
+)
+
 // pk is the partition of an account's channels, sorted by creation.
-func pk(account string) string { return store.PK(account, "CH") }
+func pk(account string) string { return store.PK(account, kind) }
 
 // key is the primary key of a channel.
 func key(account, uuid string) map[string]types.AttributeValue { return store.Key(pk(account), uuid) }
+
+// rulesValue is the stored form of rules.
+func rulesValue(r Rules) (types.AttributeValue, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("marshal inventory rules: %w", err)
+	}
+	return store.S(string(b)), nil
+}
+
+// decode reads a channel item (or stream image) into c, rules included.
+func decode(item store.Image, c *Channel) error {
+	if err := item.Decode(c); err != nil {
+		return err
+	}
+	c.InventoryRules = DefaultRules()
+	if text := item.Text(attrRules); text != "" {
+		if err := json.Unmarshal([]byte(text), &c.InventoryRules); err != nil {
+			return fmt.Errorf("channel %s: inventory rules: %w", c.UUID, err)
+		}
+	}
+	return nil
+}
 
 // put stores the new channel c: one PutItem.
 func put(ctx context.Context, t store.Table, account string, c Channel) error {
 	item, err := store.Marshal(c, key(account, c.UUID))
 	if err != nil {
+		return err
+	}
+	if item[attrRules], err = rulesValue(c.InventoryRules); err != nil {
 		return err
 	}
 	if err := t.Commit(ctx, []store.Write{store.Put(item, "", nil)}); err != nil {
@@ -28,17 +62,36 @@ func put(ctx context.Context, t store.Table, account string, c Channel) error {
 	return nil
 }
 
+// setRules replaces the channel's rules: one UpdateItem, ErrNotFound when
+// the account has no such channel.
+func setRules(ctx context.Context, t store.Table, account, uuid string, r Rules) error {
+	v, err := rulesValue(r)
+	if err != nil {
+		return err
+	}
+	u := store.Update{Condition: "attribute_exists(PK)"}
+	u.SetValue(attrRules, v)
+	err = t.Commit(ctx, []store.Write{u.Write(key(account, uuid))})
+	if store.ConditionFailed(err) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("set inventory rules of channel %s: %w", uuid, err)
+	}
+	return nil
+}
+
 // get reads one channel of the account: one GetItem.
 func get(ctx context.Context, t store.Table, account, uuid string) (Channel, error) {
-	var c Channel
-	found, err := t.Get(ctx, key(account, uuid), &c, false)
+	item, err := t.Item(ctx, key(account, uuid), false)
 	if err != nil {
 		return Channel{}, err
 	}
-	if !found {
+	if !item.Exists() {
 		return Channel{}, ErrNotFound
 	}
-	return c, nil
+	var c Channel
+	return c, decode(item, &c)
 }
 
 // list reads every channel of the account in creation order: one Query.
@@ -47,9 +100,22 @@ func list(ctx context.Context, t store.Table, account string) ([]Channel, error)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Channel, 0, len(items))
-	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
-		return nil, fmt.Errorf("unmarshal channels: %w", err)
+	out := make([]Channel, len(items))
+	for i, item := range items {
+		if err := decode(store.ImageOf(item), &out[i]); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
+}
+
+// SyncChanged tells whether a stream record changed what a channel's
+// listings push: a channel created, or its rules or state changed. It
+// returns the channel's uuid.
+func SyncChanged(c store.Change) (string, bool) {
+	if c.Kind != kind || !c.New.Exists() {
+		return "", false
+	}
+	changed := !c.Old.Exists() || !store.Same(c.Old, c.New, attrRules) || !store.Same(c.Old, c.New, attrState)
+	return c.SK, changed
 }

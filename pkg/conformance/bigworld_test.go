@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -14,8 +15,9 @@ import (
 const bigN = 101
 
 // newBigWorld creates an account with bigN channels, warehouses, products, variation
-// groups, inventory records and open orders allocated at its first warehouse (so its
-// fulfillments list is as long), and one applied adjustment.
+// groups, inventory records, listings (on its last channel, one per product) and open
+// orders allocated at its first warehouse (so its fulfillments list is as long), and one
+// applied adjustment.
 func newBigWorld(t *testing.T) (*caller, ids) {
 	t.Helper()
 	env := testenv.Get(t)
@@ -53,6 +55,13 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 		}
 		stock = append(stock, map[string]any{"sku": sku("p", i), "warehouse_uuid": first, "on_hand": onHand})
 	}
+	// Listings through the service, as the channels: their channel SKUs are the
+	// products' SKUs, so each links itself to its product.
+	for i := range bigN {
+		if _, err := env.Deps.Listings().Put(ctx, acct.ID, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: sku("p", i)}); err != nil {
+			t.Fatalf("create listing: %v", err)
+		}
+	}
 	for len(stock) > 0 {
 		n := min(len(stock), 50)
 		c.must(http.StatusCreated, http.MethodPost, "/inventory", map[string]any{"inventory": stock[:n]}, nil)
@@ -62,14 +71,22 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	for i := range docs {
 		docs[i] = map[string]any{"channel_uuid": ch.UUID, "display_ref": sku("BIG", i),
 			"ordered_at": fmt.Sprintf("2024-01-01T00:%02d:%02dZ", i/60, i%60),
-			"items":      []any{map[string]any{"order_item_ref": "1", "sku": sku("p", 0), "quantity": 1}}}
+			"items":      []any{map[string]any{"order_item_ref": "1", "sku": sku("p", 0), "quantity": 2}}}
 	}
 	seqs := importOrders(t, env, acct.ID, docs...)
+	for _, seq := range seqs { // a shipment of half of each order: GET /shipments has more than
+		// 100, and the orders stay to fulfill
+		c.must(http.StatusOK, http.MethodPost, "/shipments", map[string]any{"shipment": map[string]any{
+			"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": fmt.Sprint("1Z", seq),
+			"items": []any{map[string]any{"sku": sku("p", 0), "quantity": 1}}}}, nil)
+	}
 	var adj struct {
 		RequestID string `json:"request_id"`
 	}
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": sku("p", 1), "warehouse_uuid": first, "on_hand": 2}}}, &adj)
 	env.Drain(t)
-	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID}
+	settled(t, c)
+	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID,
+		Channel: ch.UUID, Listing: sku("p", 0)}
 }

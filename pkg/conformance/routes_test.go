@@ -41,6 +41,19 @@ func (r route) hasBody() bool {
 	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch
 }
 
+// keys returns the query parameters that name the resource of a route whose path does
+// not (DELETE /listings?channel_uuid=U&channel_sku=S), in order.
+func (r route) keys() []string { return queryKeys[r.Method+" "+r.canonical()] }
+
+// queryKeys holds the query parameters naming the resource, by method and canonical path,
+// of the routes that take them.
+var queryKeys = map[string][]string{
+	"DELETE /listings": {"channel_uuid", "channel_sku"},
+}
+
+// names returns the names of the path parameters, then of the keys.
+func (r route) names() []string { return append(r.params(), r.keys()...) }
+
 // upsert reports whether the route creates or replaces what its {sku} names
 // (PUT /products/{sku}, PUT /variation_groups/{sku}): an unknown SKU is a creation.
 func (r route) upsert() bool { return r.hasBody() && slices.Contains(r.params(), "sku") }
@@ -63,6 +76,21 @@ func (r route) expand(value func(name string) string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// build returns the request path of expand followed by the route's keys, each set to
+// value(name), percent-encoded once.
+func (r route) build(value func(name string) string) string {
+	path := r.expand(value)
+	keys := r.keys()
+	if len(keys) == 0 {
+		return path
+	}
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = k + "=" + url.QueryEscape(value(k))
+	}
+	return path + "?" + strings.Join(q, "&")
 }
 
 var (
@@ -131,13 +159,22 @@ type ids struct {
 	Group     string // a variation group
 	Seq       int64  // an open order
 	RequestID string // an applied inventory adjustment
+	Channel   string // a channel uuid
+	Listing   string // the channel SKU of a listing on Channel, linked to Product
 }
 
-// param returns the value of a path parameter of rt.
+// param returns the value of a path parameter or key of rt.
 func (x ids) param(rt route, name string) (string, bool) {
 	switch name {
 	case "uuid":
+		if strings.HasPrefix(rt.Path, "/channels/") {
+			return x.Channel, true
+		}
 		return x.Warehouse, true
+	case "channel_uuid":
+		return x.Channel, true
+	case "channel_sku":
+		return x.Listing, true
 	case "sku":
 		if strings.HasPrefix(rt.Path, "/variation_groups/") {
 			return x.Group, true
@@ -151,24 +188,24 @@ func (x ids) param(rt route, name string) (string, bool) {
 	return "", false
 }
 
-// path returns the request path of rt naming x's resources.
+// path returns the request path of rt naming x's resources, with its keys.
 func (x ids) path(t testing.TB, rt route) string {
 	t.Helper()
-	return rt.expand(func(name string) string {
+	return rt.build(func(name string) string {
 		v, ok := x.param(rt, name)
 		if !ok {
-			t.Fatalf("%s: no fixture for path parameter {%s}: teach ids.param in pkg/conformance about it", rt, name)
+			t.Fatalf("%s: no fixture for parameter {%s}: teach ids.param in pkg/conformance about it", rt, name)
 		}
 		return v
 	})
 }
 
-// paramKind is how a path parameter is validated: a SKU (1 to 255 characters without
-// control characters, else 422), an order sequence number or an id (anything unknown
-// is 404).
+// paramKind is how a path parameter or key is validated: a SKU (1 to 255 characters
+// without control characters, else 422), an order sequence number or an id (anything
+// unknown is 404).
 func paramKind(name string) string {
 	switch name {
-	case "sku":
+	case "sku", "channel_sku":
 		return "sku"
 	case "sb_order_seq":
 		return "seq"
@@ -176,11 +213,15 @@ func paramKind(name string) string {
 	return "id"
 }
 
-// notFoundMessage is the 404 message of an unknown resource named by rt's path
+// notFoundMessage is the 404 message of an unknown resource named by rt's path or keys
 // (docs/openapi.yaml), "" when none is fixed.
 func notFoundMessage(rt route) string {
 	ps := rt.params()
 	switch {
+	case slices.Contains(rt.keys(), "channel_sku"):
+		return "Listing not found"
+	case slices.Contains(ps, "uuid") && strings.HasPrefix(rt.Path, "/channels/"):
+		return "Channel not found"
 	case slices.Contains(ps, "uuid"):
 		return "Warehouse not found"
 	case slices.Contains(ps, "sb_order_seq"):
@@ -236,6 +277,21 @@ var writes = map[string]write{
 			return map[string]any{"name": "Conformance group", "child_skus": []string{child}, "variation_attributes": []string{"color"}}
 		},
 		foreign: http.StatusOK,
+	},
+	"PUT /channels/{uuid}": {
+		body: func(*caller, ids) any {
+			return map[string]any{"channel": map[string]any{"inventory_rules": map[string]any{
+				"percent": 80, "max": "50", "min": nil, "safety": 2, "sync": true}}}
+		},
+		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
+	},
+	// B names A's channel: its own has that uuid nowhere.
+	"PUT /listings": {
+		body: func(_ *caller, x ids) any {
+			return map[string]any{"listing": map[string]any{"channel_uuid": x.Channel, "channel_sku": x.Listing,
+				"sku": x.Product, "listing_ref": "conf-ref", "inventory_rules": map[string]any{"percent": 50}}}
+		},
+		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
 	},
 	"POST /inventory":  {body: inventoryBody(3), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
 	"PUT /inventory":   {body: inventoryBody(8), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},

@@ -22,7 +22,8 @@ var skuSets = []struct {
 }
 
 // TestSKUs: a world built on edge SKUs works on every route: every GET answers 200 and
-// the SKUs come back exactly as sent, in paths, bodies and query filters.
+// the SKUs come back exactly as sent, in paths, bodies and query filters (the world's
+// listing has the product's SKU as its channel SKU).
 func TestSKUs(t *testing.T) {
 	t.Parallel()
 	rts := allRoutes(t)
@@ -74,6 +75,32 @@ func TestSKUs(t *testing.T) {
 			if len(o.Items) != 1 || o.Items[0].SKU != set.product || o.Items[0].InventorySKU != set.product {
 				t.Errorf("order %d items: %+v, want sku and inventory_sku %s", w.Seq, o.Items, short(set.product))
 			}
+			var ls []struct {
+				ChannelUUID string  `json:"channel_uuid"`
+				ChannelSKU  string  `json:"channel_sku"`
+				SKU         *string `json:"sku"`
+			}
+			for _, path := range []string{"/listings", "/listings?sku=" + q(set.product), "/listings?channel_uuid=" + q(w.Channel),
+				"/listings?channel_uuid=" + q(w.Channel) + "&sku=" + q(set.product)} {
+				c.must(http.StatusOK, http.MethodGet, path, nil, &ls)
+				if len(ls) != 1 || ls[0].ChannelUUID != w.Channel || ls[0].ChannelSKU != set.product || ls[0].SKU == nil || *ls[0].SKU != set.product {
+					t.Errorf("GET %s: %+v, want the listing %s linked to itself", short(path), ls, short(set.product))
+				}
+			}
+			for _, o := range []struct{ name, sku string }{{"child", set.child}, {"group", set.group}} {
+				other := o.sku
+				t.Run("no listing of the "+o.name, func(t *testing.T) {
+					if r := c.in(t).must(http.StatusOK, http.MethodGet, "/listings?sku="+q(other), nil, nil); r.String() != "[]" {
+						t.Errorf("GET /listings?sku=%s: %s, want [] (only %s is listed)", short(other), short(r.String()), short(set.product))
+					}
+				})
+			}
+			del := "/listings?channel_uuid=" + q(w.Channel) + "&channel_sku=" + q(set.product)
+			c.must(http.StatusOK, http.MethodDelete, del, nil, nil)
+			c.must(http.StatusNotFound, http.MethodDelete, del, nil, nil)
+			if r := c.must(http.StatusOK, http.MethodGet, "/listings", nil, nil); r.String() != "[]" {
+				t.Errorf("GET /listings after the delete: %s", short(r.String()))
+			}
 			c.must(http.StatusOK, http.MethodPatch, "/inventory", map[string]any{"inventory": []any{map[string]any{
 				"sku": set.product, "warehouse_uuid": w.Warehouse, "available": 1}}}, nil)
 			c.must(http.StatusOK, http.MethodDelete, "/variation_groups/"+url.PathEscape(set.group), nil, nil)
@@ -91,7 +118,7 @@ func TestSKUsInBodies(t *testing.T) {
 	rts := allRoutes(t)
 	for _, set := range skuSets {
 		x := w.ids
-		x.Product = set.product
+		x.Product, x.Listing = set.product, set.child
 		for _, rt := range rts {
 			if rt.hasBody() {
 				w.c.do(rt.Method, x.path(t, rt), writeFor(t, rt).body(w.c, x))

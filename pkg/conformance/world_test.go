@@ -15,14 +15,15 @@ import (
 )
 
 // world is a fresh account holding one of everything: a warehouse, a stand-alone
-// product, a variation group with one child, inventory records, a channel, an open
-// order partly shipped, a cancelled order and an applied inventory adjustment.
+// product, a variation group with one child, inventory records, a channel with its own
+// inventory rules, a listing on it (its channel SKU the product's SKU, linked explicitly
+// to the product), an open order partly shipped, a cancelled order and an applied
+// inventory adjustment.
 type world struct {
 	ids
 	env       *testenv.Env
 	acct      testenv.Account
 	c         *caller
-	Channel   string
 	Cancelled int64 // a cancelled order
 }
 
@@ -78,6 +79,19 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		t.Fatalf("create channel: %v", err)
 	}
 	w.Channel = ch.UUID
+	c.must(http.StatusOK, http.MethodPut, "/channels/"+w.Channel, map[string]any{"channel": map[string]any{
+		"inventory_rules": map[string]any{"percent": 90, "safety": 1, "warehouses": []string{w.Warehouse}}}}, nil)
+	w.Listing = w.Product
+	var l struct {
+		ChannelSKU string  `json:"channel_sku"`
+		SKU        *string `json:"sku"`
+	}
+	c.must(http.StatusOK, http.MethodPut, "/listings", map[string]any{"listing": map[string]any{
+		"channel_uuid": w.Channel, "channel_sku": w.Listing, "sku": w.Product, "listing_ref": "CONF-LISTING-1",
+		"inventory_rules": map[string]any{"max": 5}}}, &l)
+	if l.ChannelSKU != w.Listing || l.SKU == nil || *l.SKU != w.Product {
+		t.Fatalf("PUT /listings: channel SKU %q linked to %v, want %q linked to %q", short(l.ChannelSKU), l.SKU, short(w.Listing), short(w.Product))
+	}
 	seqs := importOrders(t, env, acct.ID,
 		map[string]any{"channel_uuid": w.Channel, "display_ref": "CONF-1", "ordered_at": orderedAtIn,
 			"paid_at": paidAtIn, "ship_by_date": shipByIn, "deliver_by_date": "2024-03-08",
@@ -99,7 +113,23 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
 	w.RequestID = adj.RequestID
 	env.Drain(t)
+	settled(t, c)
 	return w
+}
+
+// settled waits until the account's channel sync is done: it settles asynchronously (the
+// connector sim answers the outbox), so until no listing or shipment is pending, snapshots
+// of a world could move under the tests.
+func settled(t *testing.T, c *caller) {
+	t.Helper()
+	testenv.WaitFor(t, func() bool {
+		for _, path := range []string{"/listings?sync_status=pending", "/shipments?sync_status=pending"} {
+			if r := c.must(http.StatusOK, http.MethodGet, path, nil, nil); r.String() != "[]" {
+				return false
+			}
+		}
+		return true
+	}, "channel sync to settle")
 }
 
 // importOrders imports documents into the account as the CLI does and returns their
@@ -137,8 +167,9 @@ func importResults(t testing.TB, env *testenv.Env, account string, docs ...any) 
 	return res
 }
 
-// snapshot GETs every GET route of rts with x's resources, plus each product of x and
-// the cancelled order, and returns status, Total-Pages and body by path.
+// snapshot GETs every GET route of rts with x's resources, plus each product of x, the
+// listings of x's channel and of x's product, and the extra paths, and returns status,
+// Total-Pages and body by path.
 func snapshot(c *caller, rts []route, x ids, extra ...string) map[string]string {
 	c.t.Helper()
 	paths := append([]string(nil), extra...)
@@ -150,6 +181,7 @@ func snapshot(c *caller, rts []route, x ids, extra ...string) map[string]string 
 	for _, sku := range []string{x.Product, x.Child, x.Group} {
 		paths = append(paths, "/products/"+url.PathEscape(sku))
 	}
+	paths = append(paths, "/listings?channel_uuid="+url.QueryEscape(x.Channel), "/listings?sku="+url.QueryEscape(x.Product))
 	out := make(map[string]string, len(paths))
 	for _, p := range paths {
 		r := c.do(http.MethodGet, p, nil)

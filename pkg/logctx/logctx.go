@@ -7,6 +7,7 @@ package logctx
 import (
 	"context"
 	"log/slog"
+	"time"
 )
 
 type key struct{}
@@ -22,4 +23,15 @@ func From(ctx context.Context) *slog.Logger {
 		return l
 	}
 	return slog.Default()
+}
+
+// Count logs one occurrence of the event name (with attrs) as a CloudWatch
+// embedded metric: the line carries the metric name with the value 1 under
+// the namespace multisell, so CloudWatch counts it with no other setup, and
+// the line is still a readable warning.
+func Count(ctx context.Context, name string, attrs ...any) {
+	emf := slog.Group("_aws", "Timestamp", time.Now().UnixMilli(), "CloudWatchMetrics", []map[string]any{{
+		"Namespace": "multisell", "Dimensions": [][]string{{}}, "Metrics": []map[string]string{{"Name": name}},
+	}})
+	From(ctx).Warn(name, append([]any{emf, slog.Int(name, 1)}, attrs...)...)
 }

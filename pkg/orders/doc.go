@@ -7,8 +7,8 @@
 // commits the change with its own writes in one transaction through
 // Service.SaveShipment.
 //
-// The edge is handlers.go (the endpoints) and handlers_queue.go (the
-// order-import queue); service.go is the Service and its operations; the
+// The edge is handlers.go (the endpoints; import documents arrive through
+// the channel inbox, pkg/inbox); service.go is the Service and its operations; the
 // storage (keys, items, the index items behind the lists, queries, write
 // sets, paging) is in the store*.go files; the other files are rules:
 // import documents, statuses, allocation, invariants. The item layout is in

@@ -14,6 +14,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
@@ -158,16 +159,16 @@ func TestCancellationReleases(t *testing.T) {
 	}
 }
 
-// TestImportQueue: a connector's message on the order-import queue imports
-// its documents; a bad message is dropped without blocking the queue.
+// TestImportQueue: a connector's message on the channel inbox imports
+// its documents; a bad message is set aside without blocking the queue.
 func TestImportQueue(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
 	send := func(body string, attrs bool) {
-		in := &sqs.SendMessageInput{QueueUrl: aws.String(f.Env.Config.OrderImportQueueURL), MessageBody: aws.String(body),
+		in := &sqs.SendMessageInput{QueueUrl: aws.String(f.Env.Config.ChannelInboxQueueURL), MessageBody: aws.String(body),
 			MessageGroupId: aws.String(f.Acct.ID), MessageDeduplicationId: aws.String(fmt.Sprint(time.Now().UnixNano()))}
 		if attrs {
-			in.MessageAttributes = map[string]sqstypes.MessageAttributeValue{orders.AccountAttribute: {DataType: aws.String("String"), StringValue: aws.String(f.Acct.ID)}}
+			in.MessageAttributes = map[string]sqstypes.MessageAttributeValue{queue.AccountAttribute: {DataType: aws.String("String"), StringValue: aws.String(f.Acct.ID)}}
 		}
 		if _, err := f.Env.Deps.SQS.SendMessage(context.Background(), in); err != nil {
 			t.Fatal(err)
@@ -209,10 +210,7 @@ func TestImportLongRefs(t *testing.T) {
 	f.Product("P")
 	f.Stock("P", a, 5)
 	ref, sku := strings.Repeat("😀", 255), strings.Repeat("𝄞", 255)
-	if err := (orders.Service{Table: f.Env.Deps.Table}).LinkListing(context.Background(), f.Acct.ID,
-		orders.Link{ChannelUUID: f.Channel, ChannelSKU: sku, ProductSKU: "P"}); err != nil {
-		t.Fatal(err)
-	}
+	f.Link(sku, "P")
 	doc := f.Doc(ref, "2024-01-01", orderstest.Line("1", sku, 2))
 	res := f.ImportDocs(doc, doc)
 	if res[0].Result != orders.ResultCreated || res[1].Result != orders.ResultUnchanged {

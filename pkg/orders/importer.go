@@ -11,6 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
@@ -294,7 +295,8 @@ func merge(cur *Order, d *document) (*Order, error) {
 }
 
 // resolve sets the inventory_sku of o's lines that have none: the product
-// a listing link maps the channel SKU to, else the product of that SKU.
+// a listing's explicit link maps the channel SKU to (none when the listing
+// is explicitly unlinked), else the product of that SKU.
 func (im *importer) resolve(ctx context.Context, o *Order) error {
 	var skus []string
 	for _, it := range o.Items {
@@ -305,7 +307,7 @@ func (im *importer) resolve(ctx context.Context, o *Order) error {
 	if len(skus) == 0 || !o.open() && o.Version > 0 {
 		return nil
 	}
-	links, err := im.LinkedProducts(ctx, im.account, o.ChannelUUID, skus)
+	links, err := listings.Service{Table: im.Table}.Links(ctx, im.account, o.ChannelUUID, skus)
 	if err != nil {
 		return err
 	}
@@ -319,7 +321,9 @@ func (im *importer) resolve(ctx context.Context, o *Order) error {
 			continue
 		}
 		if p, ok := links[it.SKU]; ok {
-			it.InventorySKU = &p
+			if p != "" {
+				it.InventorySKU = &p
+			}
 		} else if _, ok := products[it.SKU]; ok {
 			sku := it.SKU
 			it.InventorySKU = &sku

@@ -183,12 +183,14 @@ func scaleCases(s *seeded, jump int) []testenv.CostCase {
 
 // TestScaleSmall proves the scale property (acceptance item 5) at a size
 // CI affords: every first page, and a jump, costs the same calls and the
-// same read units with 300 orders as with 3,000. The 300-order account is
+// same read units with 300 orders as with 1,000. The 300-order account is
 // checked for every invariant: the bulk writes are what imports would have
-// written (the 3,000 are written by the same code).
+// written (the 1,000 are written by the same code). Sizes stay small: the
+// local DynamoDB emulator's writes slow down as the table's stream grows
+// (docs/local-stack.md). It runs alone, before the parallel tests: its bulk
+// load would make their requests wait on the emulator.
 func TestScaleSmall(t *testing.T) {
-	t.Parallel()
-	small, large := seed(t, 300, true), seed(t, 3000, false)
+	small, large := seed(t, 300, true), seed(t, 1000, false)
 	smallCases, largeCases := scaleCases(small, 20), scaleCases(large, 20)
 	for i, sc := range smallCases {
 		lc := largeCases[i]
@@ -215,12 +217,12 @@ func measure(t *testing.T, c testenv.CostCase) (map[string]int, float64) {
 }
 
 // BenchmarkScale reports the first pages and a jump to page 50 with 1,000
-// and with 100,000 orders in the account (acceptance item 5): the
+// and with 10,000 orders in the account (acceptance item 5): the
 // ddb-calls/op and ddb-rcu/op of each request are the same at both sizes.
-// Seeding 100,000 orders takes a while, so `go test` without -bench does
-// not run it; TestScaleSmall proves the same at 300 and 3,000.
+// Seeding 10,000 orders takes a while, so `go test` without -bench does
+// not run it; TestScaleSmall proves the same at 300 and 1,000.
 func BenchmarkScale(b *testing.B) {
-	for _, n := range []int{1_000, 100_000} {
+	for _, n := range []int{1_000, 10_000} {
 		b.Run(fmt.Sprintf("%d orders", n), func(b *testing.B) {
 			testenv.BenchCosts(b, scaleCases(seed(b, n, false), 50))
 		})

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/allocation"
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -138,32 +137,6 @@ func (s Service) SaveShipment(ctx context.Context, account string, cur, next *Or
 		return nil, err
 	}
 	return released(cur, next, shipped), nil
-}
-
-// LinkListing maps the channel's SKU to the product (the CLI's `listings
-// link`): the channel and the product must exist. Orders imported later (and
-// re-imports of open orders whose lines have no inventory SKU yet) use it.
-func (s Service) LinkListing(ctx context.Context, account string, l Link) error {
-	if err := l.check(); err != nil {
-		return err
-	}
-	if _, err := (channels.Service{Table: s.Table}).Get(ctx, account, l.ChannelUUID); err != nil {
-		return fmt.Errorf("channel %s: %w", l.ChannelUUID, err)
-	}
-	products, err := catalog.Service{Table: s.Table}.Lookup(ctx, account, []string{l.ProductSKU})
-	if err != nil {
-		return fmt.Errorf("look up product: %w", err)
-	}
-	if _, ok := products[l.ProductSKU]; !ok {
-		return fmt.Errorf("product %q: %w", l.ProductSKU, ErrProductNotFound)
-	}
-	return putLink(ctx, s.Table, account, l)
-}
-
-// LinkedProducts returns the products the channel's SKUs are linked to
-// (unlinked SKUs absent): one BatchGetItem per 100 SKUs.
-func (s Service) LinkedProducts(ctx context.Context, account, channel string, skus []string) (map[string]string, error) {
-	return readLinks(ctx, s.Table, account, channel, skus)
 }
 
 // StockAvailable implements inventory.StockListener: after records changed,

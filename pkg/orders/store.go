@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
@@ -23,7 +22,6 @@ const (
 	kindIndex      = "OX"   // index items of the order lists: OX#all, OX#st=, OX#pay=, OX#ship=
 	kindFulfill    = "FX"   // FX#<warehouse>: open orders allocated there
 	kindUnassigned = "UX"   // open orders with unassigned quantities
-	kindLink       = "LNK"  // listing links (channel, channel sku) -> product sku
 )
 
 // seqText is the sort-key form of a sequence number: fixed width, so text
@@ -46,10 +44,6 @@ func refSK(channel, displayRef string) string {
 
 func seqKey(account string) map[string]types.AttributeValue {
 	return store.Key(store.PK(account, kindSeq), "ORDER")
-}
-
-func linkKey(account, channel, sku string) map[string]types.AttributeValue {
-	return store.Key(store.PK(account, kindLink), store.Join(channel, store.KeyText(sku)))
 }
 
 // getOrder reads one order of the account: one strongly consistent
@@ -185,42 +179,6 @@ func seedItems(account string, o *Order) ([]map[string]types.AttributeValue, err
 	idx := indexItems(account, o)
 	for _, pk := range slices.Sorted(maps.Keys(idx)) {
 		out = append(out, idx[pk])
-	}
-	return out, nil
-}
-
-// putLink stores a listing link, replacing the channel SKU's previous one.
-func putLink(ctx context.Context, t store.Table, account string, l Link) error {
-	item := linkKey(account, l.ChannelUUID, l.ChannelSKU)
-	item["channel_uuid"], item["sku"], item["product_sku"] = store.S(l.ChannelUUID), store.S(l.ChannelSKU), store.S(l.ProductSKU)
-	if _, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: t.TableName(), Item: item}); err != nil {
-		return fmt.Errorf("put listing link: %w", err)
-	}
-	return nil
-}
-
-// readLinks returns the products the channel's SKUs are linked to
-// (unlinked SKUs absent): one BatchGetItem per 100 SKUs.
-func readLinks(ctx context.Context, t store.Table, account, channel string, skus []string) (map[string]string, error) {
-	keys := make([]map[string]types.AttributeValue, 0, len(skus))
-	seen := map[string]bool{}
-	for _, s := range skus {
-		if !seen[s] {
-			seen[s] = true
-			keys = append(keys, linkKey(account, channel, s))
-		}
-	}
-	items, err := t.BatchGet(ctx, keys, false)
-	if err != nil {
-		return nil, fmt.Errorf("read listing links: %w", err)
-	}
-	out := make(map[string]string, len(items))
-	for _, it := range items {
-		sku, _ := it["sku"].(*types.AttributeValueMemberS)
-		product, _ := it["product_sku"].(*types.AttributeValueMemberS)
-		if sku != nil && product != nil {
-			out[sku.Value] = product.Value
-		}
 	}
 	return out, nil
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // MaxDecodedBytes bounds the JSON a message body may unzip to, so a hostile
@@ -43,4 +45,28 @@ func Decode(body string, v any) error {
 		return fmt.Errorf("decode message: %w", err)
 	}
 	return nil
+}
+
+// Plain is the body of a message carrying v as plain JSON, for the queues
+// outside parties read and write (the channel queues): every character
+// beyond ASCII is written as a \u escape (a surrogate pair beyond U+FFFF),
+// which any JSON reader decodes and every SQS implementation accepts.
+func Plain(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode message: %w", err)
+	}
+	var out strings.Builder
+	for _, r := range string(b) {
+		switch {
+		case r < utf8.RuneSelf:
+			out.WriteRune(r)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&out, `\u%04x`, r)
+		}
+	}
+	return out.String(), nil
 }

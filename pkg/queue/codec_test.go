@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,4 +48,27 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip of %#v gave %#v, %v", v, w, err)
 		}
 	})
+}
+
+func TestPlain(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   any
+		want string
+	}{
+		{map[string]string{"sku": "A"}, `{"sku":"A"}`},
+		{"é", `"\u00e9"`},
+		{"𝄞", `"\ud834\udd1e"`},
+		{"<&>", `"\u003c\u0026\u003e"`},
+	}
+	for _, tc := range cases {
+		got, err := Plain(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Plain(%v) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+		var back any
+		if err := json.Unmarshal([]byte(got), &back); err != nil {
+			t.Errorf("Plain(%v) = %s is not JSON: %v", tc.in, got, err)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package shipments
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -67,4 +68,29 @@ func NormalizeCarrier(name string) (string, bool) {
 		return c, true
 	}
 	return CarrierOther, false
+}
+
+// Carrier is a preferred carrier as GET /carriers returns it.
+type Carrier struct {
+	Name            string   `json:"name"`
+	Aliases         []string `json:"aliases"`
+	ShippingMethods []string `json:"shipping_methods"`
+}
+
+// CarrierList returns every preferred carrier, by name (ignoring case),
+// with the other spellings it is known by and its shipping methods (Other
+// has none).
+func CarrierList() []Carrier {
+	out := make([]Carrier, 0, len(Carriers))
+	for name, spellings := range Carriers {
+		c := Carrier{Name: name, Aliases: []string{}, ShippingMethods: append([]string{}, ShippingMethods[name]...)}
+		for _, s := range spellings {
+			if fold(s) != fold(name) {
+				c.Aliases = append(c.Aliases, s)
+			}
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out
 }

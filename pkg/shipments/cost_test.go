@@ -12,10 +12,12 @@ import (
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
-// costCases are POST /shipments with its DynamoDB budget
+// costCases are the shipment endpoints with their DynamoDB budgets
 // (docs/shipments.md), through the gateway, so each request also pays the
-// rate limiter's one UpdateItem: one GetItem of the order and one
-// TransactWriteItems of every effect, with or without warehouse_uuid. Each
+// rate limiter's one UpdateItem. POST /shipments: one GetItem of the order
+// and one TransactWriteItems of every effect, with or without
+// warehouse_uuid; GET /shipments one Query (of GSI1 by order); GET
+// /carriers nothing. Each
 // run ships a new order of 2 units allocated at the warehouse, imported
 // unmetered before the request, in an account of its own.
 func costCases(tb testing.TB) []testenv.CostCase {
@@ -42,18 +44,29 @@ func costCases(tb testing.TB) []testenv.CostCase {
 		}
 	}
 	budget := map[string]int{"GetItem": 1, "TransactWriteItems": 1, "UpdateItem": 1} // UpdateItem: the rate limiter
+	// A shipment to list, by order too.
+	seq := f.ImportOne(f.Doc("LISTED", "2024-02-01T00:00:00Z", orderstest.Line("1", "S", 1)))
+	if r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1Z",
+		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != http.StatusOK {
+		tb.Fatalf("ship: %d %s", r.Status, r)
+	}
+	list := map[string]int{"Query": 1, "UpdateItem": 1}
 	return []testenv.CostCase{
 		{Name: "POST /shipments", Run: shipment(true), Want: budget},
 		{Name: "POST /shipments without warehouse_uuid", Run: shipment(false), Want: budget},
+		{Name: "GET /shipments", Run: f.Env.Request(f.Acct, http.MethodGet, "/shipments?sync_status=synced", http.StatusOK, nil), Want: list},
+		{Name: "GET /shipments?sb_order_seq", Run: f.Env.Request(f.Acct, http.MethodGet, fmt.Sprintf("/shipments?sb_order_seq=%d", seq), http.StatusOK, nil), Want: list},
+		{Name: "GET /carriers", Run: f.Env.Request(f.Acct, http.MethodGet, "/carriers", http.StatusOK, nil), Want: map[string]int{"UpdateItem": 1}},
 	}
 }
 
-// TestCost checks POST /shipments' DynamoDB calls against its budget.
+// TestCost checks the shipment endpoints' DynamoDB calls against their
+// budgets.
 func TestCost(t *testing.T) {
 	t.Parallel()
 	testenv.CheckCosts(t, costCases(t))
 }
 
-// BenchmarkCost reports POST /shipments' DynamoDB calls and capacity per
+// BenchmarkCost reports the shipment endpoints' DynamoDB calls and capacity per
 // call (make bench).
 func BenchmarkCost(b *testing.B) { testenv.BenchCosts(b, costCases(b)) }

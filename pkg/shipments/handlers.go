@@ -6,7 +6,7 @@ import (
 	"github.com/multisell/multisell/pkg/api"
 )
 
-// Handlers serves POST /shipments over the Service.
+// Handlers serves the shipment and carrier endpoints over the Service.
 type Handlers struct{ Service }
 
 // Create serves POST /shipments (docs/shipments.md): the body is validated
@@ -27,4 +27,28 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 		return nil, err
 	}
 	return api.OK(map[string]string{"body": "Shipment created", "shipment_id": req.Shipment.ID}), nil
+}
+
+// List serves GET /shipments: filters sb_order_seq and sync_status; a page
+// of shipments, oldest first.
+func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
+	page, err := api.ParsePage(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := ParseFilter(r.Query("sb_order_seq"), r.Query("sync_status"))
+	if err != nil {
+		return nil, err
+	}
+	out, err := h.Service.List(ctx, r.Account.ID, f, page)
+	if err != nil {
+		return nil, err
+	}
+	return api.OK(out), nil
+}
+
+// Carriers serves GET /carriers: every preferred carrier, its aliases and
+// its shipping methods, by name; paginated like every list.
+func (h Handlers) Carriers(ctx context.Context, r *api.Request) (*api.Response, error) {
+	return api.ListAll(ctx, r, func(context.Context) ([]Carrier, error) { return h.Service.Carriers(), nil })
 }

@@ -3,6 +3,7 @@ package shipments
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -10,17 +11,34 @@ import (
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// Service makes shipments.
+// Errors a connector's message can meet (logged and counted by the inbox).
+var (
+	// ErrStale is a result or retry for a shipment that was confirmed or
+	// failed again meanwhile: it changes nothing.
+	ErrStale = errors.New("stale: the shipment's tracking has moved on")
+	// ErrNotFound is an unknown shipment (or another channel's).
+	ErrNotFound error = errs.NotFound("Shipment not found")
+)
+
+// Service makes shipments and sends their tracking to the channels.
 type Service struct {
 	Table store.Table
 	// Stock is told the records where a shipment released stock (given
 	// back allocations), to allocate it to waiting orders: the orders
 	// service, wired in pkg/app. Nil: the stock waits for the next change.
 	Stock inventory.StockListener
+	// Outbox is the channel outbox (FIFO, plain JSON); Retries the retry
+	// queue (delayed messages).
+	Outbox, Retries queue.Sender
+	// RetryBase is the wait before the first retry of a failed post
+	// (doubled per attempt); queue.DefaultRetryBase when zero.
+	RetryBase time.Duration
 }
 
 // Create makes the shipment req in the account (docs/shipments.md): a read
@@ -66,6 +84,11 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	if req.invalid != nil {
 		return nil, s.afterWarehouse(ctx, account, req, req.invalid)
 	}
+	method, err := RulesFor(cur.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod)
+	if err != nil {
+		return nil, s.afterWarehouse(ctx, account, req, err)
+	}
+	req.Shipment.ShippingMethod = method
 	next := cur.Clone()
 	moves, err := applyShipment(&next, req.Items, req.Warehouse, "")
 	if errors.Is(err, errNeedFallback) {
@@ -84,7 +107,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	}
 	now := isotime.Format(time.Now())
 	next.ShippedAt = &now
-	sh, records := record(req, moves, now)
+	sh, records := record(req, cur, &next, moves, now)
 	writes, err := s.shipmentWrites(account, sh, moves, records)
 	if err != nil {
 		return nil, err
@@ -108,4 +131,123 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 		return gerr
 	}
 	return err
+}
+
+// List returns a page of the shipments the filter selects, oldest first:
+// one Query (of GSI1 for one order) up to the page's end.
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]View, error) {
+	recs, err := list(ctx, s.Table, account, f, p.Offset()+p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]View, 0, len(recs))
+	for _, sh := range paging.Slice(recs, p) {
+		out = append(out, sh.view())
+	}
+	return out, nil
+}
+
+// Carriers returns every preferred carrier with its aliases and shipping
+// methods, by name.
+func (s Service) Carriers() []Carrier { return CarrierList() }
+
+// Track is channel sync's work on one account's stream records of a batch
+// (called by the listings service, which owns the stream): it posts the
+// tracking of new shipments, and of failed ones whose retry came, to the
+// outbox, and schedules the retries of failed posts. An error fails the
+// account's records, which come again: a message may go twice (with the
+// same deduplication id), never zero times.
+func (s Service) Track(ctx context.Context, account string, changes []store.Change) error {
+	for _, c := range changes {
+		sc, ok, err := decodeShipmentChange(c)
+		if err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		sh := sc.sh
+		if sc.send {
+			err := s.Outbox.SendMessage(ctx, queue.Message{
+				Group: group(account, sh.Seq), Dedup: dedup(sh.ID, sh.Push), Account: account, Body: tracking(account, sh),
+			})
+			if err != nil {
+				return fmt.Errorf("send shipment.tracking: %w", err)
+			}
+		}
+		if sc.retry {
+			err := s.Retries.SendMessage(ctx, queue.Message{
+				Delay: queue.Backoff(s.RetryBase, sh.Attempts), Account: account,
+				Body: Retry{Type: TypeRetry, ShipmentID: sh.ID, Attempt: sh.Attempts},
+			})
+			if err != nil {
+				return fmt.Errorf("schedule a retry: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Confirm applies a connector's result for a shipment's tracking: ok makes
+// it synced, an error failed (retried from the stream). A shipment the
+// account does not have, or of another channel, is ErrNotFound; a failure
+// for a synced shipment is ErrStale and changes nothing.
+func (s Service) Confirm(ctx context.Context, account string, res Result) error {
+	return s.update(ctx, account, res.ShipmentID, func(sh *Shipment) error {
+		if sh.ChannelUUID != res.ChannelUUID {
+			return ErrNotFound
+		}
+		switch {
+		case res.OK && sh.SyncStatus == StatusSynced:
+			return ErrStale
+		case res.OK:
+			sh.SyncStatus, sh.SyncError, sh.Attempts = StatusSynced, nil, 0
+		case sh.SyncStatus == StatusSynced:
+			return ErrStale
+		default:
+			msg := "the channel refused the tracking"
+			if res.Error != nil && *res.Error != "" {
+				msg = *res.Error
+			}
+			sh.SyncStatus, sh.SyncError = StatusFailed, &msg
+			sh.Attempts++
+		}
+		return nil
+	})
+}
+
+// Resend posts a failed shipment's tracking again (the retry queue's
+// delayed message): unless it was confirmed or failed again meanwhile
+// (ErrStale), it counts one more push, which the stream sends.
+func (s Service) Resend(ctx context.Context, account string, m Retry) error {
+	return s.update(ctx, account, m.ShipmentID, func(sh *Shipment) error {
+		if sh.SyncStatus != StatusFailed || sh.Attempts != m.Attempt {
+			return ErrStale
+		}
+		sh.Push++
+		return nil
+	})
+}
+
+// update reads the shipment, changes it with change and saves it on the
+// revision read, again when another write came between.
+func (s Service) update(ctx context.Context, account, id string, change func(*Shipment) error) error {
+	return orders.Retry(ctx, func() error {
+		sh, err := get(ctx, s.Table, account, id)
+		if err != nil {
+			return err
+		}
+		if sh == nil {
+			return ErrNotFound
+		}
+		if err := change(sh); err != nil {
+			return err
+		}
+		if err := save(ctx, s.Table, account, sh); errors.Is(err, errRaced) {
+			return orders.ErrRetry
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
 }

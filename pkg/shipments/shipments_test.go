@@ -1,7 +1,6 @@
 package shipments_test
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -101,10 +100,7 @@ func TestShipByInventorySKU(t *testing.T) {
 	f := orderstest.New(t)
 	a := f.Warehouse("A")
 	f.Product("PROD-1")
-	if err := (orders.Service{Table: f.Env.Deps.Table}).LinkListing(context.Background(), f.Acct.ID,
-		orders.Link{ChannelUUID: f.Channel, ChannelSKU: "AMZ-1", ProductSKU: "PROD-1"}); err != nil {
-		t.Fatal(err)
-	}
+	f.Link("AMZ-1", "PROD-1")
 	f.Stock("PROD-1", a, 1)
 	seq := f.ImportOne(f.Doc("R", "2024-01-02", orderstest.Line("1", "AMZ-1", 3)))
 	o := f.Order(seq)

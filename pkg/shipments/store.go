@@ -1,6 +1,13 @@
 package shipments
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -8,9 +15,118 @@ import (
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// kindShipment is the partition of an account's shipments (see
-// docs/data-model.md).
-const kindShipment = "SHP"
+// Item kinds and attributes of shipments (docs/data-model.md).
+const (
+	// kindShipment is the partition of an account's shipments, by id
+	// (uuid v7: creation order).
+	kindShipment = "SHP"
+	// kindByOrder is GSI1's partition of an account's shipments, by order:
+	// SK <seq, 12 digits>␟<shipment id>.
+	kindByOrder = "SHPO"
+	attrRev     = "rev"
+	attrStatus  = "sync_status"
+)
+
+// key is the primary key of a shipment.
+func key(account, id string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindShipment), id)
+}
+
+// seqKey is a seq as GSI1's sort key starts: 12 digits, so keys sort by
+// number.
+func seqKey(seq int64) string { return fmt.Sprintf("%012d", seq) }
+
+// item is the stored form of sh, with its GSI1 entry.
+func item(account string, sh *Shipment) (map[string]types.AttributeValue, error) {
+	it, err := store.Marshal(sh, key(account, sh.ID))
+	if err != nil {
+		return nil, err
+	}
+	it[store.AttrGSI1PK] = store.S(store.PK(account, kindByOrder))
+	it[store.AttrGSI1SK] = store.S(store.Join(seqKey(sh.Seq), sh.ID))
+	return it, nil
+}
+
+// decode reads a shipment item (or stream image).
+func decode(img store.Image) (*Shipment, error) {
+	var sh Shipment
+	if err := img.Decode(&sh); err != nil {
+		return nil, fmt.Errorf("decode shipment: %w", err)
+	}
+	return &sh, nil
+}
+
+// get reads one shipment with a strongly consistent read; nil when there
+// is none.
+func get(ctx context.Context, t store.Table, account, id string) (*Shipment, error) {
+	img, err := t.Item(ctx, key(account, id), true)
+	if err != nil || !img.Exists() {
+		return nil, err
+	}
+	return decode(img)
+}
+
+// errRaced is a save that lost to another write of the shipment.
+var errRaced = fmt.Errorf("shipment changed meanwhile")
+
+// save writes sh (one PutItem) if it is still at the revision it was read
+// at, and moves sh.Rev on.
+func save(ctx context.Context, t store.Table, account string, sh *Shipment) error {
+	read := sh.Rev
+	sh.Rev++
+	it, err := item(account, sh)
+	if err != nil {
+		return err
+	}
+	err = t.Commit(ctx, []store.Write{store.Put(it, "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)})})
+	if store.ConditionFailed(err) {
+		sh.Rev = read
+		return errRaced
+	}
+	if err != nil {
+		return fmt.Errorf("save shipment %s: %w", sh.ID, err)
+	}
+	return nil
+}
+
+// query is the Query of the shipments a filter selects, in creation order:
+// the account's partition, or GSI1 for one order; a status filter is a
+// FilterExpression.
+func query(account string, f Filter) dynamodb.QueryInput {
+	in := dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(store.PK(account, kindShipment))},
+	}
+	if f.Seq > 0 {
+		in.IndexName = aws.String(store.GSI1)
+		in.KeyConditionExpression = aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :prefix)")
+		in.ExpressionAttributeValues[":pk"] = store.S(store.PK(account, kindByOrder))
+		in.ExpressionAttributeValues[":prefix"] = store.S(seqKey(f.Seq) + store.Sep)
+	}
+	if f.Status != "" {
+		in.FilterExpression = aws.String("#sync_status = :status")
+		in.ExpressionAttributeNames = map[string]string{"#sync_status": attrStatus}
+		in.ExpressionAttributeValues[":status"] = store.S(f.Status)
+	}
+	return in
+}
+
+// list reads up to n shipments the filter selects, in creation order.
+func list(ctx context.Context, t store.Table, account string, f Filter, n int) ([]*Shipment, error) {
+	items, err := t.QueryUpTo(ctx, query(account, f), n)
+	if err != nil {
+		return nil, fmt.Errorf("list shipments: %w", err)
+	}
+	out := make([]*Shipment, 0, len(items))
+	for _, it := range items {
+		sh, err := decode(store.ImageOf(it))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sh)
+	}
+	return out, nil
+}
 
 // shipmentWrites are the writes of shipment sh besides the order's, in
 // this order: one inventory.Ship per record of records (the moves), the
@@ -24,11 +140,12 @@ func (s Service) shipmentWrites(account string, sh Shipment, moves map[allocatio
 		m := moves[r]
 		writes = append(writes, stock.Ship(account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
 	}
-	item, err := store.Marshal(sh, store.Key(store.PK(account, kindShipment), sh.ID))
+	sh.Rev = 1
+	it, err := item(account, &sh)
 	if err != nil {
 		return nil, err
 	}
-	writes = append(writes, store.Put(item, "attribute_not_exists(PK)", nil))
+	writes = append(writes, store.Put(it, "attribute_not_exists(PK)", nil))
 	if sh.WarehouseUUID != nil {
 		writes = append(writes, warehouses.Service{Table: s.Table}.Exists(account, *sh.WarehouseUUID))
 	}

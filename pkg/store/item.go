@@ -41,3 +41,15 @@ func (t Table) Get(ctx context.Context, key map[string]types.AttributeValue, v a
 	}
 	return true, nil
 }
+
+// Item reads the item with the primary key key as an Image (absent: the
+// zero Image), for items whose attributes are not all plain fields.
+func (t Table) Item(ctx context.Context, key map[string]types.AttributeValue, consistent bool) (Image, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: t.TableName(), Key: key, ConsistentRead: aws.Bool(consistent),
+	})
+	if err != nil {
+		return Image{}, fmt.Errorf("get item: %w", err)
+	}
+	return Image{out.Item}, nil
+}

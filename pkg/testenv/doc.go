@@ -1,7 +1,7 @@
 // Package testenv is the integration-test harness: one local stack per test binary
-// (Dynoxide in memory, fauxqs, the template's table and queues, the local API Gateway on
-// an httptest.Server and the SQS pollers), accounts, and an HTTP client whose every
-// response is validated against docs/openapi.yaml.
+// (Dynoxide in memory, fauxqs, the template's table, stream and queues, the local API Gateway
+// on an httptest.Server and the pollers of the SQS and stream event sources), accounts, and
+// an HTTP client whose every response is validated against docs/openapi.yaml.
 //
 // Use it from a package's tests:
 //

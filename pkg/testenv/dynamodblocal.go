@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,9 @@ import (
 // Dynoxide runs too.
 type Local struct {
 	Endpoint string
+	// Stack is the table provisioned on DynamoDB Local (no queues), with its stream ARN when
+	// the template gives the table a stream; its DynamoDBStreams client reads that stream.
+	Stack *gateway.Stack
 	// Config is the shared stack's configuration with DynamoDB Local as the DynamoDB endpoint.
 	Config app.Config
 	Deps   *app.Deps
@@ -28,10 +32,14 @@ var (
 )
 
 // DynamoDBLocal returns DynamoDB Local (started once per test binary, in memory, with the
-// template's table). It skips the test only when Java is not installed.
+// template's table). It skips the test only when Java is not installed, and never in CI (the
+// CI environment variable set), where it fails instead.
 func DynamoDBLocal(t testing.TB) *Local {
 	t.Helper()
 	if !emulators.JavaAvailable() {
+		if os.Getenv("CI") != "" {
+			t.Fatal("testenv: java is not installed; CI must run the DynamoDB Local checks (make deps installs it)")
+		}
 		t.Skip("testenv: java is not installed; DynamoDB Local needs it (make deps installs it)")
 	}
 	env := Get(t)
@@ -63,5 +71,5 @@ func startLocal(env *Env) (*Local, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}
-	return &Local{Endpoint: p.Endpoint, Config: cfg, Deps: deps}, nil
+	return &Local{Endpoint: p.Endpoint, Stack: stack, Config: cfg, Deps: deps}, nil
 }

@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -33,6 +34,7 @@ type Env struct {
 	URL     string
 	Pollers *gateway.Pollers
 
+	sync   channelSync
 	procs  []*emulators.Process
 	cancel context.CancelFunc
 }
@@ -136,6 +138,7 @@ func start() (env *Env, err error) {
 	if env.Config, err = env.Stack.AppConfig(); err != nil {
 		return nil, err
 	}
+	env.Config.SyncRetryBase = time.Second // retry failed channel pushes quickly
 	if env.Deps, err = app.New(ctx, env.Config); err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}
@@ -147,15 +150,32 @@ func start() (env *Env, err error) {
 	}
 	env.Server = httptest.NewServer(env.Gateway)
 	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
-	env.Pollers, err = gateway.NewPollers(env.Stack, env.Deps.Handler, gateway.PollerOptions{
-		Logger:           log,
-		FailedVisibility: time.Second, // retry failed messages quickly instead of after minutes
+	env.Pollers, err = gateway.NewPollers(env.Stack, env.handler, gateway.PollerOptions{
+		Logger:             log,
+		FailedVisibility:   time.Second, // retry failed messages quickly instead of after minutes
+		StreamPollInterval: 50 * time.Millisecond,
+		StreamRetryDelay:   10 * time.Millisecond, // retry and bisect failed stream batches quickly
+		// A change reaches the stream function at once in tests; benchmarks keep the
+		// template's batching window, whose latency they measure.
+		StreamBatchingWindow: batchingWindow(),
 	})
 	if err != nil {
 		return nil, err
 	}
 	env.Pollers.Start(ctx)
+	if err := env.startSim(ctx, log); err != nil {
+		return nil, err
+	}
 	return env, nil
+}
+
+// batchingWindow is the stream batching window of the harness: 250 ms, or
+// the template's (0) when benchmarks run.
+func batchingWindow() time.Duration {
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		return 0
+	}
+	return 250 * time.Millisecond
 }
 
 func (e *Env) close() {
@@ -173,8 +193,10 @@ func (e *Env) close() {
 	}
 }
 
-// Drain waits (up to 30 s) until the SQS consumers have processed every queued message,
-// e.g. after an inventory adjustment, and fails the test otherwise.
+// Drain waits (up to 30 s) until the SQS consumers have processed every queued message
+// (delayed ones too), e.g. after an inventory adjustment, and the stream consumers every
+// record of the table's stream, including the work they cause each other (a stream handler
+// that queues messages whose consumer writes the table); it fails the test otherwise.
 func (e *Env) Drain(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

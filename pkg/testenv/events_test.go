@@ -60,6 +60,13 @@ func TestSampleEvents(t *testing.T) {
 				if err != nil || len(resp.BatchItemFailures) > 0 {
 					t.Fatalf("handler = %+v, %v", resp, err)
 				}
+			case func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error):
+				var ev events.DynamoDBEvent
+				decodeEvent(t, data, &ev)
+				resp, err := h(ctx, ev)
+				if err != nil || len(resp.BatchItemFailures) > 0 {
+					t.Fatalf("handler = %+v, %v", resp, err)
+				}
 			default:
 				t.Fatalf("unknown handler type %T", h)
 			}

@@ -80,7 +80,10 @@ func TestValidatorCatchesMismatch(t *testing.T) {
 
 func TestDynamoDBLocal(t *testing.T) {
 	l := DynamoDBLocal(t)
-	if l.Endpoint == "" || l.Deps == nil || l.Config.TableName == "" {
+	if l.Endpoint == "" || l.Deps == nil || l.Config.TableName == "" || l.Stack == nil || l.Stack.TableName != l.Config.TableName {
 		t.Fatalf("local = %+v", l)
+	}
+	if streamed := Get(t).Template.Table.StreamViewType != ""; streamed != (l.Stack.StreamARN != "") {
+		t.Errorf("the template's table has a stream: %v, DynamoDB Local's stream ARN %q", streamed, l.Stack.StreamARN)
 	}
 }

@@ -98,3 +98,12 @@ func list(ctx context.Context, t store.Table, account string) ([]Warehouse, erro
 	}
 	return out, nil
 }
+
+// ArchiveChanged decodes a stream record of a warehouse: its uuid, when it
+// was archived or brought back (its stock stops or starts counting).
+func ArchiveChanged(c store.Change) (string, bool) {
+	if c.Kind != "WH" || !c.Old.Exists() || !c.New.Exists() {
+		return "", false
+	}
+	return c.SK, !store.Same(c.Old, c.New, "archived")
+}

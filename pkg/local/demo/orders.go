@@ -10,6 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/local/connectorsim"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
 )
@@ -78,8 +79,11 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 	}
 	toShip := created[:len(created)*6/10]
 	ship := shipments.Service{Table: t, Stock: svc}
+	refused := false // whether the shipment the sim refuses is made
 	for i, seq := range toShip {
-		if err := e.shipDemo(ctx, ship, seq); err != nil {
+		shipped, err := e.shipDemo(ctx, ship, seq, !refused)
+		refused = refused || shipped
+		if err != nil {
 			return err
 		}
 		e.Progress("shipments", i+1, len(toShip))
@@ -118,11 +122,13 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) 
 }
 
 // shipDemo ships a demo order: every allocated unit, or one line only for
-// every third order (a partial shipment).
-func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) error {
+// every third order (a partial shipment). The first shipment's tracking
+// number is one the connector sim's channels refuse, so the demo has a
+// shipment that failed and is being retried.
+func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64, first bool) (bool, error) {
 	o, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, seq)
 	if err != nil || o.Status != orders.StatusOpen {
-		return err
+		return false, err
 	}
 	var items []map[string]any
 	for i, it := range o.Items {
@@ -131,28 +137,37 @@ func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64) e
 		}
 	}
 	if len(items) == 0 {
-		return nil
+		return false, nil
 	}
 	carriers := []string{"USPS", "UPS", "FedEx", "DHL"}
 	b, err := json.Marshal(map[string]any{"shipment": map[string]any{
 		"sb_order_seq": seq, "carrier_name": carriers[e.Rand.IntN(len(carriers))],
-		"tracking_number": fmt.Sprintf("1Z%010d", seq), "items": items,
+		"tracking_number": trackingNumber(seq, first), "items": items,
 	}})
 	if err != nil {
-		return fmt.Errorf("marshal shipment: %w", err)
+		return false, fmt.Errorf("marshal shipment: %w", err)
 	}
 	body, err := lenient.DecodeObject(string(b))
 	if err != nil {
-		return fmt.Errorf("demo shipment %d: %w", seq, err)
+		return false, fmt.Errorf("demo shipment %d: %w", seq, err)
 	}
 	req, err := shipments.ParseShipment(body)
 	if err != nil {
-		return fmt.Errorf("demo shipment %d: %w", seq, err)
+		return false, fmt.Errorf("demo shipment %d: %w", seq, err)
 	}
 	if err := ship.Create(ctx, e.Account, req); err != nil {
-		return fmt.Errorf("ship demo order %d: %w", seq, err)
+		return false, fmt.Errorf("ship demo order %d: %w", seq, err)
 	}
-	return nil
+	return true, nil
+}
+
+// trackingNumber is a demo tracking number; the first is one the connector
+// sim refuses.
+func trackingNumber(seq int64, first bool) string {
+	if first {
+		return fmt.Sprintf("%s-%06d", connectorsim.RejectedTrackingPrefix, seq)
+	}
+	return fmt.Sprintf("1Z%010d", seq)
 }
 
 // stockedSKUs returns the SKUs the account has inventory of, in order.

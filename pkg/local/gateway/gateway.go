@@ -48,6 +48,9 @@ type AuthorizerHandler = func(context.Context, events.APIGatewayCustomAuthorizer
 // SQSHandler is the signature of an SQS consumer (app.SQSHandler).
 type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)
 
+// DynamoDBHandler is the signature of a DynamoDB stream consumer.
+type DynamoDBHandler = func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error)
+
 // Gateway serves a template's REST API. It is safe for concurrent use.
 type Gateway struct {
 	api           *template.API

@@ -38,6 +38,16 @@ func roundTrip(v, out any) error {
 // timeout, a Lambda context, the event passed through JSON, and a panic turned into an
 // error. The function keeps running in the background if it ignores its deadline.
 func invoke[In, Out any](ctx context.Context, fn *template.Function, region, account string, h func(context.Context, In) (Out, error), event In) (Out, error) {
+	return invokeAs(ctx, uuid.NewString(), fn, region, account, h, event)
+}
+
+// functionARN is the ARN a function's handler sees as its invoked function ARN.
+func functionARN(region, account string, fn *template.Function) string {
+	return fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", region, account, fn.LogicalID)
+}
+
+// invokeAs is invoke with the invocation's request id given.
+func invokeAs[In, Out any](ctx context.Context, requestID string, fn *template.Function, region, account string, h func(context.Context, In) (Out, error), event In) (Out, error) {
 	var (
 		zero Out
 		in   In
@@ -52,8 +62,8 @@ func invoke[In, Out any](ctx context.Context, fn *template.Function, region, acc
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ctx = lambdacontext.NewContext(ctx, &lambdacontext.LambdaContext{
-		AwsRequestID:       uuid.NewString(),
-		InvokedFunctionArn: fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", region, account, fn.LogicalID),
+		AwsRequestID:       requestID,
+		InvokedFunctionArn: functionARN(region, account, fn),
 	})
 	type result struct {
 		out Out

@@ -9,6 +9,10 @@ import (
 	"github.com/multisell/multisell/pkg/local/emulators"
 )
 
+// dynamoBackends are the DynamoDB emulators the stream tests run on: Dynoxide, which the
+// local stack uses, and AWS's DynamoDB Local, for fidelity.
+var dynamoBackends = []string{"dynoxide", "dynamodb-local"}
+
 // emulator processes shared by this package's tests, started on first use.
 var (
 	emuMu    sync.Mutex
@@ -31,6 +35,16 @@ func emulator(t *testing.T, name string) *emulators.Process {
 		p, err = emulators.StartFauxqs(context.Background())
 	case "dynoxide":
 		p, err = emulators.StartDynoxide(context.Background(), emulators.DynoxideOptions{})
+	case "dynamodb-local":
+		if !emulators.JavaAvailable() {
+			if os.Getenv("CI") != "" {
+				t.Fatal("java is not installed; CI must run the DynamoDB Local checks (make deps installs it)")
+			}
+			t.Skip("java is not installed; DynamoDB Local needs it (make deps installs it)")
+		}
+		p, err = emulators.StartDynamoDBLocal(context.Background())
+	default:
+		t.Fatalf("no emulator %s", name)
 	}
 	if err != nil {
 		t.Fatalf("start %s: %v", name, err)

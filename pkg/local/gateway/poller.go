@@ -31,16 +31,37 @@ type PollerOptions struct {
 	Concurrency int
 	// Logger receives a line per batch (Debug) and per failure (Warn/Error).
 	Logger *slog.Logger
+
+	// StreamPollInterval is how long a stream shard's reader waits after a read that found
+	// nothing new (default 100 ms; Lambda polls four times a second).
+	StreamPollInterval time.Duration
+	// StreamRetryDelay is the wait before a failed stream batch is retried; it doubles with
+	// each retry of the same records, up to 32 times (default 100 ms). A bisected batch's
+	// halves wait the delay once.
+	StreamRetryDelay time.Duration
+	// CheckpointFile, when set, keeps the stream sources' checkpoints (the last record done
+	// with in each shard) in this JSON file, so a restarted stack resumes where it stopped
+	// instead of replaying the stream from TRIM_HORIZON. Without it they live in memory.
+	CheckpointFile string
+	// StreamBatchingWindow, when > 0, caps the stream sources' MaximumBatchingWindow (tests
+	// want a change to reach the function at once; the template's window trades latency for
+	// fewer invocations).
+	StreamBatchingWindow time.Duration
 }
 
-// Pollers play the Lambda SQS event source mappings of a template: one receive loop per
-// enabled SQS event, invoking the function's handler with each batch.
+// Pollers play the Lambda event source mappings of a template: one receive loop per enabled
+// SQS event, and a stream reader per enabled DynamoDB event, invoking the function's handler
+// with each batch.
 type Pollers struct {
-	stack    *Stack
-	sources  []*source
-	opts     PollerOptions
-	log      *slog.Logger
-	inflight atomic.Int64
+	stack       *Stack
+	sources     []*source
+	streams     []*streamSource
+	checkpoints *checkpoints
+	opts        PollerOptions
+	log         *slog.Logger
+	inflight    atomic.Int64
+	// clock orders the stream readers' reads and Drain's passes.
+	clock atomic.Int64
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -54,12 +75,17 @@ type source struct {
 	handler SQSHandler
 }
 
-// NewPollers prepares a poller for every enabled SQS event of the template's functions,
-// taking the handlers from lookup by folder name. Call Start to run them.
+// NewPollers prepares a poller for every enabled SQS and DynamoDB event of the template's
+// functions, taking the handlers from lookup by folder name. Call Start to run them.
 func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, error) {
 	opts.WaitTime = cmp.Or(opts.WaitTime, time.Second)
 	opts.Concurrency = cmp.Or(opts.Concurrency, 1)
+	opts.StreamPollInterval = cmp.Or(opts.StreamPollInterval, 100*time.Millisecond)
+	opts.StreamRetryDelay = cmp.Or(opts.StreamRetryDelay, 100*time.Millisecond)
 	p := &Pollers{stack: stack, opts: opts, log: cmp.Or(opts.Logger, slog.Default())}
+	if err := p.addStreams(lookup); err != nil {
+		return nil, err
+	}
 	tpl := stack.Template()
 	for i := range tpl.Functions {
 		fn := &tpl.Functions[i]
@@ -85,7 +111,52 @@ func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, erro
 	return p, nil
 }
 
-// Start runs the receive loops until Stop is called or ctx ends. Starting twice is a no-op.
+// addStreams prepares a stream source for every enabled DynamoDB event.
+func (p *Pollers) addStreams(lookup Lookup) error {
+	tpl := p.stack.Template()
+	for i := range tpl.Functions {
+		fn := &tpl.Functions[i]
+		for _, ev := range fn.DynamoDBEvents {
+			if !ev.Enabled {
+				continue
+			}
+			where := fn.LogicalID + "." + ev.Name
+			if p.stack.StreamARN == "" {
+				return fmt.Errorf("pollers: %s: the stream of table %s is not provisioned", where, ev.Stream)
+			}
+			s := &streamSource{
+				p: p, fn: fn, event: ev, key: where, streamARN: p.stack.StreamARN, log: p.log,
+				wake: make(chan struct{}, 1), workers: map[string]*shardWorker{},
+			}
+			if ev.OnFailure != "" {
+				q, ok := p.stack.Queues[ev.OnFailure]
+				if !ok {
+					return fmt.Errorf("pollers: %s: on-failure queue %s is not provisioned", where, ev.OnFailure)
+				}
+				s.onFailure = &q
+			}
+			h, err := lookup(fn.Folder)
+			if err != nil {
+				return fmt.Errorf("pollers: handler of %s: %w", fn.LogicalID, err)
+			}
+			if s.handler, _ = h.(DynamoDBHandler); s.handler == nil {
+				return fmt.Errorf("pollers: %s (%s) has a DynamoDB event but its handler is a %T", fn.LogicalID, fn.Folder, h)
+			}
+			p.streams = append(p.streams, s)
+		}
+	}
+	var err error
+	if p.checkpoints, err = loadCheckpoints(p.opts.CheckpointFile); err != nil {
+		return fmt.Errorf("pollers: %w", err)
+	}
+	return nil
+}
+
+// tick advances the pollers' clock.
+func (p *Pollers) tick() int64 { return p.clock.Add(1) }
+
+// Start runs the receive loops and the stream readers until Stop is called or ctx ends.
+// Starting twice is a no-op.
 func (p *Pollers) Start(ctx context.Context) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -102,9 +173,18 @@ func (p *Pollers) Start(ctx context.Context) {
 			}()
 		}
 	}
+	for _, s := range p.streams {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			s.run(ctx, &p.wg)
+		}()
+	}
 }
 
-// Stop ends the receive loops and waits for the batches in progress to finish.
+// Stop ends the receive loops and the stream readers and waits for the batches in progress
+// to finish (a stream batch waiting for a retry is not retried; it is read again on the next
+// start).
 func (p *Pollers) Stop() {
 	p.mu.Lock()
 	cancel := p.cancel
@@ -271,15 +351,47 @@ func (p *Pollers) changeVisibility(ctx context.Context, s *source, msgs []sqstyp
 	return errors.Join(errs...)
 }
 
-// Drain waits until every polled queue is empty (no visible, in-flight or delayed message)
-// and no batch is being processed, or ctx ends. The pollers must be running. A failed
-// message counts until it is deleted or moved to its dead-letter queue.
+// Drain waits until the pollers are done with everything written before it was called, or
+// ctx ends: every polled queue is empty (no visible, in-flight or delayed message) with no
+// batch being processed, and every stream source has read its shards past the moment the
+// queues were empty and delivered every record up to there. As one side may feed the other
+// (a stream handler sends messages whose consumer writes the table, which makes new stream
+// records), it repeats until the queues are still empty after the streams caught up. Writes
+// made meanwhile by others (parallel tests) do not hold it up: the streams only have to reach
+// the point each pass started from, and records their filters drop are no work. The pollers must be running. A failed message
+// counts until it is deleted or moved to its dead-letter queue; a failed stream batch until
+// it is delivered or sent to its on-failure destination.
 func (p *Pollers) Drain(ctx context.Context) error {
 	names := []sqstypes.QueueAttributeName{
 		sqstypes.QueueAttributeNameApproximateNumberOfMessages,
 		sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible,
 		sqstypes.QueueAttributeNameApproximateNumberOfMessagesDelayed,
 	}
+	for {
+		if err := p.drainQueues(ctx, names); err != nil {
+			return err
+		}
+		// Every message handled so far wrote before start: the streams must be read past
+		// it, and what the stream functions sent since handled in turn.
+		start := p.tick()
+		for _, s := range p.streams {
+			s.wakeUp()
+		}
+		if err := p.drainStreams(ctx, start); err != nil {
+			return err
+		}
+		pending, err := p.pending(ctx, names)
+		if err != nil {
+			return err
+		}
+		if pending == 0 && p.inflight.Load() == 0 {
+			return nil
+		}
+	}
+}
+
+// drainQueues waits until the polled queues are empty and no batch is being processed.
+func (p *Pollers) drainQueues(ctx context.Context, names []sqstypes.QueueAttributeName) error {
 	for {
 		pending, err := p.pending(ctx, names)
 		if err != nil {
@@ -292,6 +404,27 @@ func (p *Pollers) Drain(ctx context.Context) error {
 		case <-ctx.Done():
 			return fmt.Errorf("drain: %d messages still pending: %w", pending, ctx.Err())
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// drainStreams waits until every stream source has been quiet since the tick start.
+func (p *Pollers) drainStreams(ctx context.Context, start int64) error {
+	for {
+		busy := ""
+		for _, s := range p.streams {
+			if ok, what := s.quietSince(start); !ok {
+				busy = what
+				break
+			}
+		}
+		if busy == "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("drain: stream source %s is still busy: %w", busy, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }

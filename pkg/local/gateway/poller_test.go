@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,5 +278,55 @@ func TestPollerFailedVisibility(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("retry took %v, want about 1 s", d)
+	}
+}
+
+// TestPollerTwoQueues: one function with two SQS event sources, a FIFO queue and a standard
+// queue with a per-message delay, gets the messages of both, and Drain waits for the delayed
+// one.
+func TestPollerTwoQueues(t *testing.T) {
+	t.Parallel()
+	c := &consumer{received: map[string][]events.SQSMessage{}, behave: func(string, int) string { return "ok" }}
+	s, p := startPollersWith(t, string(testdata(t, "two-queues.yaml")), "twoqueues", c, PollerOptions{})
+	run := strconv.FormatInt(time.Now().UnixNano(), 36) // bodies differ from run to run (content-based deduplication)
+	start := time.Now()
+	later := "later-" + run
+	_, err := s.SQS.SendMessage(context.Background(), &sqs.SendMessageInput{
+		QueueUrl: aws.String(s.Queues["Later"].URL), MessageBody: aws.String(later), DelaySeconds: 2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ordered []string
+	for i := 0; i < 3; i++ {
+		body := fmt.Sprintf("ordered-%d-%s", i, run)
+		ordered = append(ordered, body)
+		send(t, s, "Ordered", "g", body)
+	}
+	drain(t, p)
+	if d := time.Since(start); d < 1500*time.Millisecond {
+		t.Errorf("Drain returned after %v, before the delayed message was visible", d)
+	}
+	tests := []struct {
+		body, queue string
+	}{
+		{later, "Later"}, {ordered[0], "Ordered"}, {ordered[1], "Ordered"}, {ordered[2], "Ordered"},
+	}
+	for _, tc := range tests {
+		got := c.attempts(tc.body)
+		if len(got) != 1 || got[0].EventSourceARN != s.Queues[tc.queue].ARN {
+			t.Errorf("%s: delivered %d times (%+v), want once from %s", tc.body, len(got), got, tc.queue)
+		}
+	}
+	c.mu.Lock()
+	var got []string
+	for _, b := range c.order {
+		if strings.HasPrefix(b, "ordered-") {
+			got = append(got, b)
+		}
+	}
+	c.mu.Unlock()
+	if !slices.Equal(got, ordered) {
+		t.Errorf("FIFO order %v, want %v", got, ordered)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -39,8 +40,8 @@ type ProvisionOptions struct {
 }
 
 // Provision creates the template's table and queues on the emulators (an existing table
-// is kept and given any missing index or TTL setting; existing queues are reused) and
-// returns the stack with the physical names.
+// is kept and given any missing index, stream or TTL setting; existing queues are reused) and
+// returns the stack with the physical names and the table's stream ARN.
 func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts ProvisionOptions) (*Stack, error) {
 	s := &Stack{
 		Name:      cmp.Or(opts.StackName, "multisell"),
@@ -63,6 +64,9 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 	}
 	creds := credentials.NewStaticCredentialsProvider("local", "local", "")
 	s.DynamoDB = dynamodb.New(dynamodb.Options{
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB),
+	})
+	s.DynamoDBStreams = dynamodbstreams.New(dynamodbstreams.Options{
 		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB),
 	})
 	s.SQS = sqs.New(sqs.Options{
@@ -148,6 +152,11 @@ func (s *Stack) provisionTable(ctx context.Context, tb *template.Table) error {
 			IndexName: aws.String(ix.Name), KeySchema: keySchema(ix.HashKey, ix.RangeKey), Projection: projection(ix),
 		})
 	}
+	if tb.StreamViewType != "" {
+		in.StreamSpecification = &ddbtypes.StreamSpecification{
+			StreamEnabled: aws.Bool(true), StreamViewType: ddbtypes.StreamViewType(tb.StreamViewType),
+		}
+	}
 	_, err := s.DynamoDB.CreateTable(ctx, in)
 	var inUse *ddbtypes.ResourceInUseException
 	switch {
@@ -157,11 +166,24 @@ func (s *Stack) provisionTable(ctx context.Context, tb *template.Table) error {
 		if err := s.addMissingIndexes(ctx, tb, in.AttributeDefinitions); err != nil {
 			return err
 		}
+		if err := s.enableStream(ctx, tb); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("create table %s: %w", s.TableName, err)
 	}
 	if err := s.waitTableActive(ctx); err != nil {
 		return err
+	}
+	if tb.StreamViewType != "" {
+		out, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.TableName)})
+		if err != nil {
+			return fmt.Errorf("describe table %s: %w", s.TableName, err)
+		}
+		if s.StreamARN = aws.ToString(out.Table.LatestStreamArn); s.StreamARN == "" {
+			return fmt.Errorf("table %s has no LatestStreamArn after enabling its stream", s.TableName)
+		}
+		s.resolver.Attrs[tb.LogicalID+".StreamArn"] = s.StreamARN
 	}
 	if tb.TTLAttribute == "" {
 		return nil
@@ -221,6 +243,44 @@ func (s *Stack) addMissingIndexes(ctx context.Context, tb *template.Table, attrs
 		if err != nil {
 			return fmt.Errorf("add index %s to the existing table %s: %w", ix.Name, s.TableName, err)
 		}
+	}
+	return nil
+}
+
+// enableStream gives an existing table (kept across restarts) the stream the template
+// declares: it enables a missing one, and replaces one of another view type (a new stream, as
+// on AWS, where the view type of a stream cannot change). A stream the template does not
+// declare is left alone.
+func (s *Stack) enableStream(ctx context.Context, tb *template.Table) error {
+	if tb.StreamViewType == "" {
+		return nil
+	}
+	if err := s.waitTableActive(ctx); err != nil {
+		return err
+	}
+	out, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.TableName)})
+	if err != nil {
+		return fmt.Errorf("describe table %s: %w", s.TableName, err)
+	}
+	want := ddbtypes.StreamViewType(tb.StreamViewType)
+	if spec := out.Table.StreamSpecification; spec != nil && aws.ToBool(spec.StreamEnabled) {
+		if spec.StreamViewType == want {
+			return nil
+		}
+		if _, err := s.DynamoDB.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+			TableName: aws.String(s.TableName), StreamSpecification: &ddbtypes.StreamSpecification{StreamEnabled: aws.Bool(false)},
+		}); err != nil {
+			return fmt.Errorf("disable the %s stream of %s to make it %s: %w", spec.StreamViewType, s.TableName, want, err)
+		}
+		if err := s.waitTableActive(ctx); err != nil {
+			return err
+		}
+	}
+	if _, err := s.DynamoDB.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+		TableName:           aws.String(s.TableName),
+		StreamSpecification: &ddbtypes.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: want},
+	}); err != nil {
+		return fmt.Errorf("enable a %s stream on the existing table %s: %w", want, s.TableName, err)
 	}
 	return nil
 }

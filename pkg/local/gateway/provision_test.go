@@ -1,10 +1,14 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	texttemplate "text/template"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -105,7 +109,7 @@ func TestProvision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.OrderImportQueueURL != s.Queues["Plain"].URL ||
+		if cfg.TableName != "prov-table" || cfg.AdjustmentsQueueURL != work.URL || cfg.ChannelInboxQueueURL != s.Queues["Plain"].URL ||
 			cfg.DynamoDBEndpoint == "" || cfg.SQSEndpoint == "" || cfg.Region != "us-east-1" {
 			t.Errorf("config = %+v", cfg)
 		}
@@ -146,4 +150,143 @@ func TestProvisionAddsIndexes(t *testing.T) {
 	if len(desc.Table.GlobalSecondaryIndexes) != 1 {
 		t.Errorf("GSIs after upgrade = %+v", desc.Table.GlobalSecondaryIndexes)
 	}
+}
+
+// streamSettings fill testdata/stream.yaml.
+type streamSettings struct {
+	Table              string
+	ViewType           string // "" for a table without a stream
+	StartingPosition   string
+	BatchSize          int
+	Window             int
+	Bisect             bool
+	Retries            int
+	ReportItemFailures bool
+	Filter             string
+}
+
+// defaults returns the settings with the zero values replaced by the tests' defaults: a
+// NEW_AND_OLD_IMAGES stream read from TRIM_HORIZON in batches of 10, no window, bisect, two
+// retries and partial batch failures.
+func (s streamSettings) defaults() streamSettings {
+	if s.ViewType == "" {
+		s.ViewType = "NEW_AND_OLD_IMAGES"
+	}
+	if s.StartingPosition == "" {
+		s.StartingPosition = "TRIM_HORIZON"
+	}
+	if s.BatchSize == 0 {
+		s.BatchSize = 10
+	}
+	return s
+}
+
+func streamTemplate(t *testing.T, s streamSettings) string {
+	t.Helper()
+	tmpl, err := texttemplate.New("stream").Option("missingkey=error").Parse(string(testdata(t, "stream.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// provisionOn provisions a template on a DynamoDB backend (and fauxqs).
+func provisionOn(t *testing.T, backend, doc, stackName string) *Stack {
+	t.Helper()
+	tpl, err := template.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := Endpoints{DynamoDB: emulator(t, backend).Endpoint, SQS: emulator(t, "fauxqs").Endpoint}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := Provision(ctx, tpl, ep, ProvisionOptions{StackName: stackName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// forEachBackend runs f as a parallel subtest on every DynamoDB backend.
+func forEachBackend(t *testing.T, f func(t *testing.T, backend string)) {
+	t.Helper()
+	for _, backend := range dynamoBackends {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			f(t, backend)
+		})
+	}
+}
+
+// uniqueName is a table or stack name no other test uses.
+func uniqueName(t *testing.T, backend string) string {
+	t.Helper()
+	r := strings.NewReplacer("/", "-", " ", "-", ",", "", "(", "", ")", "", ":", "")
+	name := strings.ToLower(r.Replace(t.Name()))
+	if len(name) > 50 {
+		name = name[len(name)-50:]
+	}
+	return strings.Trim(name, "-") + "-" + strconv.FormatInt(time.Now().UnixNano()%1e6, 10)
+}
+
+// TestProvisionStream: the table gets the template's stream (also when it existed without
+// one, or with another view type), and the stack knows its ARN.
+func TestProvisionStream(t *testing.T) {
+	t.Parallel()
+	forEachBackend(t, func(t *testing.T, backend string) {
+		ctx := context.Background()
+		name := uniqueName(t, backend)
+		describe := func(t *testing.T, s *Stack) (arn string, view ddbtypes.StreamViewType) {
+			t.Helper()
+			out, err := s.DynamoDB.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(s.TableName)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spec := out.Table.StreamSpecification; spec != nil && aws.ToBool(spec.StreamEnabled) {
+				view = spec.StreamViewType
+			}
+			return aws.ToString(out.Table.LatestStreamArn), view
+		}
+		doc := func(view string) string {
+			return streamTemplate(t, streamSettings{Table: name, ViewType: view, StartingPosition: "LATEST", BatchSize: 1})
+		}
+
+		plain := provisionOn(t, backend, doc(""), name)
+		if _, view := describe(t, plain); plain.StreamARN != "" || view != "" {
+			t.Fatalf("a table without StreamSpecification has a stream: %q %q", plain.StreamARN, view)
+		}
+		var arn string
+		steps := []struct {
+			name    string
+			view    string
+			newARN  bool // a stream other than the previous step's
+			created bool
+		}{
+			{"enabled on the existing table", "NEW_AND_OLD_IMAGES", true, false},
+			{"kept", "NEW_AND_OLD_IMAGES", false, false},
+			{"replaced for another view type", "KEYS_ONLY", true, false},
+		}
+		for _, st := range steps {
+			t.Run(st.name, func(t *testing.T) {
+				s := provisionOn(t, backend, doc(st.view), name)
+				gotARN, view := describe(t, s)
+				if s.StreamARN == "" || s.StreamARN != gotARN || string(view) != st.view || s.TableCreated != st.created {
+					t.Fatalf("stack stream %q, table stream %q %q, created %v; want %s", s.StreamARN, gotARN, view, s.TableCreated, st.view)
+				}
+				if (s.StreamARN != arn) != st.newARN {
+					t.Errorf("stream ARN %q after %q: want a new one %v", s.StreamARN, arn, st.newARN)
+				}
+				arn = s.StreamARN
+				fn, _ := s.Template().Function("SyncFunction")
+				env, err := s.Env(fn)
+				if err != nil || env["STREAM_ARN"] != s.StreamARN {
+					t.Errorf("!GetAtt Table.StreamArn = %q, %v; want %q", env["STREAM_ARN"], err, s.StreamARN)
+				}
+			})
+		}
+	})
 }

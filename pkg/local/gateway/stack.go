@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/multisell/multisell/pkg/app"
@@ -22,11 +23,16 @@ type Stack struct {
 	TableName string
 	// TableCreated is set when Provision created the table (it did not exist before).
 	TableCreated bool
+	// StreamARN is the table's stream (DescribeTable's LatestStreamArn) when the template
+	// gives the table a StreamSpecification, else "".
+	StreamARN string
 	// Queues holds each queue by logical id.
 	Queues map[string]QueueInfo
-	// DynamoDB and SQS are clients for the emulators.
-	DynamoDB *dynamodb.Client
-	SQS      *sqs.Client
+	// DynamoDB, DynamoDBStreams and SQS are clients for the emulators (the streams API is
+	// served on the DynamoDB endpoint).
+	DynamoDB        *dynamodb.Client
+	DynamoDBStreams *dynamodbstreams.Client
+	SQS             *sqs.Client
 
 	template *template.Template
 	resolver *template.Resolver
@@ -73,12 +79,6 @@ func (s *Stack) AppConfig() (app.Config, error) {
 			merged[k] = v
 		}
 	}
-	return app.Config{
-		TableName:           merged["TABLE_NAME"],
-		AdjustmentsQueueURL: merged["ADJUSTMENTS_QUEUE_URL"],
-		OrderImportQueueURL: merged["ORDER_IMPORT_QUEUE_URL"],
-		DynamoDBEndpoint:    s.Endpoints.DynamoDB,
-		SQSEndpoint:         s.Endpoints.SQS,
-		Region:              s.Region,
-	}, nil
+	merged["DYNAMODB_ENDPOINT"], merged["SQS_ENDPOINT"], merged["AWS_REGION"] = s.Endpoints.DynamoDB, s.Endpoints.SQS, s.Region
+	return app.ConfigFrom(func(k string) string { return merged[k] }), nil
 }

@@ -62,6 +62,8 @@ type Function struct {
 	APIEvents []APIEvent
 	// SQSEvents lists the function's events of type SQS, sorted by name.
 	SQSEvents []SQSEvent
+	// DynamoDBEvents lists the function's events of type DynamoDB, sorted by name.
+	DynamoDBEvents []DynamoDBEvent
 }
 
 // APIEvent is an event source of type Api.
@@ -86,6 +88,40 @@ type SQSEvent struct {
 	// ReportBatchItemFailures is set when FunctionResponseTypes has ReportBatchItemFailures.
 	ReportBatchItemFailures bool
 	Enabled                 bool
+}
+
+// DynamoDBEvent is an event source of type DynamoDB: a Lambda event source mapping on the
+// table's stream.
+type DynamoDBEvent struct {
+	Name string
+	// Stream is the logical id of the table whose stream is read (Stream: !GetAtt X.StreamArn).
+	Stream string
+	// StartingPosition is TRIM_HORIZON or LATEST.
+	StartingPosition string
+	// BatchSize is the most records per invocation (default 100).
+	BatchSize int
+	// MaxBatchingWindow is MaximumBatchingWindowInSeconds: how long to gather records before
+	// invoking with a batch that is not full.
+	MaxBatchingWindow time.Duration
+	// Bisect is BisectBatchOnFunctionError: a failed batch is split in two and the halves
+	// retried.
+	Bisect bool
+	// MaximumRetryAttempts bounds the retries of a failed batch; -1 (the default, as on AWS)
+	// retries until the records expire from the stream.
+	MaximumRetryAttempts int
+	// MaximumRecordAge is MaximumRecordAgeInSeconds; 0 when infinite (-1, the default).
+	MaximumRecordAge time.Duration
+	// ReportBatchItemFailures is set when FunctionResponseTypes has ReportBatchItemFailures.
+	ReportBatchItemFailures bool
+	// OnFailure is the logical id of the queue of DestinationConfig.OnFailure ("" for none).
+	OnFailure string
+	// ParallelizationFactor is the number of concurrent batches per shard; only 1 is
+	// supported locally.
+	ParallelizationFactor int
+	// Filters are the FilterCriteria patterns; a record is delivered when it matches any of
+	// them (or when there are none).
+	Filters []*FilterPattern
+	Enabled bool
 }
 
 // API is the AWS::Serverless::Api resource.
@@ -153,6 +189,8 @@ type Table struct {
 	GSIs         []Index
 	LSIs         []Index
 	TTLAttribute string // "" when TTL is not enabled
+	// StreamViewType is StreamSpecification.StreamViewType ("" when the table has no stream).
+	StreamViewType string
 }
 
 // AttributeDefinition is a key attribute and its type (S, N or B).

@@ -102,6 +102,34 @@ func (t *Template) build() error {
 			return fmt.Errorf("resource %s: %w", id, err)
 		}
 	}
+	return t.checkStreamEvents()
+}
+
+// checkStreamEvents checks what a DynamoDB event names once every resource is read: its
+// stream is the table's, which has a StreamSpecification, and its on-failure destination is
+// a standard queue of the template.
+func (t *Template) checkStreamEvents() error {
+	for _, f := range t.Functions {
+		for _, ev := range f.DynamoDBEvents {
+			where := fmt.Sprintf("resource %s: event %s", f.LogicalID, ev.Name)
+			if t.Table == nil || t.Table.LogicalID != ev.Stream {
+				return fmt.Errorf("%s: Stream: %s is not the template's %s", where, ev.Stream, TypeTable)
+			}
+			if t.Table.StreamViewType == "" {
+				return fmt.Errorf("%s: table %s has no StreamSpecification, so no stream to read", where, ev.Stream)
+			}
+			if ev.OnFailure == "" {
+				continue
+			}
+			q, ok := t.Queue(ev.OnFailure)
+			if !ok {
+				return fmt.Errorf("%s: on-failure destination %s is not an %s of the template", where, ev.OnFailure, TypeQueue)
+			}
+			if q.Fifo {
+				return fmt.Errorf("%s: on-failure destination %s is a FIFO queue; Lambda sends stream failures to standard queues only", where, ev.OnFailure)
+			}
+		}
+	}
 	return nil
 }
 
@@ -181,6 +209,12 @@ func (t *Template) parseFunction(r Resource, globals map[string]any) (Function, 
 				return f, fmt.Errorf("event %s: %w", name, err)
 			}
 			f.SQSEvents = append(f.SQSEvents, s)
+		case "DynamoDB":
+			d, err := t.parseDynamoDBEvent(name, props)
+			if err != nil {
+				return f, fmt.Errorf("event %s: %w", name, err)
+			}
+			f.DynamoDBEvents = append(f.DynamoDBEvents, d)
 		}
 	}
 	return f, nil
@@ -232,6 +266,110 @@ func (t *Template) parseSQSEvent(name string, p map[string]any) (SQSEvent, error
 	}
 	if v, ok := p["Enabled"]; ok {
 		e.Enabled = asBool(v)
+	}
+	return e, nil
+}
+
+// streamStartingPositions are the StartingPosition values of a DynamoDB stream source.
+var streamStartingPositions = map[string]bool{"TRIM_HORIZON": true, "LATEST": true}
+
+func (t *Template) parseDynamoDBEvent(name string, p map[string]any) (DynamoDBEvent, error) {
+	e := DynamoDBEvent{Name: name, Enabled: true}
+	res, attr, ok := getAttTarget(p["Stream"])
+	if !ok || attr != "StreamArn" {
+		return e, errors.New("property Stream must be !GetAtt <Table>.StreamArn")
+	}
+	e.Stream = res
+	e.StartingPosition = asString(p["StartingPosition"])
+	if !streamStartingPositions[e.StartingPosition] {
+		return e, fmt.Errorf("StartingPosition must be TRIM_HORIZON or LATEST, not %q", e.StartingPosition)
+	}
+	ints := []struct {
+		field    string
+		def      int
+		min, max int
+		dst      *int
+	}{
+		{"BatchSize", 100, 1, 10000, &e.BatchSize},
+		{"MaximumRetryAttempts", -1, -1, 10000, &e.MaximumRetryAttempts},
+		{"ParallelizationFactor", 1, 1, 10, &e.ParallelizationFactor},
+	}
+	for _, f := range ints {
+		n, err := t.intValue(p[f.field], f.def)
+		if err != nil {
+			return e, fmt.Errorf("%s: %w", f.field, err)
+		}
+		if n < f.min || n > f.max {
+			return e, fmt.Errorf("%s %d is outside %d..%d", f.field, n, f.min, f.max)
+		}
+		*f.dst = n
+	}
+	if e.ParallelizationFactor != 1 {
+		return e, fmt.Errorf("ParallelizationFactor %d: the local stack plays only 1 (one batch per shard at a time, in order)", e.ParallelizationFactor)
+	}
+	window, err := t.intValue(p["MaximumBatchingWindowInSeconds"], 0)
+	if err != nil {
+		return e, fmt.Errorf("MaximumBatchingWindowInSeconds: %w", err)
+	}
+	if window < 0 || window > 300 {
+		return e, fmt.Errorf("MaximumBatchingWindowInSeconds %d is outside 0..300", window)
+	}
+	e.MaxBatchingWindow = time.Duration(window) * time.Second
+	age, err := t.intValue(p["MaximumRecordAgeInSeconds"], -1)
+	if err != nil {
+		return e, fmt.Errorf("MaximumRecordAgeInSeconds: %w", err)
+	}
+	if age != -1 && (age < 60 || age > 604800) {
+		return e, fmt.Errorf("MaximumRecordAgeInSeconds %d must be -1 or within 60..604800", age)
+	}
+	if age > 0 {
+		e.MaximumRecordAge = time.Duration(age) * time.Second
+	}
+	if v, ok := p["BisectBatchOnFunctionError"]; ok {
+		e.Bisect = asBool(v)
+	}
+	for _, rt := range asStrings(p["FunctionResponseTypes"]) {
+		if rt != "ReportBatchItemFailures" {
+			return e, fmt.Errorf("FunctionResponseTypes: unknown %q", rt)
+		}
+		e.ReportBatchItemFailures = true
+	}
+	if v, ok := p["Enabled"]; ok {
+		e.Enabled = asBool(v)
+	}
+	if _, ok := p["TumblingWindowInSeconds"]; ok {
+		return e, errors.New("TumblingWindowInSeconds is not supported by the local stack")
+	}
+	if dc, ok := p["DestinationConfig"]; ok {
+		of := asMap(asMap(dc)["OnFailure"])
+		if of == nil {
+			return e, errors.New("DestinationConfig must have OnFailure")
+		}
+		if typ := asString(of["Type"]); typ != "" && typ != "SQS" {
+			return e, fmt.Errorf("DestinationConfig.OnFailure.Type %q: only SQS destinations are played locally", typ)
+		}
+		q, attr, ok := getAttTarget(of["Destination"])
+		if !ok || attr != "Arn" {
+			return e, errors.New("DestinationConfig.OnFailure.Destination must be !GetAtt <Queue>.Arn")
+		}
+		e.OnFailure = q
+	}
+	if fc, ok := p["FilterCriteria"]; ok {
+		filters := asList(asMap(fc)["Filters"])
+		if len(filters) == 0 {
+			return e, errors.New("FilterCriteria must have Filters")
+		}
+		for i, f := range filters {
+			src, ok := asMap(f)["Pattern"].(string)
+			if !ok {
+				return e, fmt.Errorf("FilterCriteria.Filters[%d].Pattern must be a JSON string", i)
+			}
+			pat, err := ParseFilterPattern(src)
+			if err != nil {
+				return e, fmt.Errorf("FilterCriteria.Filters[%d]: %w", i, err)
+			}
+			e.Filters = append(e.Filters, pat)
+		}
 	}
 	return e, nil
 }
@@ -350,6 +488,14 @@ func parseTable(r Resource) (*Table, error) {
 	sort.Slice(tb.LSIs, func(i, j int) bool { return tb.LSIs[i].Name < tb.LSIs[j].Name })
 	if ttl := asMap(p["TimeToLiveSpecification"]); ttl != nil && asBool(ttl["Enabled"]) {
 		tb.TTLAttribute = asString(ttl["AttributeName"])
+	}
+	if spec, ok := p["StreamSpecification"]; ok {
+		tb.StreamViewType = asString(asMap(spec)["StreamViewType"])
+		switch tb.StreamViewType {
+		case "KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES":
+		default:
+			return nil, fmt.Errorf("StreamSpecification.StreamViewType %q is not KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES", tb.StreamViewType)
+		}
 	}
 	return tb, nil
 }

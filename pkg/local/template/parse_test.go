@@ -68,6 +68,129 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseStream reads testdata/stream.yaml, the stream blocks template.yaml will have.
+func TestParseStream(t *testing.T) {
+	t.Parallel()
+	tpl, err := ParseFile(filepath.Join("testdata", "stream.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tpl.Table.StreamViewType; got != "NEW_AND_OLD_IMAGES" {
+		t.Errorf("StreamViewType = %q", got)
+	}
+	fn, ok := tpl.Function("ChannelSyncFunction")
+	if !ok || len(fn.DynamoDBEvents) != 1 {
+		t.Fatalf("ChannelSyncFunction DynamoDB events = %+v", fn)
+	}
+	got := fn.DynamoDBEvents[0]
+	if len(got.Filters) != 1 || !strings.Contains(got.Filters[0].Source, `{"suffix":"#LST"}`) {
+		t.Errorf("filters = %+v", got.Filters)
+	}
+	got.Filters = nil
+	want := DynamoDBEvent{
+		Name: "Stream", Stream: "Table", StartingPosition: "TRIM_HORIZON", BatchSize: 100,
+		MaxBatchingWindow: time.Second, Bisect: true, MaximumRetryAttempts: 5,
+		ReportBatchItemFailures: true, OnFailure: "ChannelSyncFailureQueue", ParallelizationFactor: 1, Enabled: true,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("event =\n%+v\nwant\n%+v", got, want)
+	}
+	worker, _ := tpl.Function("WorkerFunction")
+	wantSQS := []SQSEvent{
+		{Name: "Later", Queue: "Later", BatchSize: 5, MaxBatchingWindow: 2 * time.Second, ReportBatchItemFailures: true, Enabled: true},
+		{Name: "Ordered", Queue: "Ordered", BatchSize: 10, ReportBatchItemFailures: true, Enabled: true},
+	}
+	if !reflect.DeepEqual(worker.SQSEvents, wantSQS) {
+		t.Errorf("worker SQS events = %+v", worker.SQSEvents)
+	}
+	if errs := tpl.CheckReferences(); len(errs) != 0 {
+		t.Errorf("CheckReferences = %v", errs)
+	}
+}
+
+// TestParseStreamDefaults: what a DynamoDB event gets when it sets only its stream and
+// starting position.
+func TestParseStreamDefaults(t *testing.T) {
+	t.Parallel()
+	tpl, err := Parse([]byte(streamDoc("{Stream: !GetAtt T.StreamArn, StartingPosition: LATEST, Enabled: false}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, _ := tpl.Function("F")
+	want := []DynamoDBEvent{{Name: "S", Stream: "T", StartingPosition: "LATEST", BatchSize: 100, MaximumRetryAttempts: -1, ParallelizationFactor: 1}}
+	if !reflect.DeepEqual(fn.DynamoDBEvents, want) {
+		t.Errorf("events = %+v, want %+v", fn.DynamoDBEvents, want)
+	}
+}
+
+// streamDoc is a template with a streamed table T, a standard queue Q, a FIFO queue FQ and a
+// function F whose DynamoDB event S has the given properties.
+func streamDoc(props string) string {
+	return `Resources:
+  T:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      KeySchema: [{AttributeName: PK, KeyType: HASH}]
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+  Q:
+    Type: AWS::SQS::Queue
+  FQ:
+    Type: AWS::SQS::Queue
+    Properties: {FifoQueue: true}
+  F:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: f/
+      Events:
+        S:
+          Type: DynamoDB
+          Properties: ` + props + "\n"
+}
+
+func TestParseStreamErrors(t *testing.T) {
+	t.Parallel()
+	const base = "Stream: !GetAtt T.StreamArn, StartingPosition: TRIM_HORIZON"
+	tests := []struct {
+		name string
+		doc  string
+		want string // part of the error
+	}{
+		{"stream not a GetAtt", streamDoc("{Stream: arn:aws:dynamodb:x, StartingPosition: LATEST}"), "property Stream must be !GetAtt"},
+		{"stream of the Arn", streamDoc("{Stream: !GetAtt T.Arn, StartingPosition: LATEST}"), "property Stream must be !GetAtt"},
+		{"stream of another resource", streamDoc("{Stream: !GetAtt Q.StreamArn, StartingPosition: LATEST}"), "Q is not the template's AWS::DynamoDB::Table"},
+		{"table without a stream", strings.Replace(streamDoc("{"+base+"}"), "      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}\n", "", 1), "has no StreamSpecification"},
+		{"bad view type", strings.Replace(streamDoc("{"+base+"}"), "NEW_AND_OLD_IMAGES", "EVERYTHING", 1), "StreamViewType"},
+		{"no starting position", streamDoc("{Stream: !GetAtt T.StreamArn}"), "StartingPosition must be"},
+		{"AT_TIMESTAMP", streamDoc("{Stream: !GetAtt T.StreamArn, StartingPosition: AT_TIMESTAMP}"), "StartingPosition must be"},
+		{"batch size 0", streamDoc("{" + base + ", BatchSize: 0}"), "BatchSize 0 is outside"},
+		{"batch size too big", streamDoc("{" + base + ", BatchSize: 10001}"), "BatchSize 10001 is outside"},
+		{"retries below -1", streamDoc("{" + base + ", MaximumRetryAttempts: -2}"), "MaximumRetryAttempts -2"},
+		{"window too long", streamDoc("{" + base + ", MaximumBatchingWindowInSeconds: 301}"), "MaximumBatchingWindowInSeconds 301"},
+		{"record age too short", streamDoc("{" + base + ", MaximumRecordAgeInSeconds: 10}"), "MaximumRecordAgeInSeconds 10"},
+		{"parallelization", streamDoc("{" + base + ", ParallelizationFactor: 2}"), "plays only 1"},
+		{"tumbling window", streamDoc("{" + base + ", TumblingWindowInSeconds: 30}"), "TumblingWindowInSeconds"},
+		{"unknown response type", streamDoc("{" + base + ", FunctionResponseTypes: [Other]}"), `unknown "Other"`},
+		{"SNS destination", streamDoc("{" + base + ", DestinationConfig: {OnFailure: {Type: SNS, Destination: !Ref Topic}}}"), "only SQS"},
+		{"destination not a GetAtt", streamDoc("{" + base + ", DestinationConfig: {OnFailure: {Destination: arn:aws:sqs:x}}}"), "Destination must be !GetAtt"},
+		{"destination not a queue", streamDoc("{" + base + ", DestinationConfig: {OnFailure: {Destination: !GetAtt F.Arn}}}"), "F is not an AWS::SQS::Queue"},
+		{"FIFO destination", streamDoc("{" + base + ", DestinationConfig: {OnFailure: {Destination: !GetAtt FQ.Arn}}}"), "FIFO"},
+		{"no OnFailure", streamDoc("{" + base + ", DestinationConfig: {OnSuccess: {}}}"), "must have OnFailure"},
+		{"empty filters", streamDoc("{" + base + ", FilterCriteria: {Filters: []}}"), "must have Filters"},
+		{"pattern not a string", streamDoc("{" + base + ", FilterCriteria: {Filters: [{Pattern: {a: [x]}}]}}"), "must be a JSON string"},
+		{"unsupported operator", streamDoc("{" + base + `, FilterCriteria: {Filters: [{Pattern: '{"a":[{"wildcard":"x*"}]}'}]}}`), `Filters[0]: filter pattern: a: operator "wildcard" is not supported`},
+		{"bad pattern JSON", streamDoc("{" + base + `, FilterCriteria: {Filters: [{Pattern: '{"a":'}]}}`), "not valid JSON"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Parse([]byte(tc.doc))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestResolver(t *testing.T) {
 	t.Parallel()
 	tpl := parseSample(t)

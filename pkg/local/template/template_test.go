@@ -213,6 +213,63 @@ func TestTemplateQueues(t *testing.T) {
 	})
 }
 
+// TestTemplateStreams: every DynamoDB stream event source reports partial batch failures,
+// bisects a failing batch, gives up after a bounded number of retries and then records the
+// failure in a standard queue of the template, so one bad record never holds its shard for
+// the day the stream keeps it. It runs over template.yaml and over testdata/stream.yaml, the
+// stream blocks as template.yaml will have them.
+func TestTemplateStreams(t *testing.T) {
+	stream, err := template.ParseFile(filepath.Join("testdata", "stream.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		tpl  *template.Template
+		min  int // DynamoDB events the template must have
+	}{
+		{"template.yaml", loadTemplate(t), 0},
+		{"testdata/stream.yaml", stream, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			for _, f := range tc.tpl.Functions {
+				for _, ev := range f.DynamoDBEvents {
+					n++
+					checkStreamEvent(t, tc.tpl, f, ev)
+				}
+			}
+			if n < tc.min {
+				t.Errorf("%d DynamoDB event sources, want at least %d", n, tc.min)
+			}
+		})
+	}
+}
+
+func checkStreamEvent(t *testing.T, tpl *template.Template, f template.Function, ev template.DynamoDBEvent) {
+	t.Helper()
+	where := f.LogicalID + "." + ev.Name
+	if !ev.ReportBatchItemFailures {
+		t.Errorf("%s: use FunctionResponseTypes [ReportBatchItemFailures]", where)
+	}
+	if !ev.Bisect {
+		t.Errorf("%s: set BisectBatchOnFunctionError: true", where)
+	}
+	if ev.MaximumRetryAttempts < 0 {
+		t.Errorf("%s: bound MaximumRetryAttempts (the default retries for the stream's 24 hours)", where)
+	}
+	q, ok := tpl.Queue(ev.OnFailure)
+	switch {
+	case ev.OnFailure == "":
+		t.Errorf("%s: set DestinationConfig.OnFailure to a queue of the template", where)
+	case !ok:
+		t.Errorf("%s: on-failure destination %s is not a queue of the template", where, ev.OnFailure)
+	case q.Fifo:
+		t.Errorf("%s: on-failure destination %s must be a standard queue", where, ev.OnFailure)
+	}
+}
+
 // TestTemplateTable: every key attribute of the table and its indexes is
 // defined; the table is on demand with TTL on ttl.
 func TestTemplateTable(t *testing.T) {
@@ -355,6 +412,10 @@ func envReadByApp(t *testing.T) []string {
 					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "os" && (sel.Sel.Name == "Getenv" || sel.Sel.Name == "LookupEnv") {
 						calls = append(calls, x)
 					}
+				}
+				// ConfigFrom reads through its getenv parameter.
+				if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "getenv" && len(x.Args) == 1 {
+					calls = append(calls, x)
 				}
 			}
 			return true

@@ -103,6 +103,14 @@ func (f *Fixture) Product(sku string) {
 	f.Invoke("products-upsert", "POST", map[string]string{"sku": sku}, map[string]any{"name": "Product " + sku})
 }
 
+// Link links the fixture channel's SKU to a product explicitly (PUT
+// /listings).
+func (f *Fixture) Link(channelSKU, product string) {
+	f.T.Helper()
+	f.Invoke("listings-put", "PUT", nil, map[string]any{"listing": map[string]any{
+		"channel_uuid": f.Channel, "channel_sku": channelSKU, "sku": product}})
+}
+
 // Stock creates the inventory record (sku, wh) with on_hand (POST /inventory).
 func (f *Fixture) Stock(sku, wh string, onHand int) {
 	f.T.Helper()

@@ -1,0 +1,68 @@
+package listings
+
+import (
+	"github.com/multisell/multisell/pkg/channels"
+)
+
+// Sync statuses of a listing.
+const (
+	// StatusSynced: the channel confirmed the wanted quantity.
+	StatusSynced = "synced"
+	// StatusPending: the wanted quantity was sent, not confirmed yet.
+	StatusPending = "pending"
+	// StatusFailed: the connector reported an error; the push is retried.
+	StatusFailed = "failed"
+	// StatusUnlinked: the listing draws no inventory SKU.
+	StatusUnlinked = "unlinked"
+	// StatusOff: the rules say no sync, or the channel is not active.
+	StatusOff = "off"
+)
+
+// statuses lists every sync status, for the filter's validation.
+var statuses = []string{StatusSynced, StatusPending, StatusFailed, StatusUnlinked, StatusOff}
+
+// Listing is a listing as GET /listings returns it.
+type Listing struct {
+	ChannelUUID string  `json:"channel_uuid" dynamodbav:"channel_uuid"`
+	ChannelSKU  string  `json:"channel_sku" dynamodbav:"channel_sku"`
+	ListingRef  *string `json:"listing_ref" dynamodbav:"listing_ref"`
+	// SKU is the inventory SKU the listing draws; nil: unlinked.
+	SKU *string `json:"sku" dynamodbav:"sku"`
+	// Quantity is what multisell wants the channel to show (nil when it
+	// wants nothing: unlinked or off).
+	Quantity *int64 `json:"quantity" dynamodbav:"quantity"`
+	// ChannelQuantity is what the connector last reported the channel shows.
+	ChannelQuantity *int64            `json:"channel_quantity" dynamodbav:"channel_quantity"`
+	SyncStatus      string            `json:"sync_status" dynamodbav:"sync_status"`
+	SyncError       *string           `json:"sync_error" dynamodbav:"sync_error"`
+	SyncedAt        *string           `json:"synced_at" dynamodbav:"synced_at"`
+	InventoryRules  channels.Override `json:"inventory_rules" dynamodbav:"-"`
+	UpdatedAt       string            `json:"updated_at" dynamodbav:"updated_at"`
+}
+
+// record is a listing as stored: the API's fields plus the sync state.
+type record struct {
+	Listing
+	// ChannelType is the channel's type, copied at creation for the outbox
+	// messages.
+	ChannelType string `dynamodbav:"channel_type"`
+	// Explicit is set when SKU (or its absence) was given by a link, not
+	// found by an equal product SKU.
+	Explicit bool `dynamodbav:"explicit"`
+	// Version counts the changes of the wanted state; every listing.quantity
+	// message carries the version it sends.
+	Version int64 `dynamodbav:"version"`
+	// Push counts the sends of the current version after the first (the
+	// retries of a failed push).
+	Push int64 `dynamodbav:"push"`
+	// Attempts counts the failed results of the current version.
+	Attempts int64 `dynamodbav:"attempts"`
+	// QuantityAt is when the current version was decided.
+	QuantityAt string `dynamodbav:"quantity_at"`
+	// Rev counts the item's writes; each write is conditioned on the one it
+	// read.
+	Rev int64 `dynamodbav:"rev"`
+}
+
+// linked reports whether the listing draws an inventory SKU.
+func (r *record) linked() bool { return r.SKU != nil }

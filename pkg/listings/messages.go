@@ -1,0 +1,130 @@
+package listings
+
+import (
+	"fmt"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/queue"
+)
+
+// Message types of the channel queues (docs/channel-sync.md).
+const (
+	TypeQuantity = "listing.quantity"
+	TypeListing  = "listing"
+	TypeResult   = "listing.result"
+	TypeRetry    = "listing.retry"
+)
+
+// QuantityMessage is the outbox's listing.quantity message: set the
+// listing's quantity on the channel.
+type QuantityMessage struct {
+	Type        string  `json:"type"`
+	AccountID   string  `json:"account_id"`
+	ChannelUUID string  `json:"channel_uuid"`
+	ChannelType string  `json:"channel_type"`
+	ChannelSKU  string  `json:"channel_sku"`
+	ListingRef  *string `json:"listing_ref"`
+	SKU         *string `json:"sku"`
+	Quantity    int64   `json:"quantity"`
+	Version     int64   `json:"version"`
+	At          string  `json:"at"`
+}
+
+// Result is a connector's listing.result message: how the push of a
+// version went.
+type Result struct {
+	ChannelUUID, ChannelSKU string
+	Version                 int64
+	OK                      bool
+	Error                   *string
+	// ChannelQuantity is what the channel shows now (nil: not reported).
+	ChannelQuantity *int64
+}
+
+// Retry is the listing.retry message the channel-sync function sends to
+// the retry queue, delayed, after a failed push: send the version again
+// unless it was confirmed or replaced meanwhile.
+type Retry struct {
+	Type        string `json:"type"`
+	ChannelUUID string `json:"channel_uuid"`
+	ChannelSKU  string `json:"channel_sku"`
+	Version     int64  `json:"version"`
+	Attempt     int64  `json:"attempt"`
+}
+
+// ParseResult reads a listing.result message.
+func ParseResult(obj lenient.Object) (Result, error) {
+	var res Result
+	in, err := parseKeyFields(obj)
+	if err != nil {
+		return Result{}, err
+	}
+	res.ChannelUUID, res.ChannelSKU = in.ChannelUUID, in.ChannelSKU
+	if res.Version, err = positive(obj, "version"); err != nil {
+		return Result{}, err
+	}
+	ok, err := obj.Field("ok").Bool()
+	if err != nil || ok == nil {
+		return Result{}, errs.Invalid("ok must be true or false")
+	}
+	res.OK = *ok
+	if res.Error, err = obj.Field("error").String(); err != nil {
+		return Result{}, err
+	}
+	if res.ChannelQuantity, err = quantity(obj, "channel_quantity"); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// ParseRetry reads a listing.retry message.
+func ParseRetry(obj lenient.Object) (Retry, error) {
+	in, err := parseKeyFields(obj)
+	if err != nil {
+		return Retry{}, err
+	}
+	r := Retry{Type: TypeRetry, ChannelUUID: in.ChannelUUID, ChannelSKU: in.ChannelSKU}
+	if r.Version, err = positive(obj, "version"); err != nil {
+		return Retry{}, err
+	}
+	if r.Attempt, err = positive(obj, "attempt"); err != nil {
+		return Retry{}, err
+	}
+	return r, nil
+}
+
+// parseKeyFields reads channel_uuid and channel_sku only.
+func parseKeyFields(obj lenient.Object) (Input, error) {
+	return parseInput(lenient.Object{"channel_uuid": obj["channel_uuid"], "channel_sku": obj["channel_sku"]})
+}
+
+// positive reads a required integer >= 1.
+func positive(obj lenient.Object, name string) (int64, error) {
+	v, err := obj.Field(name).Int()
+	if err != nil || v == nil || *v < 1 {
+		return 0, errs.Invalid("%s must be an integer of at least 1", name)
+	}
+	return *v, nil
+}
+
+// quantity reads an optional quantity: null or an integer from 0 to 2^31-1.
+func quantity(obj lenient.Object, name string) (*int64, error) {
+	q, err := obj.Field(name).Int()
+	if err != nil || (q != nil && (*q < 0 || *q > 1<<31-1)) {
+		return nil, errs.Invalid("%s must be an integer from 0 to %d", name, 1<<31-1)
+	}
+	return q, nil
+}
+
+// group is the outbox message group of a listing: one per listing, so one
+// listing's versions arrive in order and listings do not wait for each
+// other.
+func group(account, channel, channelSKU string) string {
+	return queue.Group("listing", account, channel, channelSKU)
+}
+
+// dedup is the deduplication id of a send: one per version and push.
+func dedup(groupID string, version, push int64) string {
+	return fmt.Sprintf("%s-v%d-p%d", groupID, version, push)
+}

@@ -1,0 +1,293 @@
+package listings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// maxRaces is how often an operation re-reads a listing that another write
+// changed under it before giving up.
+const maxRaces = 10
+
+// Errors a connector's message can meet (logged and counted by the inbox).
+var (
+	// ErrStale is a result or retry of a version that was replaced,
+	// confirmed or never pending: it changes nothing.
+	ErrStale = errors.New("stale: the listing has moved on")
+	// ErrNotFound is an unknown listing.
+	ErrNotFound error = errs.NotFound("Listing not found")
+)
+
+// Service is the listings domain: listings, their links and rules, and
+// channel sync.
+type Service struct {
+	Table      store.Table
+	Channels   channels.Service
+	Catalog    catalog.Service
+	Inventory  inventory.Service
+	Warehouses warehouses.Service
+	// Outbox is the channel outbox (FIFO); Retries the retry queue
+	// (standard, delayed messages).
+	Outbox, Retries queue.Sender
+	// RetryBase is the wait before the first retry of a failed push
+	// (doubled per attempt); 30 s when zero.
+	RetryBase time.Duration
+	// Tracking is handed each account's records of a stream batch, to
+	// send shipments' tracking (the shipments service, wired in pkg/app).
+	// Nil: no tracking is sent.
+	Tracking Tracking
+}
+
+// Tracking is what the stream's records of shipments are handed to: it
+// sends their tracking to the channels. An error fails the account's
+// records of the batch, which come again.
+type Tracking interface {
+	Track(ctx context.Context, account string, changes []store.Change) error
+}
+
+// now is the time of a write, to the second.
+func now() string { return isotime.Format(time.Now()) }
+
+// List returns a page of the listings the filter selects, in (channel,
+// channel SKU) order (by inventory SKU first with the sku filter): one
+// Query up to the page's end. A channel the account does not have is 404.
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Listing, error) {
+	if f.Channel != "" && !validChannel(f.Channel) {
+		return nil, channels.ErrNotFound
+	}
+	recs, err := list(ctx, s.Table, account, f, p.Offset()+p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 && f.Channel != "" {
+		if _, err := s.Channels.Get(ctx, account, f.Channel); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Listing, 0, len(recs))
+	for _, r := range paging.Slice(recs, p) {
+		out = append(out, r.Listing)
+	}
+	return out, nil
+}
+
+// Put creates or updates one listing and returns it: the channel must be
+// the account's (404), an explicit SKU a product of the catalog (404), the
+// rules' warehouses the account's (422). Its quantity follows from the
+// table's stream within seconds.
+func (s Service) Put(ctx context.Context, account string, in Input) (Listing, error) {
+	ch, err := s.Channels.Get(ctx, account, in.ChannelUUID)
+	if err != nil {
+		return Listing{}, err
+	}
+	if in.RulesSet {
+		if err := s.Channels.CheckWarehouses(ctx, account, "inventory_rules.warehouses", in.Rules.Warehouses()); err != nil {
+			return Listing{}, err
+		}
+	}
+	if in.LinkSet && in.SKU != nil {
+		ok, err := s.isProduct(ctx, account, *in.SKU)
+		if err != nil {
+			return Listing{}, err
+		}
+		if !ok {
+			return Listing{}, errs.NotFound(catalog.NotFoundMessage)
+		}
+	}
+	var r *record
+	err = s.retry(ctx, func() error {
+		if r, err = get(ctx, s.Table, account, in.ChannelUUID, in.ChannelSKU); err != nil {
+			return err
+		}
+		if r == nil {
+			if r, err = s.newRecord(ctx, account, ch, in); err != nil {
+				return err
+			}
+		}
+		apply(r, in)
+		return save(ctx, s.Table, account, r)
+	})
+	if err != nil {
+		return Listing{}, err
+	}
+	return r.Listing, nil
+}
+
+// newRecord is a new listing of the channel: linked by equal SKU when the
+// input does not link it and a product has its channel SKU.
+func (s Service) newRecord(ctx context.Context, account string, ch channels.Channel, in Input) (*record, error) {
+	r := &record{Listing: Listing{ChannelUUID: ch.UUID, ChannelSKU: in.ChannelSKU, SyncStatus: StatusUnlinked}, ChannelType: ch.ChannelTypeDisplayName}
+	if !in.LinkSet {
+		ok, err := s.isProduct(ctx, account, in.ChannelSKU)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.SKU = &in.ChannelSKU
+		}
+	}
+	return r, nil
+}
+
+// apply writes what the input sets onto r.
+func apply(r *record, in Input) {
+	if in.ListingRefSet {
+		r.ListingRef = in.ListingRef
+	}
+	if in.LinkSet {
+		r.SKU, r.Explicit = in.SKU, true
+	}
+	if in.RulesSet {
+		r.InventoryRules = in.Rules
+	}
+	if in.ChannelQuantity != nil {
+		r.ChannelQuantity = in.ChannelQuantity
+	}
+	if r.Version == 0 { // never decided yet: what the stream will make of it
+		r.SyncStatus = StatusUnlinked
+		if r.linked() {
+			r.SyncStatus = StatusPending
+		}
+	}
+	r.UpdatedAt = now()
+}
+
+// isProduct reports whether the SKU is a product (or group) of the
+// catalog: one BatchGetItem.
+func (s Service) isProduct(ctx context.Context, account, sku string) (bool, error) {
+	found, err := s.Catalog.Lookup(ctx, account, []string{sku})
+	if err != nil {
+		return false, fmt.Errorf("look up product %q: %w", sku, err)
+	}
+	_, ok := found[sku]
+	return ok, nil
+}
+
+// Delete removes one listing; ErrNotFound when there is none.
+func (s Service) Delete(ctx context.Context, account, channel, channelSKU string) error {
+	if err := ParseKey(channel, channelSKU); err != nil {
+		return err
+	}
+	if !validChannel(channel) {
+		return ErrNotFound
+	}
+	found, err := remove(ctx, s.Table, account, channel, channelSKU)
+	if err == nil && !found {
+		return ErrNotFound
+	}
+	return err
+}
+
+// Links returns the explicit links among the channel's SKUs: the inventory
+// SKU each is linked to, "" for one explicitly unlinked; SKUs without an
+// explicit link are absent (they draw the product with their own SKU).
+// One BatchGetItem per 100 SKUs; the orders domain's import reads it.
+func (s Service) Links(ctx context.Context, account, channel string, channelSKUs []string) (map[string]string, error) {
+	recs, err := getMany(ctx, s.Table, account, channel, channelSKUs)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(recs))
+	for _, r := range recs {
+		if r.Explicit {
+			out[r.ChannelSKU] = ""
+			if r.SKU != nil {
+				out[r.ChannelSKU] = *r.SKU
+			}
+		}
+	}
+	return out, nil
+}
+
+// Report records a listing a connector says its channel has (creating it
+// when new) with what the channel shows.
+func (s Service) Report(ctx context.Context, account string, in Input) error {
+	_, err := s.Put(ctx, account, in)
+	return err
+}
+
+// Confirm applies a connector's result for a pushed version: ok makes the
+// listing synced, an error makes it failed (retried from the stream). A
+// result for any other version than the listing's current one is ErrStale
+// and changes nothing.
+func (s Service) Confirm(ctx context.Context, account string, res Result) error {
+	return s.retry(ctx, func() error {
+		r, err := get(ctx, s.Table, account, res.ChannelUUID, res.ChannelSKU)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return ErrNotFound
+		}
+		if res.Version > r.Version {
+			return errs.Invalid("version %d was never sent (the listing is at %d)", res.Version, r.Version)
+		}
+		if res.Version < r.Version || !syncing(r.SyncStatus) || (r.SyncStatus == StatusSynced && !res.OK) {
+			return ErrStale
+		}
+		at := now()
+		if res.OK {
+			r.SyncStatus, r.SyncError, r.SyncedAt, r.Attempts = StatusSynced, nil, &at, 0
+			r.ChannelQuantity = r.Quantity
+		} else {
+			msg := "the channel refused the quantity"
+			if res.Error != nil && *res.Error != "" {
+				msg = *res.Error
+			}
+			r.SyncStatus, r.SyncError = StatusFailed, &msg
+			r.Attempts++
+		}
+		if res.ChannelQuantity != nil {
+			r.ChannelQuantity = res.ChannelQuantity
+		}
+		r.UpdatedAt = at
+		return save(ctx, s.Table, account, r)
+	})
+}
+
+// Resend sends a failed version again (the retry queue's delayed message):
+// unless the listing was confirmed, replaced or failed again meanwhile
+// (ErrStale), it counts one more push, which the stream sends.
+func (s Service) Resend(ctx context.Context, account string, m Retry) error {
+	return s.retry(ctx, func() error {
+		r, err := get(ctx, s.Table, account, m.ChannelUUID, m.ChannelSKU)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return ErrNotFound
+		}
+		if r.Version != m.Version || r.SyncStatus != StatusFailed || r.Attempts != m.Attempt {
+			return ErrStale
+		}
+		r.Push++
+		r.UpdatedAt = now()
+		return save(ctx, s.Table, account, r)
+	})
+}
+
+// retry runs a read-modify-write until it does not lose a race (at most
+// maxRaces times).
+func (s Service) retry(ctx context.Context, attempt func() error) error {
+	for range maxRaces {
+		if err := attempt(); !errors.Is(err, errRaced) {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("listing: %w %d times", errRaced, maxRaces)
+}

@@ -1,0 +1,239 @@
+package listings
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// Item kinds and attributes of listings (docs/data-model.md).
+const (
+	kind       = "LST"   // every listing: SK channel + channel SKU
+	kindBySKU  = "LSKU"  // GSI1: linked listings by inventory SKU
+	kindAuto   = "LAUTO" // GSI2: listings linked (or waiting to be) by equal SKU
+	attrRules  = "inventory_rules"
+	attrRev    = "rev"
+	attrStatus = "sync_status"
+)
+
+// pk is the partition of an account's listings, in (channel, channel SKU)
+// order.
+func pk(account string) string { return store.PK(account, kind) }
+
+// sortKey is a listing's sort key.
+func sortKey(channel, channelSKU string) string {
+	return store.Join(channel, store.KeyText(channelSKU))
+}
+
+// key is the primary key of a listing.
+func key(account, channel, channelSKU string) map[string]types.AttributeValue {
+	return store.Key(pk(account), sortKey(channel, channelSKU))
+}
+
+// item is the stored form of r: its fields, its overrides as JSON text, and
+// the index keys it belongs to.
+func item(account string, r *record) (map[string]types.AttributeValue, error) {
+	it, err := store.Marshal(r, key(account, r.ChannelUUID, r.ChannelSKU))
+	if err != nil {
+		return nil, err
+	}
+	if !r.InventoryRules.Empty() {
+		b, err := json.Marshal(r.InventoryRules)
+		if err != nil {
+			return nil, fmt.Errorf("marshal listing rules: %w", err)
+		}
+		it[attrRules] = store.S(string(b))
+	}
+	if r.SKU != nil {
+		it[store.AttrGSI1PK] = store.S(store.PK(account, kindBySKU))
+		it[store.AttrGSI1SK] = store.S(store.Join(store.KeyText(*r.SKU), r.ChannelUUID, store.KeyText(r.ChannelSKU)))
+	}
+	if !r.Explicit {
+		it[store.AttrGSI2PK] = store.S(store.PK(account, kindAuto))
+		it[store.AttrGSI2SK] = store.S(store.Join(store.KeyText(r.ChannelSKU), r.ChannelUUID))
+	}
+	return it, nil
+}
+
+// decode reads a listing item (or stream image).
+func decode(img store.Image) (*record, error) {
+	var r record
+	if err := img.Decode(&r); err != nil {
+		return nil, err
+	}
+	if text := img.Text(attrRules); text != "" {
+		if err := json.Unmarshal([]byte(text), &r.InventoryRules); err != nil {
+			return nil, fmt.Errorf("listing %s: rules: %w", r.ChannelSKU, err)
+		}
+	}
+	return &r, nil
+}
+
+// decodeAll reads listing items.
+func decodeAll(items []map[string]types.AttributeValue) ([]*record, error) {
+	out := make([]*record, len(items))
+	for i, it := range items {
+		r, err := decode(store.ImageOf(it))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// get reads one listing with a strongly consistent read; nil when there is
+// none.
+func get(ctx context.Context, t store.Table, account, channel, channelSKU string) (*record, error) {
+	img, err := t.Item(ctx, key(account, channel, channelSKU), true)
+	if err != nil || !img.Exists() {
+		return nil, err
+	}
+	return decode(img)
+}
+
+// errRaced is a save that lost to another write of the listing.
+var errRaced = fmt.Errorf("listing changed meanwhile")
+
+// save writes r (one PutItem) if the listing is still at the revision it
+// was read at (rev 0: it must not exist yet), and moves r.Rev on.
+func save(ctx context.Context, t store.Table, account string, r *record) error {
+	read := r.Rev
+	r.Rev++
+	it, err := item(account, r)
+	if err != nil {
+		return err
+	}
+	cond, values := "attribute_not_exists(#PK)", map[string]types.AttributeValue(nil)
+	if read > 0 {
+		cond, values = "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)}
+	}
+	err = t.Commit(ctx, []store.Write{store.Put(it, cond, values)})
+	if store.ConditionFailed(err) {
+		r.Rev = read
+		return errRaced
+	}
+	if err != nil {
+		return fmt.Errorf("save listing %s: %w", r.ChannelSKU, err)
+	}
+	return nil
+}
+
+// remove deletes a listing: one DeleteItem; false when there was none.
+func remove(ctx context.Context, t store.Table, account, channel, channelSKU string) (bool, error) {
+	err := t.Commit(ctx, []store.Write{store.Delete(key(account, channel, channelSKU), "attribute_exists(#PK)", nil)})
+	if store.ConditionFailed(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("delete listing: %w", err)
+	}
+	return true, nil
+}
+
+// query is the Query of the listings a filter selects, in their order:
+// the account's partition (or one channel's range of it), or GSI1 for one
+// inventory SKU; a status filter is a FilterExpression.
+func query(account string, f Filter) dynamodb.QueryInput {
+	in := dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk(account))},
+	}
+	switch {
+	case f.SKU != "":
+		in.IndexName = aws.String(store.GSI1)
+		in.KeyConditionExpression = aws.String("GSI1PK = :pk AND begins_with(GSI1SK, :prefix)")
+		in.ExpressionAttributeValues[":pk"] = store.S(store.PK(account, kindBySKU))
+		prefix := store.KeyText(f.SKU) + store.Sep
+		if f.Channel != "" {
+			prefix += f.Channel + store.Sep
+		}
+		in.ExpressionAttributeValues[":prefix"] = store.S(prefix)
+	case f.Channel != "":
+		in.KeyConditionExpression = aws.String("PK = :pk AND begins_with(SK, :prefix)")
+		in.ExpressionAttributeValues[":prefix"] = store.S(f.Channel + store.Sep)
+	}
+	if f.Status != "" {
+		in.FilterExpression = aws.String("#sync_status = :status")
+		in.ExpressionAttributeNames = map[string]string{"#sync_status": attrStatus}
+		in.ExpressionAttributeValues[":status"] = store.S(f.Status)
+	}
+	return in
+}
+
+// list reads up to n listings the filter selects, in order.
+func list(ctx context.Context, t store.Table, account string, f Filter, n int) ([]*record, error) {
+	items, err := t.QueryUpTo(ctx, query(account, f), n)
+	if err != nil {
+		return nil, fmt.Errorf("list listings: %w", err)
+	}
+	recs, err := decodeAll(items)
+	if err != nil || f.SKU == "" {
+		return recs, err
+	}
+	// The key prefix is the SKU's; keep exact matches only (a local
+	// emulator compares key prefixes without case).
+	return slices.DeleteFunc(recs, func(r *record) bool { return r.SKU == nil || *r.SKU != f.SKU }), nil
+}
+
+// listAll reads every listing the filter selects.
+func listAll(ctx context.Context, t store.Table, account string, f Filter) ([]*record, error) {
+	return list(ctx, t, account, f, math.MaxInt)
+}
+
+// hasListings reports whether the account has any listing: one Query of at
+// most one key.
+func hasListings(ctx context.Context, t store.Table, account string) (bool, error) {
+	out, err := t.DB.Query(ctx, &dynamodb.QueryInput{
+		TableName: t.TableName(), KeyConditionExpression: aws.String("PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk(account))},
+		ProjectionExpression:      aws.String("PK"), Limit: aws.Int32(1),
+	})
+	if err != nil {
+		return false, fmt.Errorf("any listing: %w", err)
+	}
+	return len(out.Items) > 0, nil
+}
+
+// autoLinked reads the listings that link by equal SKU whose channel SKU
+// is sku: one Query of GSI2.
+func autoLinked(ctx context.Context, t store.Table, account, sku string) ([]*record, error) {
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		IndexName:              aws.String(store.GSI2),
+		KeyConditionExpression: aws.String("GSI2PK = :pk AND begins_with(GSI2SK, :prefix)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": store.S(store.PK(account, kindAuto)), ":prefix": store.S(store.KeyText(sku) + store.Sep),
+		},
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("listings of channel SKU %q: %w", sku, err)
+	}
+	recs, err := decodeAll(items)
+	return slices.DeleteFunc(recs, func(r *record) bool { return r.ChannelSKU != sku }), err
+}
+
+// getMany reads the listings of one channel with the given channel SKUs
+// (one BatchGetItem per 100).
+func getMany(ctx context.Context, t store.Table, account, channel string, channelSKUs []string) ([]*record, error) {
+	keys := make([]map[string]types.AttributeValue, 0, len(channelSKUs))
+	seen := map[string]bool{}
+	for _, s := range channelSKUs {
+		if !seen[s] {
+			seen[s] = true
+			keys = append(keys, key(account, channel, s))
+		}
+	}
+	items, err := t.BatchGet(ctx, keys, false)
+	if err != nil {
+		return nil, fmt.Errorf("read listings: %w", err)
+	}
+	return decodeAll(items)
+}

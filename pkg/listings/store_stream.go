@@ -1,0 +1,42 @@
+package listings
+
+import (
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// listingChange is what a stream record of a listing asks of channel sync.
+type listingChange struct {
+	rec *record
+	// recompute: the listing is new, or its link or rules changed.
+	recompute bool
+	// send: a version (or a retry of one) is to be pushed to the channel.
+	send bool
+	// retry: a push just failed; schedule the next attempt.
+	retry bool
+}
+
+// decodeListingChange decodes a stream record of a listing; ok is false for
+// other items and removals.
+func decodeListingChange(c store.Change) (listingChange, bool, error) {
+	if c.Kind != kind || !c.New.Exists() {
+		return listingChange{}, false, nil
+	}
+	r, err := decode(c.New)
+	if err != nil {
+		return listingChange{}, false, err
+	}
+	lc := listingChange{rec: r}
+	if !c.Old.Exists() {
+		lc.recompute = true
+	} else {
+		old, err := decode(c.Old)
+		if err != nil {
+			return listingChange{}, false, err
+		}
+		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules)
+		moved := old.Version != r.Version || old.Push != r.Push
+		lc.send = moved && r.Quantity != nil && (r.SyncStatus == StatusPending || r.SyncStatus == StatusFailed)
+		lc.retry = r.SyncStatus == StatusFailed && old.Version == r.Version && (old.SyncStatus != StatusFailed || old.Attempts != r.Attempts)
+	}
+	return lc, lc.recompute || lc.send || lc.retry, nil
+}

@@ -1,0 +1,357 @@
+package listings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/logctx"
+	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
+)
+
+// accountsAtOnce is how many accounts' work of one batch runs at once (an
+// account's own work stays in order).
+const accountsAtOnce = 4
+
+// plan is the work one account's records of a stream batch ask for,
+// coalesced: each SKU, channel, listing and product is recomputed once
+// however many records named it.
+type plan struct {
+	skus       []string // inventory SKUs whose stock changed: their listings and products
+	channels   []string // channels whose rules or state changed: their listings
+	warehouses []string // warehouses archived or restored: the SKUs they hold
+	listings   []*record
+	created    []string // SKUs that became products: listings linking by equal SKU
+	deleted    []string // SKUs that stopped being products
+	groups     []string // variation groups whose sum may have changed
+	sends      []*record
+	retries    []*record
+	// changes are the account's records, for the shipments' tracking.
+	changes []store.Change
+}
+
+// add appends s to list unless it holds it.
+func add(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// Sync is the channel-sync function's work on a batch of stream records,
+// accountsAtOnce accounts at a time: it recomputes the listings and product quantities the records affect,
+// sends the outbox messages of new versions and schedules the retries of
+// failed pushes; each account's records also go to Tracking, which sends
+// the tracking of shipments. Records are grouped by account; when an account's work
+// fails, Sync returns the sequence number of that account's first record,
+// so the batch is retried from there (everything Sync does is idempotent:
+// a replayed record finds nothing left to change). A record it cannot
+// decode is an error for the whole batch.
+func (s Service) Sync(ctx context.Context, changes []store.Change) (string, error) {
+	plans := map[string]*plan{}
+	first := map[string]int{}
+	var order []string
+	for i, c := range changes {
+		p, ok := plans[c.Account]
+		if !ok {
+			p = &plan{}
+			plans[c.Account], first[c.Account] = p, i
+			order = append(order, c.Account)
+		}
+		if err := p.add(c); err != nil {
+			return "", err
+		}
+		p.changes = append(p.changes, c)
+	}
+	failed := -1
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, accountsAtOnce)
+	)
+	for _, account := range order {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := s.run(ctx, account, plans[account])
+			if err == nil {
+				return
+			}
+			logctx.From(ctx).Error("channel sync failed", "account_id", account, "error", err.Error())
+			mu.Lock()
+			defer mu.Unlock()
+			if failed < 0 || first[account] < failed {
+				failed = first[account]
+			}
+		}()
+	}
+	wg.Wait()
+	if failed < 0 {
+		return "", nil
+	}
+	return changes[failed].Seq, nil
+}
+
+// add records what one change asks for.
+func (p *plan) add(c store.Change) error {
+	if sku, ok := inventory.StockChanged(c); ok {
+		p.skus = add(p.skus, sku)
+	}
+	if wh, ok := warehouses.ArchiveChanged(c); ok {
+		p.warehouses = add(p.warehouses, wh)
+	}
+	if ch, ok := channels.SyncChanged(c); ok {
+		p.channels = add(p.channels, ch)
+	}
+	if pc, ok := catalog.ProductChanged(c); ok {
+		switch {
+		case pc.Created:
+			p.created = add(p.created, pc.SKU)
+			p.skus = add(p.skus, pc.SKU)
+		case pc.Deleted:
+			p.deleted = add(p.deleted, pc.SKU)
+		}
+		for _, g := range pc.Groups {
+			p.groups = add(p.groups, g)
+		}
+	}
+	lc, ok, err := decodeListingChange(c)
+	if err != nil || !ok {
+		return err
+	}
+	if lc.recompute {
+		p.listings = append(p.listings, lc.rec)
+	}
+	if lc.send {
+		p.sends = latest(p.sends, lc.rec)
+	}
+	if lc.retry {
+		p.retries = append(p.retries, lc.rec)
+	}
+	return nil
+}
+
+// latest adds r to sends, in place of an older version of the same listing
+// (the batch's records are in order): a version the batch already replaced
+// is not sent.
+func latest(sends []*record, r *record) []*record {
+	for i, s := range sends {
+		if s.ChannelUUID == r.ChannelUUID && s.ChannelSKU == r.ChannelSKU {
+			sends[i] = r
+			return sends
+		}
+	}
+	return append(sends, r)
+}
+
+// run carries out one account's plan.
+func (s Service) run(ctx context.Context, account string, p *plan) error {
+	if s.Tracking != nil {
+		if err := s.Tracking.Track(ctx, account, p.changes); err != nil {
+			return err
+		}
+	}
+	if err := s.send(ctx, account, p); err != nil {
+		return err
+	}
+	if err := s.relink(ctx, account, p); err != nil {
+		return err
+	}
+	for _, wh := range p.warehouses {
+		skus, err := s.Inventory.SKUsAt(ctx, account, wh)
+		if err != nil {
+			return err
+		}
+		for _, sku := range skus {
+			p.skus = add(p.skus, sku)
+		}
+	}
+	if len(p.skus)+len(p.channels)+len(p.listings)+len(p.groups) == 0 {
+		return nil
+	}
+	v, err := s.view(ctx, account)
+	if err != nil {
+		return err
+	}
+	recs, err := s.affected(ctx, account, p)
+	if err != nil {
+		return err
+	}
+	skus := slices.Clone(p.skus)
+	for _, r := range recs {
+		if r.SKU != nil {
+			skus = add(skus, *r.SKU)
+		}
+	}
+	if err := v.readStock(ctx, s.Inventory, account, skus); err != nil {
+		return err
+	}
+	if len(p.skus) > 0 {
+		totals := make(map[string]int64, len(p.skus))
+		for _, sku := range p.skus {
+			totals[sku] = v.total(sku)
+		}
+		if err := s.Catalog.SetQuantities(ctx, account, totals); err != nil {
+			return err
+		}
+	}
+	for _, g := range p.groups {
+		if err := s.Catalog.SumGroup(ctx, account, g); err != nil {
+			return err
+		}
+	}
+	for _, r := range recs {
+		if err := s.recompute(ctx, account, v, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// affected reads the listings the plan recomputes, each once: those
+// drawing a changed SKU, those of a changed channel, and the changed ones.
+func (s Service) affected(ctx context.Context, account string, p *plan) ([]*record, error) {
+	var out []*record
+	seen := map[string]bool{}
+	keep := func(recs ...*record) {
+		for _, r := range recs {
+			if k := sortKey(r.ChannelUUID, r.ChannelSKU); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	keep(p.listings...)
+	if len(p.skus) > 0 && len(p.channels) == 0 && len(p.listings) == 0 {
+		// Stock changes only: an account without listings (one keys-only
+		// read) needs no Query per SKU.
+		listed, err := hasListings(ctx, s.Table, account)
+		if err != nil || !listed {
+			return out, err
+		}
+	}
+	for _, sku := range p.skus {
+		recs, err := listAll(ctx, s.Table, account, Filter{SKU: sku})
+		if err != nil {
+			return nil, err
+		}
+		keep(recs...)
+	}
+	for _, ch := range p.channels {
+		recs, err := listAll(ctx, s.Table, account, Filter{Channel: ch})
+		if err != nil {
+			return nil, err
+		}
+		keep(recs...)
+	}
+	return out, nil
+}
+
+// recompute decides the listing's wanted state and saves it when it
+// changed; a listing written meanwhile is read again and decided anew.
+func (s Service) recompute(ctx context.Context, account string, v *view, r *record) error {
+	return s.retry(ctx, func() error {
+		ch, ok := v.channels[r.ChannelUUID]
+		if !ok {
+			return nil // the channel is gone: nothing to push to
+		}
+		if r.SKU != nil {
+			if err := v.readStock(ctx, s.Inventory, account, []string{*r.SKU}); err != nil {
+				return err
+			}
+		}
+		stock := Stock{}
+		if r.SKU != nil {
+			stock = v.stock[*r.SKU]
+		}
+		if !decide(r, ch, stock, now()) {
+			return nil
+		}
+		r.UpdatedAt = now()
+		err := save(ctx, s.Table, account, r)
+		if errors.Is(err, errRaced) {
+			fresh, gerr := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
+			if gerr != nil {
+				return gerr
+			}
+			if fresh == nil {
+				return nil // deleted meanwhile
+			}
+			*r = *fresh
+		}
+		return err
+	})
+}
+
+// relink links the listings whose channel SKU just became a product (and
+// unlinks those whose product went), unless they are linked explicitly.
+// The listing's own stream record then recomputes it.
+func (s Service) relink(ctx context.Context, account string, p *plan) error {
+	for _, sku := range append(slices.Clone(p.created), p.deleted...) {
+		recs, err := autoLinked(ctx, s.Table, account, sku)
+		if err != nil {
+			return err
+		}
+		created := slices.Contains(p.created, sku)
+		for _, r := range recs {
+			err := s.retry(ctx, func() error {
+				fresh, err := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
+				if err != nil || fresh == nil || fresh.Explicit {
+					return err
+				}
+				switch {
+				case created && fresh.SKU == nil:
+					fresh.SKU = &fresh.ChannelSKU
+				case !created && fresh.SKU != nil:
+					fresh.SKU = nil
+				default:
+					return nil
+				}
+				fresh.UpdatedAt = now()
+				return save(ctx, s.Table, account, fresh)
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// send puts the plan's new versions on the outbox and schedules its
+// retries. A send that fails fails the account's work, so the records are
+// delivered again: a message may go twice, never zero times.
+func (s Service) send(ctx context.Context, account string, p *plan) error {
+	for _, r := range p.sends {
+		g := group(account, r.ChannelUUID, r.ChannelSKU)
+		err := s.Outbox.SendMessage(ctx, queue.Message{
+			Group: g, Dedup: dedup(g, r.Version, r.Push), Account: account,
+			Body: QuantityMessage{
+				Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType,
+				ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
+				Version: r.Version, At: r.QuantityAt,
+			},
+		})
+		if err != nil {
+			return fmt.Errorf("send listing.quantity: %w", err)
+		}
+	}
+	for _, r := range p.retries {
+		err := s.Retries.SendMessage(ctx, queue.Message{
+			Delay: queue.Backoff(s.RetryBase, r.Attempts), Account: account,
+			Body: Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Version, Attempt: r.Attempts},
+		})
+		if err != nil {
+			return fmt.Errorf("schedule a retry: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package shipments
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/multisell/multisell/pkg/errs"
+)
+
+// ChannelRules are how one channel type takes a shipment's tracking
+// (docs/shipments.md, "Channel carrier rules").
+type ChannelRules struct {
+	// Type is the channel type the rules are for ("" for any other).
+	Type string
+	// Carriers are the preferred carrier names the channel accepts; nil:
+	// every preferred name.
+	Carriers []string
+	// OtherForUnlisted: a carrier the channel does not list is sent as
+	// Other (the name given stays in carrier_name_given); else the given
+	// name is sent as it is.
+	OtherForUnlisted bool
+	// URLWithOther: a shipment whose carrier is sent as Other needs a
+	// tracking_url.
+	URLWithOther bool
+	// MethodRequired: the shipment needs a shipping_method from the
+	// carrier's list (ShippingMethods), and the method is sent.
+	MethodRequired bool
+}
+
+// usCarriers are what the US-only marketplaces accept.
+var usCarriers = []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac"}
+
+// channelRules are the rules per channel type, by lowercased type name.
+var channelRules = map[string]ChannelRules{
+	"amazon": {Type: "Amazon", OtherForUnlisted: true},
+	"ebay":   {Type: "eBay"},
+	"walmart": {Type: "Walmart", Carriers: usCarriers, OtherForUnlisted: true, URLWithOther: true,
+		MethodRequired: true},
+	"etsy": {Type: "Etsy", Carriers: []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac", "Canada Post",
+		"Purolator", "Royal Mail", "Parcelforce", "Evri", "DPD", "GLS", "Yodel", "Deutsche Post", "La Poste", "PostNL",
+		"Australia Post", "Japan Post", "China Post", "Aramex"}, OtherForUnlisted: true},
+	"shopify": {Type: "Shopify", OtherForUnlisted: true, URLWithOther: true},
+	"newegg":  {Type: "Newegg", Carriers: usCarriers, OtherForUnlisted: true},
+	"target":  {Type: "Target", Carriers: append(slices.Clone(usCarriers), "Amazon Logistics"), OtherForUnlisted: true, URLWithOther: true},
+	"google":  {Type: "Google", OtherForUnlisted: true},
+	"faire": {Type: "Faire", Carriers: []string{"USPS", "UPS", "FedEx", "DHL", "Canada Post", "Purolator", "Royal Mail",
+		"DPD", "Australia Post"}, OtherForUnlisted: true, URLWithOther: true},
+}
+
+// RulesFor returns the rules of a channel type (its
+// channel_type_display_name, matched ignoring case); a type without rules
+// of its own takes every carrier and sends an unlisted one as given.
+func RulesFor(channelType string) ChannelRules {
+	if r, ok := channelRules[strings.ToLower(strings.TrimSpace(channelType))]; ok {
+		return r
+	}
+	return ChannelRules{}
+}
+
+// AllChannelRules returns the rules of every channel type, by type name,
+// then those of any other type.
+func AllChannelRules() []ChannelRules {
+	out := make([]ChannelRules, 0, len(channelRules)+1)
+	for _, r := range channelRules {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Type) < strings.ToLower(out[j].Type) })
+	return append(out, ChannelRules{})
+}
+
+// accepts reports whether the channel lists the preferred carrier name.
+func (r ChannelRules) accepts(name string) bool {
+	return name != CarrierOther && (r.Carriers == nil || slices.Contains(r.Carriers, name))
+}
+
+// Carrier is the carrier name the channel is sent for a carrier given as
+// given: its preferred name when the channel lists it, else Other or the
+// given name itself (OtherForUnlisted).
+func (r ChannelRules) Carrier(given string) string {
+	name, known := NormalizeCarrier(given)
+	switch {
+	case known && r.accepts(name):
+		return name
+	case r.OtherForUnlisted || name == CarrierOther && known:
+		return CarrierOther
+	}
+	return strings.TrimSpace(given)
+}
+
+// Check validates a shipment's tracking against the channel's rules and
+// returns the shipping method to store (the carrier's own spelling when the
+// channel requires one): a missing or unlisted method where one is
+// required, or a carrier sent as Other without a tracking_url where the
+// channel needs one, is 422 naming the field.
+func (r ChannelRules) Check(carrierGiven string, trackingURL, method *string) (*string, error) {
+	carrier := r.Carrier(carrierGiven)
+	if carrier == CarrierOther && r.URLWithOther && (trackingURL == nil || *trackingURL == "") {
+		return nil, errs.Invalid("shipment.tracking_url is required for a carrier that %s takes as Other", r.name())
+	}
+	if !r.MethodRequired {
+		return method, nil
+	}
+	methods := ShippingMethods[carrier]
+	if carrier == CarrierOther || len(methods) == 0 {
+		if method == nil || *method == "" {
+			return nil, errs.Invalid("shipment.shipping_method is required on %s", r.name())
+		}
+		return method, nil
+	}
+	if method != nil {
+		if m, ok := MatchMethod(carrier, *method); ok {
+			return &m, nil
+		}
+	}
+	return nil, errs.Invalid("shipment.shipping_method must be one of %s for %s on %s",
+		strings.Join(methods, ", "), carrier, r.name())
+}
+
+// name is how an error message names the channel type.
+func (r ChannelRules) name() string {
+	if r.Type == "" {
+		return "this channel"
+	}
+	return r.Type
+}
