@@ -103,6 +103,19 @@ func TestCLI(t *testing.T) {
 			t.Fatalf("listings link: %d %s %s", code, out, errOut)
 		}
 	})
+	step("listings list", func(t *testing.T) {
+		code, out, errOut := cli(t, "listings", "list", "--account", acct.AccountToken, "--channel", ch.UUID)
+		var ls []struct {
+			ChannelSKU string  `json:"channel_sku"`
+			SKU        *string `json:"sku"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || len(ls) != 1 || ls[0].ChannelSKU != "AMZ-1" || ls[0].SKU == nil || *ls[0].SKU != "WIDGET" {
+			t.Fatalf("listings list: exit %d, %s %s", code, out, errOut)
+		}
+		if code, _, errOut := cli(t, "listings", "list", "--account", acct.AccountToken, "--status", "done"); code == 0 || !strings.Contains(errOut, "sync_status") {
+			t.Errorf("listings list --status done: exit %d, %s", code, errOut)
+		}
+	})
 
 	step("orders import", func(t *testing.T) {
 		c := client(t)
@@ -137,6 +150,15 @@ func TestCLI(t *testing.T) {
 		}
 		if code, out, _ := cli(t, "orders", "import", "--account", acct.AccountToken, file); code != 1 || !strings.Contains(out, `"unchanged"`) {
 			t.Errorf("re-import: exit %d, %s", code, out)
+		}
+	})
+	step("shipments list", func(t *testing.T) {
+		code, out, errOut := cli(t, "shipments", "list", "--account", acct.AccountToken)
+		if code != 0 || strings.TrimSpace(out) != "[]" {
+			t.Fatalf("shipments list: exit %d, %s %s", code, out, errOut)
+		}
+		if code, _, errOut := cli(t, "shipments", "list", "--account", acct.AccountToken, "--order", "x"); code == 0 || errOut == "" {
+			t.Errorf("shipments list --order x: exit %d, %s", code, errOut)
 		}
 	})
 
