@@ -2,7 +2,6 @@ package listings_test
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -81,10 +80,10 @@ func BenchmarkStockChange(b *testing.B) {
 	b.ReportMetric(rcu/float64(n), "ddb-rcu/op")
 	b.ReportMetric(wcu/float64(n), "ddb-wcu/op")
 	b.ReportMetric(float64(totalSends)/float64(n), "msgs/op")
-	b.ReportMetric(percentile(toOutbox, 50), "ms-accepted-to-outbox-p50")
-	b.ReportMetric(percentile(toOutbox, 99), "ms-accepted-to-outbox-p99")
-	b.ReportMetric(percentile(lags, 50), "ms-applied-to-outbox-p50")
-	b.ReportMetric(percentile(lags, 99), "ms-applied-to-outbox-p99")
+	b.ReportMetric(testenv.Percentile(toOutbox, 50), "ms-accepted-to-outbox-p50")
+	b.ReportMetric(testenv.Percentile(toOutbox, 99), "ms-accepted-to-outbox-p99")
+	b.ReportMetric(testenv.Percentile(lags, 50), "ms-applied-to-outbox-p50")
+	b.ReportMetric(testenv.Percentile(lags, 99), "ms-applied-to-outbox-p99")
 }
 
 // pushed reports whether a listing's stream record sends an outbox message:
@@ -95,14 +94,4 @@ func pushed(r events.DynamoDBEventRecord) bool {
 		return false
 	}
 	return nw["version"].Number() != old["version"].Number()
-}
-
-// percentile is the p-th percentile of xs (nearest rank), 0 for none.
-func percentile(xs []float64, p int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	i := (len(s)*p + 99) / 100
-	return s[max(i-1, 0)]
 }

@@ -24,7 +24,7 @@ type tracked struct {
 	wh string
 }
 
-func newTracked(t *testing.T) *tracked {
+func newTracked(t testing.TB) *tracked {
 	t.Helper()
 	f := orderstest.New(t)
 	tr := &tracked{Fixture: f, wh: f.Warehouse("A")}

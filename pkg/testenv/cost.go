@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -114,4 +115,15 @@ func BenchCosts(b *testing.B, cases []CostCase) {
 			b.ReportMetric(wcu/float64(i), "ddb-wcu/op")
 		})
 	}
+}
+
+// Percentile is the p-th percentile of xs (nearest rank), 0 for none: the
+// latencies benchmarks report.
+func Percentile(xs []float64, p int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	i := (len(s)*p + 99) / 100
+	return s[max(i-1, 0)]
 }

@@ -87,3 +87,20 @@ func TestDynamoDBLocal(t *testing.T) {
 		t.Errorf("the template's table has a stream: %v, DynamoDB Local's stream ARN %q", streamed, l.Stack.StreamARN)
 	}
 }
+
+func TestPercentile(t *testing.T) {
+	t.Parallel()
+	xs := []float64{5, 1, 4, 2, 3}
+	cases := []struct {
+		p    int
+		want float64
+	}{{50, 3}, {99, 5}, {1, 1}, {100, 5}}
+	for _, tc := range cases {
+		if got := Percentile(xs, tc.p); got != tc.want {
+			t.Errorf("Percentile(%v, %d) = %v, want %v", xs, tc.p, got, tc.want)
+		}
+	}
+	if got := Percentile(nil, 50); got != 0 {
+		t.Errorf("Percentile(nil) = %v, want 0", got)
+	}
+}
