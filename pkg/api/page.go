@@ -53,3 +53,22 @@ func ListAll[T any](ctx context.Context, r *Request, read func(context.Context) 
 	}
 	return OK(paging.Slice(all, page)).WithTotalPages(paging.TotalPages(len(all), page.Limit)), nil
 }
+
+// List serves a list read a page at a time: the page parameters, the
+// filters (parse reads them from the request), then read; 200 with the
+// page's items.
+func List[F, T any](ctx context.Context, r *Request, parse func(*Request) (F, error), read func(context.Context, F, paging.Page) ([]T, error)) (*Response, error) {
+	page, err := ParsePage(r)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parse(r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := read(ctx, f, page)
+	if err != nil {
+		return nil, err
+	}
+	return OK(out), nil
+}

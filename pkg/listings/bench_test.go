@@ -25,12 +25,9 @@ func BenchmarkStockChange(b *testing.B) {
 	w.waitSynced(wanted(15))
 	inv, lst := store.PK(w.Acct.ID, "INV"), store.PK(w.Acct.ID, "LST")
 	var (
-		mu             sync.Mutex
-		calls, sends   int
-		totalSends     int
-		rcu, wcu       float64
-		applied, sent  time.Time
-		toOutbox, lags []float64
+		mu            sync.Mutex
+		cost          testenv.SyncCost
+		applied, sent time.Time
 	)
 	w.Env.ObserveSync(b, func(sb testenv.SyncBatch) {
 		mu.Lock()
@@ -47,43 +44,35 @@ func BenchmarkStockChange(b *testing.B) {
 			case pk == lst:
 				ours = true
 				if pushed(r) {
-					sends++
-					totalSends++
+					cost.Messages++
 					sent = sb.End
 				}
 			}
 		}
 		if ours {
-			calls, rcu, wcu = calls+sb.Calls, rcu+sb.RCU, wcu+sb.WCU
+			cost.Add(sb)
 		}
 	})
 	n := 0
 	for b.Loop() {
 		onHand := 2 + 2*(n%2) // P available 7 or 9: both listings move
 		mu.Lock()
-		applied, sent, sends = time.Time{}, time.Time{}, 0
+		applied, sent = time.Time{}, time.Time{}
 		mu.Unlock()
 		start := time.Now()
 		w.must(http.MethodPut, "/inventory", map[string]any{"inventory": map[string]any{"sku": "P", "warehouse_uuid": w.A, "on_hand": onHand}})
 		w.waitSynced(wanted(int64(onHand) + 5))
 		mu.Lock()
 		if !sent.IsZero() {
-			toOutbox = append(toOutbox, float64(sent.Sub(start).Microseconds())/1000)
-			lags = append(lags, float64(sent.Sub(applied).Microseconds())/1000)
+			cost.Observe("accepted-to-outbox", sent.Sub(start))
+			cost.Observe("applied-to-outbox", sent.Sub(applied))
 		}
 		n++
 		mu.Unlock()
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	b.ReportMetric(float64(calls)/float64(n), "ddb-calls/op")
-	b.ReportMetric(rcu/float64(n), "ddb-rcu/op")
-	b.ReportMetric(wcu/float64(n), "ddb-wcu/op")
-	b.ReportMetric(float64(totalSends)/float64(n), "msgs/op")
-	b.ReportMetric(testenv.Percentile(toOutbox, 50), "ms-accepted-to-outbox-p50")
-	b.ReportMetric(testenv.Percentile(toOutbox, 99), "ms-accepted-to-outbox-p99")
-	b.ReportMetric(testenv.Percentile(lags, 50), "ms-applied-to-outbox-p50")
-	b.ReportMetric(testenv.Percentile(lags, 99), "ms-applied-to-outbox-p99")
+	cost.Report(b, n)
 }
 
 // pushed reports whether a listing's stream record sends an outbox message:

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the listing endpoints and the channel-sync function over
@@ -13,19 +14,11 @@ type Handlers struct{ Service }
 // List serves GET /listings: filters channel_uuid, sku (the inventory
 // SKU) and sync_status; a page in (channel, channel SKU) order.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	page, err := api.ParsePage(r)
-	if err != nil {
-		return nil, err
-	}
-	f, err := ParseFilter(r.Query("channel_uuid"), r.Query("sku"), r.Query("sync_status"))
-	if err != nil {
-		return nil, err
-	}
-	out, err := h.Service.List(ctx, r.Account.ID, f, page)
-	if err != nil {
-		return nil, err
-	}
-	return api.OK(out), nil
+	return api.List(ctx, r, func(r *api.Request) (Filter, error) {
+		return ParseFilter(r.Query("channel_uuid"), r.Query("sku"), r.Query("sync_status"))
+	}, func(ctx context.Context, f Filter, p paging.Page) ([]Listing, error) {
+		return h.Service.List(ctx, r.Account.ID, f, p)
+	})
 }
 
 // Put serves PUT /listings, {"listing":{...}}: creates or updates one

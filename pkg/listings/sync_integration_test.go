@@ -326,3 +326,27 @@ func TestProductQuantity(t *testing.T) {
 		t.Errorf("a product without stock: quantity %d, want 0", got)
 	}
 }
+
+// TestOrdersFollowLinks: an imported order line draws what the listing of
+// its channel SKU says: an explicit link's product, none for a listing
+// unlinked explicitly (even when a product has the channel SKU), else the
+// product with the channel SKU.
+func TestOrdersFollowLinks(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.Product("Q")
+	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": "Q", "sku": nil}})
+	w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": "AMZ-X", "sku": "P"}})
+	seq := w.ImportOne(w.Doc("O-L", "2024-01-01", orderstest.Line("1", "Q", 1), orderstest.Line("2", "AMZ-X", 1), orderstest.Line("3", "P", 1)))
+	o := w.Order(seq)
+	got := make([]any, len(o.Items))
+	for i, it := range o.Items {
+		got[i] = nil
+		if it.InventorySKU != nil {
+			got[i] = *it.InventorySKU
+		}
+	}
+	if want := []any{nil, "P", "P"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("inventory_sku of the lines = %v, want %v", got, want)
+	}
+}

@@ -21,11 +21,8 @@ func BenchmarkTracking(b *testing.B) {
 	shp := store.PK(tr.Acct.ID, "SHP")
 	var (
 		mu         sync.Mutex
-		calls      int
-		rcu, wcu   float64
-		sends      int
+		cost       testenv.SyncCost
 		sent       time.Time
-		toOutbox   []float64
 		inThisPass bool
 	)
 	tr.Env.ObserveSync(b, func(sb testenv.SyncBatch) {
@@ -38,12 +35,12 @@ func BenchmarkTracking(b *testing.B) {
 			}
 			ours = true
 			if r.EventName == "INSERT" {
-				sends++
+				cost.Messages++
 				sent, inThisPass = sb.End, true
 			}
 		}
 		if ours {
-			calls, rcu, wcu = calls+sb.Calls, rcu+sb.RCU, wcu+sb.WCU
+			cost.Add(sb)
 		}
 	})
 	n := 0
@@ -60,17 +57,12 @@ func BenchmarkTracking(b *testing.B) {
 		tr.waitStatus(seq, id, shipments.StatusSynced)
 		mu.Lock()
 		if inThisPass {
-			toOutbox = append(toOutbox, float64(sent.Sub(start).Microseconds())/1000)
+			cost.Observe("accepted-to-outbox", sent.Sub(start))
 		}
 		n++
 		mu.Unlock()
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	b.ReportMetric(float64(calls)/float64(n), "ddb-calls/op")
-	b.ReportMetric(rcu/float64(n), "ddb-rcu/op")
-	b.ReportMetric(wcu/float64(n), "ddb-wcu/op")
-	b.ReportMetric(float64(sends)/float64(n), "msgs/op")
-	b.ReportMetric(testenv.Percentile(toOutbox, 50), "ms-accepted-to-outbox-p50")
-	b.ReportMetric(testenv.Percentile(toOutbox, 99), "ms-accepted-to-outbox-p99")
+	cost.Report(b, n)
 }

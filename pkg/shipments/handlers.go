@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the shipment and carrier endpoints over the Service.
@@ -32,19 +33,11 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 // List serves GET /shipments: filters sb_order_seq and sync_status; a page
 // of shipments, oldest first.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	page, err := api.ParsePage(r)
-	if err != nil {
-		return nil, err
-	}
-	f, err := ParseFilter(r.Query("sb_order_seq"), r.Query("sync_status"))
-	if err != nil {
-		return nil, err
-	}
-	out, err := h.Service.List(ctx, r.Account.ID, f, page)
-	if err != nil {
-		return nil, err
-	}
-	return api.OK(out), nil
+	return api.List(ctx, r, func(r *api.Request) (Filter, error) {
+		return ParseFilter(r.Query("sb_order_seq"), r.Query("sync_status"))
+	}, func(ctx context.Context, f Filter, p paging.Page) ([]View, error) {
+		return h.Service.List(ctx, r.Account.ID, f, p)
+	})
 }
 
 // Carriers serves GET /carriers: every preferred carrier, its aliases and

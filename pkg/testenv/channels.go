@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -195,4 +197,41 @@ func (e *Env) handler(name string) (any, error) {
 		e.observe(SyncBatch{Records: ev.Records, Calls: meter.Calls(), RCU: meter.ReadUnits(), WCU: meter.WriteUnits(), Start: start, End: time.Now()})
 		return resp, err
 	}), nil
+}
+
+// SyncCost is what a benchmark of channel sync measures: the channel-sync
+// function's DynamoDB cost over the batches that concern it, the outbox
+// messages, and latencies by name. It is not safe for concurrent use.
+type SyncCost struct {
+	Calls    int
+	RCU, WCU float64
+	Messages int
+	latency  map[string][]float64
+}
+
+// Add adds one batch's DynamoDB cost.
+func (c *SyncCost) Add(b SyncBatch) {
+	c.Calls, c.RCU, c.WCU = c.Calls+b.Calls, c.RCU+b.RCU, c.WCU+b.WCU
+}
+
+// Observe records one latency of the named kind.
+func (c *SyncCost) Observe(name string, d time.Duration) {
+	if c.latency == nil {
+		c.latency = map[string][]float64{}
+	}
+	c.latency[name] = append(c.latency[name], float64(d.Microseconds())/1000)
+}
+
+// Report reports the totals per operation of n (ddb-calls/op, ddb-rcu/op,
+// ddb-wcu/op, msgs/op) and each latency's p50 and p99 in milliseconds
+// (ms-<name>-p50, ms-<name>-p99).
+func (c *SyncCost) Report(b *testing.B, n int) {
+	b.ReportMetric(float64(c.Calls)/float64(n), "ddb-calls/op")
+	b.ReportMetric(c.RCU/float64(n), "ddb-rcu/op")
+	b.ReportMetric(c.WCU/float64(n), "ddb-wcu/op")
+	b.ReportMetric(float64(c.Messages)/float64(n), "msgs/op")
+	for _, name := range slices.Sorted(maps.Keys(c.latency)) {
+		b.ReportMetric(Percentile(c.latency[name], 50), "ms-"+name+"-p50")
+		b.ReportMetric(Percentile(c.latency[name], 99), "ms-"+name+"-p99")
+	}
 }
