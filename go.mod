@@ -14,6 +14,7 @@ require (
 	github.com/aws/smithy-go v1.28.8
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/uuid v1.6.0
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	gopkg.in/yaml.v3 v3.0.1
 )
 

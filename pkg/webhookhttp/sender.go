@@ -1,0 +1,327 @@
+package webhookhttp
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Bounds of a delivery.
+const (
+	// DefaultTimeout is how long an attempt may take when the Sender sets none: a 2xx
+	// answer within it is a success.
+	DefaultTimeout = 10 * time.Second
+	// MaxBody is the largest body sent; a larger delivery fails without being sent.
+	MaxBody = 1 << 20
+	// MaxResponseRead is how much of an answer's body is read.
+	MaxResponseRead = 64 << 10
+	// MaxResponseLog is how much of an answer's body a Result keeps.
+	MaxResponseLog = 1 << 10
+	// UserAgent is the user-agent of every delivery.
+	UserAgent = "multisell-webhooks/1"
+)
+
+// Resolver looks up a host's addresses; *net.Resolver is one. The Sender asks it with
+// network "ip".
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Delivery is one attempt to deliver an event.
+type Delivery struct {
+	// URL is the endpoint's destination.
+	URL string
+	// ID is the event id, sent as webhook-id.
+	ID string
+	// At is when the attempt is signed, sent as webhook-timestamp.
+	At time.Time
+	// Body is the event's JSON, sent as is (at most MaxBody bytes).
+	Body []byte
+	// Secrets are the endpoint's signing secrets, newest first (two during a rotation).
+	Secrets []string
+}
+
+// Result is how an attempt went, for the delivery log and the retry decision.
+type Result struct {
+	// OK is a 2xx answer within the timeout.
+	OK bool
+	// Status is the answer's status code; 0 without an answer.
+	Status int
+	// Duration is how long the attempt took.
+	Duration time.Duration
+	// Error is a short reason when not OK ("timeout after 10s", "destination 10.0.0.5
+	// refused: private address", "connection refused", "redirect not followed (302)",
+	// "status 500"); it never holds a secret.
+	Error string
+	// Response is the first MaxResponseLog bytes of the answer's body, as valid UTF-8.
+	Response string
+}
+
+// Sender posts deliveries. Set its fields before the first Send and leave them; it is
+// then safe for concurrent use and keeps its connections alive between attempts (a
+// connection is only ever made to an address the Policy accepted).
+type Sender struct {
+	// Policy is where deliveries may go.
+	Policy Policy
+	// Timeout bounds an attempt, from the connection to the answer's body; 0 is
+	// DefaultTimeout.
+	Timeout time.Duration
+	// Resolver finds a host's addresses; nil is net.DefaultResolver.
+	Resolver Resolver
+	// RootCAs are the certificate authorities trusted for https; nil is the system's.
+	RootCAs *x509.CertPool
+
+	once   sync.Once
+	client *http.Client
+}
+
+// errTimeout is the cause of an attempt's context past the Sender's timeout.
+var errTimeout = errors.New("webhook attempt timed out")
+
+// Send makes one attempt to deliver d: it holds the URL to the Policy, signs the body
+// with every secret, posts it with the webhook headers, and reads at most
+// MaxResponseRead bytes of the answer. Redirects are not followed, and no proxy is used.
+// The Result says whether the attempt succeeded; a failure is the caller's to retry.
+func (s *Sender) Send(ctx context.Context, d Delivery) Result {
+	start := time.Now()
+	r := s.send(ctx, d)
+	r.Duration = time.Since(start)
+	return r
+}
+
+// send is Send without the duration.
+func (s *Sender) send(ctx context.Context, d Delivery) Result {
+	if err := s.Policy.CheckURL(d.URL); err != nil {
+		return Result{Error: err.Error()}
+	}
+	if len(d.Body) > MaxBody {
+		return Result{Error: fmt.Sprintf("body of %d bytes is over the %d-byte bound", len(d.Body), MaxBody)}
+	}
+	sig, err := Sign(d.Secrets, d.ID, d.At, d.Body)
+	if err != nil {
+		return Result{Error: err.Error()}
+	}
+	timeout := s.timeout()
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
+	if err != nil {
+		return Result{Error: "url cannot be requested"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set(HeaderID, d.ID)
+	req.Header.Set(HeaderTimestamp, strconv.FormatInt(d.At.Unix(), 10))
+	req.Header.Set(HeaderSignature, sig)
+
+	resp, err := s.httpClient().Do(req)
+	if err != nil {
+		return Result{Error: reason(ctx, err, timeout)}
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, MaxResponseRead))
+	r := Result{Status: resp.StatusCode, Response: logText(body)}
+	switch c := resp.StatusCode; {
+	case c >= 200 && c < 300:
+		r.OK = true
+	case c >= 300 && c < 400:
+		r.Error = fmt.Sprintf("redirect not followed (%d)", c)
+	default:
+		r.Error = fmt.Sprintf("status %d", c)
+	}
+	if readErr != nil && !r.OK {
+		r.Error += "; reading the answer: " + reason(ctx, readErr, timeout)
+	}
+	return r
+}
+
+// timeout is the Sender's timeout.
+func (s *Sender) timeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultTimeout
+}
+
+// httpClient returns the Sender's client, made on first use.
+func (s *Sender) httpClient() *http.Client {
+	s.once.Do(func() {
+		dialer := &net.Dialer{
+			Timeout: s.timeout(),
+			// The last word before a connection: the address being connected to is
+			// one the Policy accepts (dial only ever gets such addresses).
+			Control: func(_, address string, _ syscall.RawConn) error {
+				ap, err := netip.ParseAddrPort(address)
+				if err != nil {
+					return fmt.Errorf("connect to %q: not an address", address)
+				}
+				return s.Policy.CheckAddr(ap.Addr())
+			},
+		}
+		s.client = &http.Client{
+			Transport: &http.Transport{
+				Proxy: nil, // never a proxy from the environment
+				DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+					return s.dial(ctx, dialer, network, addr)
+				},
+				TLSClientConfig:        &tls.Config{RootCAs: s.RootCAs, MinVersion: tls.VersionTLS12},
+				ForceAttemptHTTP2:      true,
+				TLSHandshakeTimeout:    s.timeout(),
+				MaxIdleConns:           100,
+				MaxIdleConnsPerHost:    4,
+				IdleConnTimeout:        30 * time.Second,
+				MaxResponseHeaderBytes: MaxResponseRead,
+				DisableCompression:     true,
+			},
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}
+	})
+	return s.client
+}
+
+// dial connects to addr ("host:port") for the transport: it finds the host's addresses
+// (localhost and IP addresses without DNS), refuses the host if the Policy refuses any
+// of them, and connects to the checked addresses in turn. TLS then verifies the URL's
+// host name, not the address.
+func (s *Sender) dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
+	host, portText, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %q: %w", addr, err)
+	}
+	port, err := strconv.ParseUint(portText, 10, 16)
+	if err != nil {
+		return nil, fmt.Errorf("dial %q: bad port: %w", addr, err)
+	}
+	addrs, literal := hostAddrs(host)
+	if !literal {
+		res := s.Resolver
+		if res == nil {
+			res = net.DefaultResolver
+		}
+		found, err := res.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return nil, &lookupError{host: host, err: err}
+		}
+		if len(found) == 0 {
+			return nil, &lookupError{host: host, err: errors.New("no address")}
+		}
+		addrs = found
+	}
+	checked := make([]netip.AddrPort, 0, len(addrs))
+	for _, a := range addrs {
+		a = a.Unmap().WithZone("")
+		if err := s.Policy.CheckAddr(a); err != nil {
+			return nil, err
+		}
+		checked = append(checked, netip.AddrPortFrom(a, uint16(port)))
+	}
+	var errs []error
+	for _, ap := range checked {
+		conn, err := d.DialContext(ctx, network, ap.String())
+		if err == nil {
+			return conn, nil
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}
+
+// lookupError is a host whose addresses could not be found.
+type lookupError struct {
+	host string
+	err  error
+}
+
+func (e *lookupError) Error() string { return fmt.Sprintf("dns lookup of %s: %v", e.host, e.err) }
+func (e *lookupError) Unwrap() error { return e.err }
+
+// reason is the short text of a failed attempt's error.
+func reason(ctx context.Context, err error, timeout time.Duration) string {
+	var (
+		refused  *AddrError
+		lookup   *lookupError
+		dnsErr   *net.DNSError
+		host     x509.HostnameError
+		unknown  x509.UnknownAuthorityError
+		invalid  x509.CertificateInvalidError
+		record   tls.RecordHeaderError
+		netError net.Error
+	)
+	switch {
+	case errors.As(err, &refused):
+		return refused.Error()
+	case context.Cause(ctx) == errTimeout:
+		return "timeout after " + timeout.String()
+	case ctx.Err() != nil:
+		return "cancelled"
+	case errors.As(err, &lookup):
+		if errors.As(err, &dnsErr) {
+			if dnsErr.IsNotFound {
+				return "dns lookup of " + lookup.host + ": no such host"
+			}
+			if dnsErr.IsTimeout {
+				return "dns lookup of " + lookup.host + ": timeout"
+			}
+		}
+		return lookup.Error()
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "host unreachable"
+	case errors.As(err, &host):
+		return "tls: certificate not valid for " + host.Host
+	case errors.As(err, &unknown):
+		return "tls: certificate signed by an unknown authority"
+	case errors.As(err, &invalid):
+		return "tls: invalid certificate: " + invalid.Error()
+	case errors.As(err, &record):
+		return "tls: the server did not answer in TLS"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed without an answer"
+	case errors.As(err, &netError) && netError.Timeout():
+		return "timeout after " + timeout.String()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // without the method and URL (whose query may hold a token)
+	}
+	return "connection error: " + err.Error()
+}
+
+// logText is the first MaxResponseLog bytes of b as valid UTF-8: a rune cut at the end
+// is dropped and invalid bytes become U+FFFD.
+func logText(b []byte) string {
+	if len(b) > MaxResponseLog {
+		b = b[:MaxResponseLog]
+		for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
+			if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size != 1 {
+				break
+			}
+			b = b[:len(b)-1]
+		}
+	}
+	s := string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+	for len(s) > MaxResponseLog {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
