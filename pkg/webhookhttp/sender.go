@@ -46,7 +46,9 @@ type Delivery struct {
 	URL string
 	// ID is the event id, sent as webhook-id.
 	ID string
-	// At is when the attempt is signed, sent as webhook-timestamp.
+	// At is when the attempt is signed, sent as webhook-timestamp: the attempt's own
+	// time (now), not the event's, since receivers refuse a timestamp more than 5
+	// minutes from their clock.
 	At time.Time
 	// Body is the event's JSON, sent as is (at most MaxBody bytes).
 	Body []byte
@@ -70,9 +72,10 @@ type Result struct {
 	Response string
 }
 
-// Sender posts deliveries. Set its fields before the first Send and leave them; it is
-// then safe for concurrent use and keeps its connections alive between attempts (a
-// connection is only ever made to an address the Policy accepted).
+// Sender posts deliveries. The zero Sender delivers under the AWS rule with
+// DefaultTimeout. Set its fields before the first Send and leave them (and do not copy
+// it after); it is then safe for concurrent use and keeps its connections alive between
+// attempts, each connection made to an address the Policy accepted.
 type Sender struct {
 	// Policy is where deliveries may go.
 	Policy Policy
@@ -106,6 +109,9 @@ func (s *Sender) Send(ctx context.Context, d Delivery) Result {
 func (s *Sender) send(ctx context.Context, d Delivery) Result {
 	if err := s.Policy.CheckURL(d.URL); err != nil {
 		return Result{Error: err.Error()}
+	}
+	if d.ID == "" {
+		return Result{Error: "no event id"}
 	}
 	if len(d.Body) > MaxBody {
 		return Result{Error: fmt.Sprintf("body of %d bytes is over the %d-byte bound", len(d.Body), MaxBody)}

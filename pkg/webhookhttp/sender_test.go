@@ -301,9 +301,11 @@ func TestSendRefusals(t *testing.T) {
 			}
 		})
 	}
-	if got := plain.hits.Load() + secure.hits.Load(); got != 0 {
-		t.Errorf("the servers saw %d requests, want none", got)
-	}
+	t.Cleanup(func() { // after the parallel subtests
+		if got := plain.hits.Load() + secure.hits.Load(); got != 0 {
+			t.Errorf("the servers saw %d requests, want none", got)
+		}
+	})
 }
 
 // TestSendTLS: with the test server's address allowed (it is loopback), the AWS mode
@@ -409,18 +411,40 @@ func TestSendConcurrent(t *testing.T) {
 	}
 }
 
-func TestSendSecrets(t *testing.T) {
+// TestSendBadDelivery: a delivery that cannot be signed is not sent, and a secret never
+// shows in the Result.
+func TestSendBadDelivery(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t, false, answer(200, ""))
 	secret := "whsec_!!not-base64-but-secret!!"
-	d := Delivery{URL: srv.URL, ID: "evt_1", At: time.Now(), Body: []byte("{}"), Secrets: []string{secret}}
-	got := (&Sender{Policy: Policy{Local: true}}).Send(context.Background(), d)
-	if got.OK || got.Error == "" || strings.Contains(got.Error, "not-base64-but-secret") {
-		t.Errorf("Send with a bad secret = %+v, want a failure that does not show it", got)
+	cases := []struct {
+		name string
+		d    Delivery
+		err  string
+	}{
+		{"bad secret", Delivery{URL: srv.URL, ID: "evt_1", Body: []byte("{}"), Secrets: []string{secret}},
+			`sign webhook: secret 1 of 1: not a secret of the form "whsec_" and base64`},
+		{"no secret", Delivery{URL: srv.URL, ID: "evt_1", Body: []byte("{}")}, "sign webhook: no secret"},
+		{"no id", Delivery{URL: srv.URL, Body: []byte("{}"), Secrets: []string{newSecret(t)}}, "no event id"},
 	}
-	if n := srv.hits.Load(); n != 0 {
-		t.Errorf("the server saw %d requests, want none", n)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.d.At = time.Now()
+			got := (&Sender{Policy: Policy{Local: true}}).Send(context.Background(), c.d)
+			if got.OK || got.Error != c.err {
+				t.Errorf("Send = %+v, want error %q", got, c.err)
+			}
+			if strings.Contains(got.Error, "not-base64-but-secret") {
+				t.Errorf("Send shows the secret: %q", got.Error)
+			}
+		})
 	}
+	t.Cleanup(func() { // after the parallel subtests
+		if n := srv.hits.Load(); n != 0 {
+			t.Errorf("the server saw %d requests, want none", n)
+		}
+	})
 }
 
 func TestSenderTransport(t *testing.T) {
