@@ -18,11 +18,15 @@ func ParsePage(r *Request) (paging.Page, error) {
 	if p.Number, err = pageParam(r, "page", 1); err != nil {
 		return p, err
 	}
-	if p.Limit, err = pageParam(r, "limit", paging.DefaultLimit); err != nil {
-		return p, err
-	}
-	p.Limit = min(p.Limit, paging.MaxLimit)
-	return p, nil
+	p.Limit, err = ParseLimit(r)
+	return p, err
+}
+
+// ParseLimit reads limit: 100 by default, a limit over 100 is capped, a
+// value below 1 or not an integer is 422.
+func ParseLimit(r *Request) (int, error) {
+	n, err := pageParam(r, "limit", paging.DefaultLimit)
+	return min(n, paging.MaxLimit), err
 }
 
 func pageParam(r *Request, name string, def int) (int, error) {

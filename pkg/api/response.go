@@ -82,3 +82,7 @@ func RateLimited(retryAfter int) events.APIGatewayProxyResponse {
 		Body: "Rate Limit Exceeded",
 	}
 }
+
+// Accepted is a 202 with body: work the request started goes on after the
+// answer.
+func Accepted(body any) *Response { return &Response{Status: http.StatusAccepted, Body: body} }

@@ -8,6 +8,8 @@ import (
 	"cmp"
 	"os"
 	"time"
+
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 // Config is the environment of every function (see template.yaml Globals).
@@ -23,15 +25,25 @@ type Config struct {
 	ChannelRetryQueueURL  string // CHANNEL_RETRY_QUEUE_URL
 	// SyncRetryBase is the wait before the first retry of a failed push
 	// (SYNC_RETRY_BASE, a Go duration; 30s when unset).
-	SyncRetryBase    time.Duration
-	DynamoDBEndpoint string // DYNAMODB_ENDPOINT: local stack only
-	SQSEndpoint      string // SQS_ENDPOINT: local stack only
-	Region           string // AWS_REGION
+	SyncRetryBase time.Duration
+	// Webhooks (docs/webhooks.md): the delivery queue, the waits before
+	// each retry of a failed delivery (WEBHOOK_RETRY_SCHEDULE, Go durations
+	// separated by commas; the default schedule of about two days when
+	// unset or unreadable), an attempt's timeout (WEBHOOK_TIMEOUT; 10s when
+	// unset), and whether deliveries may go to loopback hosts over http
+	// (WEBHOOK_LOOPBACK=true: the local stack only).
+	WebhookDeliveryQueueURL string // WEBHOOK_DELIVERY_QUEUE_URL
+	WebhookRetrySchedule    []time.Duration
+	WebhookTimeout          time.Duration
+	WebhookLoopback         bool
+	DynamoDBEndpoint        string // DYNAMODB_ENDPOINT: local stack only
+	SQSEndpoint             string // SQS_ENDPOINT: local stack only
+	Region                  string // AWS_REGION
 }
 
 // EnvNames lists the environment variables Config reads.
 var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
-	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
+	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
 func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
@@ -39,16 +51,25 @@ func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
 // ConfigFrom reads Config from the variables getenv returns.
 func ConfigFrom(getenv func(string) string) Config {
 	base, _ := time.ParseDuration(getenv("SYNC_RETRY_BASE"))
+	schedule, err := webhooks.ParseSchedule(getenv("WEBHOOK_RETRY_SCHEDULE"))
+	if err != nil {
+		schedule = webhooks.DefaultSchedule
+	}
+	timeout, _ := time.ParseDuration(getenv("WEBHOOK_TIMEOUT"))
 	return Config{
-		TableName:             getenv("TABLE_NAME"),
-		AdjustmentsQueueURL:   getenv("ADJUSTMENTS_QUEUE_URL"),
-		ChannelInboxQueueURL:  getenv("CHANNEL_INBOX_QUEUE_URL"),
-		ChannelInboxDLQURL:    getenv("CHANNEL_INBOX_DLQ_URL"),
-		ChannelOutboxQueueURL: getenv("CHANNEL_OUTBOX_QUEUE_URL"),
-		ChannelRetryQueueURL:  getenv("CHANNEL_RETRY_QUEUE_URL"),
-		SyncRetryBase:         base,
-		DynamoDBEndpoint:      getenv("DYNAMODB_ENDPOINT"),
-		SQSEndpoint:           getenv("SQS_ENDPOINT"),
-		Region:                cmp.Or(getenv("AWS_REGION"), "us-east-1"),
+		TableName:               getenv("TABLE_NAME"),
+		AdjustmentsQueueURL:     getenv("ADJUSTMENTS_QUEUE_URL"),
+		ChannelInboxQueueURL:    getenv("CHANNEL_INBOX_QUEUE_URL"),
+		ChannelInboxDLQURL:      getenv("CHANNEL_INBOX_DLQ_URL"),
+		ChannelOutboxQueueURL:   getenv("CHANNEL_OUTBOX_QUEUE_URL"),
+		ChannelRetryQueueURL:    getenv("CHANNEL_RETRY_QUEUE_URL"),
+		SyncRetryBase:           base,
+		WebhookDeliveryQueueURL: getenv("WEBHOOK_DELIVERY_QUEUE_URL"),
+		WebhookRetrySchedule:    schedule,
+		WebhookTimeout:          timeout,
+		WebhookLoopback:         getenv("WEBHOOK_LOOPBACK") == "true",
+		DynamoDBEndpoint:        getenv("DYNAMODB_ENDPOINT"),
+		SQSEndpoint:             getenv("SQS_ENDPOINT"),
+		Region:                  cmp.Or(getenv("AWS_REGION"), "us-east-1"),
 	}
 }

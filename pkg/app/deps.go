@@ -14,6 +14,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
 // Deps are the clients the handlers share; build them once per process.
@@ -21,6 +22,9 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
+	// Webhooks posts webhook deliveries, keeping its connections between
+	// attempts.
+	Webhooks *webhookhttp.Sender
 }
 
 // New builds the clients. With local endpoints set it uses static dummy
@@ -45,7 +49,8 @@ func New(ctx context.Context, cfg Config) (*Deps, error) {
 			o.BaseEndpoint = aws.String(cfg.SQSEndpoint)
 		}
 	})
-	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q}, nil
+	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
+	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, Webhooks: sender}, nil
 }
 
 // SetupLogging makes log/slog write JSON to stderr, as CloudWatch wants.

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/aws/aws-lambda-go/events"
+	lambdaevents "github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/auth"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/listings"
@@ -18,19 +19,20 @@ import (
 	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/warehouses"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 // HTTPHandler is the handler of an API function.
 type HTTPHandler = api.LambdaHandler
 
 // AuthorizerHandler is the handler of the Lambda REQUEST authorizer.
-type AuthorizerHandler = func(context.Context, events.APIGatewayCustomAuthorizerRequestTypeRequest) (events.APIGatewayCustomAuthorizerResponse, error)
+type AuthorizerHandler = func(context.Context, lambdaevents.APIGatewayCustomAuthorizerRequestTypeRequest) (lambdaevents.APIGatewayCustomAuthorizerResponse, error)
 
 // SQSHandler is the handler of an SQS-triggered function.
-type SQSHandler = func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)
+type SQSHandler = func(context.Context, lambdaevents.SQSEvent) (lambdaevents.SQSEventResponse, error)
 
 // StreamHandler is the handler of a function the table's stream triggers.
-type StreamHandler = func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error)
+type StreamHandler = func(context.Context, lambdaevents.DynamoDBEvent) (lambdaevents.DynamoDBEventResponse, error)
 
 // functions maps each folder under functions/ (one Lambda each, see
 // template.yaml) to the handler it runs. This table is the one place to
@@ -71,6 +73,20 @@ var functions = map[string]func(d *Deps) any{
 	"orders-list":                 func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.List) },
 	"orders-get":                  func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.GetOne) },
 	"warehouse-fulfillments-list": func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.Fulfillments) },
+
+	// the event feed and webhooks
+	"events-list":              func(d *Deps) any { return d.http(events.Handlers{Service: d.events()}.List) },
+	"events":                   func(d *Deps) any { return StreamHandler(events.Handlers{Service: d.events()}.Stream) },
+	"webhooks-create":          func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Create) },
+	"webhooks-list":            func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.List) },
+	"webhooks-get":             func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Get) },
+	"webhooks-update":          func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Update) },
+	"webhooks-delete":          func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Delete) },
+	"webhooks-rotate-secret":   func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.RotateSecret) },
+	"webhooks-ping":            func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Ping) },
+	"webhook-deliveries-list":  func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Deliveries) },
+	"webhook-deliveries-retry": func(d *Deps) any { return d.http(webhooks.Handlers{Service: d.webhooks()}.Retry) },
+	"webhook-delivery":         func(d *Deps) any { return SQSHandler(webhooks.Handlers{Service: d.webhooks()}.Consume) },
 
 	// shipments
 	"shipments-create": func(d *Deps) any { return d.http(shipments.Handlers{Service: d.shipments()}.Create) },

@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/listings"
@@ -10,6 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/warehouses"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 // The domain services over the shared clients. The orders service is also
@@ -49,6 +51,26 @@ func (d *Deps) listings() listings.Service {
 
 func (d *Deps) inbox() inbox.Service {
 	return inbox.Service{Orders: d.orders(), Listings: d.listings(), Shipments: d.shipments(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
+}
+
+// events is the event feed: the domains that own the item kinds making
+// events are its sources, the webhooks its follower.
+func (d *Deps) events() events.Service {
+	feed := d.feed()
+	feed.Followers = []events.Follower{d.webhooks()}
+	return feed
+}
+
+// feed is the event feed with its sources, as the webhooks read it.
+func (d *Deps) feed() events.Service {
+	return events.Service{Table: d.Table, Sources: []events.Source{d.orders(), d.inventory(), d.catalog(), d.shipments(), d.listings()}}
+}
+
+func (d *Deps) webhooks() webhooks.Service {
+	return webhooks.Service{
+		Table: d.Table, Feed: d.feed(), Queue: d.queue(d.Config.WebhookDeliveryQueueURL),
+		Poster: d.Webhooks, URLs: d.Webhooks.Policy, Schedule: d.Config.WebhookRetrySchedule,
+	}
 }
 
 // queue is a sender to the queue url.

@@ -13,10 +13,16 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
+// Item kinds of the inventory (docs/data-model.md).
+const (
+	kindRecord = "INV" // a stock record, SK sku␟warehouse
+	kindStatus = "ADJ" // an applied adjustment request's status, SK the request id
+)
+
 // pk is the partition of an account's inventory records. The sort key is
 // sku + store.Sep + warehouse, so a Query returns them in (sku, warehouse)
 // order and begins_with(SK, sku+Sep) finds one SKU's records.
-func pk(account string) string { return store.PK(account, "INV") }
+func pk(account string) string { return store.PK(account, kindRecord) }
 
 // sortKey is the sort key of the record (sku, warehouse); a very long
 // SKU is shortened to fit (store.KeyText).
@@ -142,7 +148,7 @@ func anyExists(ctx context.Context, t store.Table, account string, items []Item)
 }
 
 // statusPK is the partition of an account's applied adjustments.
-func statusPK(account string) string { return store.PK(account, "ADJ") }
+func statusPK(account string) string { return store.PK(account, kindStatus) }
 
 // getStatus reads the stored status of an applied request; found is false
 // while it is not applied.

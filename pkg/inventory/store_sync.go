@@ -98,7 +98,7 @@ func (s Service) SKUsAt(ctx context.Context, account, warehouse string) ([]strin
 // when the record's available quantity changed (or the record came or
 // went).
 func StockChanged(c store.Change) (string, bool) {
-	if c.Kind != "INV" || store.Same(c.Old, c.New, attrAvailable) {
+	if c.Kind != kindRecord || store.Same(c.Old, c.New, attrAvailable) {
 		return "", false
 	}
 	img := c.New

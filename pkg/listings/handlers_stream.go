@@ -5,7 +5,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -13,23 +12,7 @@ import (
 // mapping hands it batches of records (filtered to the item kinds that
 // matter, see template.yaml). A failure of one account's work reports that
 // account's first record as the batch item failure, so the batch is retried
-// from there; a batch it cannot even decode fails whole (the mapping bisects
-// it down to the bad record, which ends in the failure queue).
+// from there.
 func (h Handlers) Stream(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-	ctx, meter := store.EnsureMeter(ctx)
-	changes, err := store.Changes(ev.Records)
-	if err != nil {
-		return events.DynamoDBEventResponse{}, err
-	}
-	failed, err := h.Service.Sync(ctx, changes)
-	if err != nil {
-		return events.DynamoDBEventResponse{}, err
-	}
-	logctx.From(ctx).Info("channel sync batch", "records", len(changes), "failed_from", failed,
-		"ddb_calls", meter.Calls(), "ddb_rcu", meter.ReadUnits(), "ddb_wcu", meter.WriteUnits())
-	var resp events.DynamoDBEventResponse
-	if failed != "" {
-		resp.BatchItemFailures = []events.DynamoDBBatchItemFailure{{ItemIdentifier: failed}}
-	}
-	return resp, nil
+	return store.HandleStream(ctx, ev, "channel sync batch", h.Service.Sync)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
@@ -46,58 +45,25 @@ func add(list []string, s string) []string {
 }
 
 // Sync is the channel-sync function's work on a batch of stream records,
-// accountsAtOnce accounts at a time: it recomputes the listings and product quantities the records affect,
-// sends the outbox messages of new versions and schedules the retries of
-// failed pushes; each account's records also go to Tracking, which sends
-// the tracking of shipments. Records are grouped by account; when an account's work
-// fails, Sync returns the sequence number of that account's first record,
-// so the batch is retried from there (everything Sync does is idempotent:
-// a replayed record finds nothing left to change). A record it cannot
-// decode is an error for the whole batch.
-func (s Service) Sync(ctx context.Context, changes []store.Change) (string, error) {
-	plans := map[string]*plan{}
-	first := map[string]int{}
-	var order []string
-	for i, c := range changes {
-		p, ok := plans[c.Account]
-		if !ok {
-			p = &plan{}
-			plans[c.Account], first[c.Account] = p, i
-			order = append(order, c.Account)
-		}
-		if err := p.add(c); err != nil {
-			return "", err
-		}
-		p.changes = append(p.changes, c)
-	}
-	failed := -1
-	var (
-		mu  sync.Mutex
-		wg  sync.WaitGroup
-		sem = make(chan struct{}, accountsAtOnce)
-	)
-	for _, account := range order {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			err := s.run(ctx, account, plans[account])
-			if err == nil {
-				return
+// accountsAtOnce accounts at a time: it recomputes the listings and product
+// quantities the records affect, sends the outbox messages of new versions
+// and schedules the retries of failed pushes; each account's records also
+// go to Tracking, which sends the tracking of shipments. When an account's
+// work fails, Sync returns the sequence number of that account's first
+// record, so the batch is retried from there (everything Sync does is
+// idempotent: a replayed record finds nothing left to change).
+func (s Service) Sync(ctx context.Context, changes []store.Change) string {
+	return store.ByAccount(ctx, changes, accountsAtOnce, func(ctx context.Context, account string, changes []store.Change) error {
+		p := &plan{changes: changes}
+		for _, c := range changes {
+			if err := p.add(c); err != nil {
+				return err
 			}
-			logctx.From(ctx).Error("channel sync failed", "account_id", account, "error", err.Error())
-			mu.Lock()
-			defer mu.Unlock()
-			if failed < 0 || first[account] < failed {
-				failed = first[account]
-			}
-		}()
-	}
-	wg.Wait()
-	if failed < 0 {
-		return "", nil
-	}
-	return changes[failed].Seq, nil
+		}
+		return s.run(ctx, account, p)
+	}, func(account string, err error) {
+		logctx.From(ctx).Error("channel sync failed", "account_id", account, "error", err.Error())
+	})
 }
 
 // add records what one change asks for.

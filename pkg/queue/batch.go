@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -27,16 +28,7 @@ func Drop(err error) error { return errors.Join(errDrop, err) }
 func FIFOBatch(ctx context.Context, ev events.SQSEvent, handle func(context.Context, events.SQSMessage) error) events.SQSEventResponse {
 	var resp events.SQSEventResponse
 	for i, m := range ev.Records {
-		log := logctx.From(ctx).With("message_id", m.MessageId)
-		mctx, meter := store.EnsureMeter(logctx.With(ctx, log))
-		err := handle(mctx, m)
-		log.Info("message", "ok", err == nil, "ddb_calls", meter.Calls(), "ddb_wcu", meter.WriteUnits())
-		switch {
-		case err == nil:
-		case errors.Is(err, errDrop):
-			log.Warn("message dropped", "error", err)
-		default:
-			log.Error("message failed", "error", err)
+		if !handleOne(ctx, m, handle) {
 			for _, rest := range ev.Records[i:] {
 				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: rest.MessageId})
 			}
@@ -44,4 +36,46 @@ func FIFOBatch(ctx context.Context, ev events.SQSEvent, handle func(context.Cont
 		}
 	}
 	return resp
+}
+
+// Batch handles the messages of a standard queue's event all at once, so a
+// slow message holds up no other; each message that fails is reported as a
+// batch item failure on its own (delivered again after its visibility
+// timeout), a message whose error is wrapped by Drop is logged and deleted.
+func Batch(ctx context.Context, ev events.SQSEvent, handle func(context.Context, events.SQSMessage) error) events.SQSEventResponse {
+	var (
+		resp events.SQSEventResponse
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+	)
+	for _, m := range ev.Records {
+		wg.Go(func() {
+			if handleOne(ctx, m, handle) {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: m.MessageId})
+		})
+	}
+	wg.Wait()
+	return resp
+}
+
+// handleOne handles one message with its own logger and DynamoDB meter and
+// reports whether it is done with (handled, or dropped).
+func handleOne(ctx context.Context, m events.SQSMessage, handle func(context.Context, events.SQSMessage) error) bool {
+	log := logctx.From(ctx).With("message_id", m.MessageId)
+	mctx, meter := store.EnsureMeter(logctx.With(ctx, log))
+	err := handle(mctx, m)
+	log.Info("message", "ok", err == nil, "ddb_calls", meter.Calls(), "ddb_wcu", meter.WriteUnits())
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, errDrop):
+		log.Warn("message dropped", "error", err)
+		return true
+	}
+	log.Error("message failed", "error", err)
+	return false
 }

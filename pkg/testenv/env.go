@@ -139,6 +139,11 @@ func start() (env *Env, err error) {
 		return nil, err
 	}
 	env.Config.SyncRetryBase = time.Second // retry failed channel pushes quickly
+	// Webhook retries on a short schedule (3 retries, a second apart) and
+	// attempts that give up after a second: the schedule scaled down, not
+	// slept through.
+	env.Config.WebhookRetrySchedule = []time.Duration{time.Second, time.Second, time.Second}
+	env.Config.WebhookTimeout = time.Second
 	if env.Deps, err = app.New(ctx, env.Config); err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}

@@ -80,5 +80,6 @@ func (s *Stack) AppConfig() (app.Config, error) {
 		}
 	}
 	merged["DYNAMODB_ENDPOINT"], merged["SQS_ENDPOINT"], merged["AWS_REGION"] = s.Endpoints.DynamoDB, s.Endpoints.SQS, s.Region
+	merged["WEBHOOK_LOOPBACK"] = "true" // receivers on this machine, over http (docs/webhooks.md)
 	return app.ConfigFrom(func(k string) string { return merged[k] }), nil
 }

@@ -22,7 +22,7 @@ const root = "../../.."
 
 // localOnlyEnv are variables app reads that the template must not set: the emulator
 // endpoints (local stack only) and AWS_REGION (set by the Lambda runtime).
-var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "AWS_REGION": true}
+var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "AWS_REGION": true, "WEBHOOK_LOOPBACK": true}
 
 func loadTemplate(t *testing.T) *template.Template {
 	t.Helper()

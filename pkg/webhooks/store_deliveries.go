@@ -1,0 +1,111 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// deliveryRetention is how long a delivery and its log are kept.
+const deliveryRetention = 30 * 24 * time.Hour
+
+// deliveryKey is the primary key of a delivery.
+func deliveryKey(account, webhook, id string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindDelivery), store.Join(webhook, id))
+}
+
+// decodeDelivery reads a delivery item (or stream image).
+func decodeDelivery(img store.Image) (*delivery, error) {
+	var d delivery
+	if err := img.Decode(&d); err != nil {
+		return nil, fmt.Errorf("decode delivery: %w", err)
+	}
+	if d.Attempts == nil {
+		d.Attempts = []Attempt{}
+	}
+	return &d, nil
+}
+
+// getDelivery reads one delivery (strongly consistent); nil when there is
+// none.
+func getDelivery(ctx context.Context, t store.Table, account, webhook, id string) (*delivery, error) {
+	img, err := t.Item(ctx, deliveryKey(account, webhook, id), true)
+	if err != nil || !img.Exists() {
+		return nil, err
+	}
+	return decodeDelivery(img)
+}
+
+// saveDelivery writes d: new (false when it exists already: the delivery
+// of a replayed event), or still at the revision it was read at (errRaced
+// otherwise). It moves d.Rev on.
+func saveDelivery(ctx context.Context, t store.Table, account string, d *delivery, now time.Time) (bool, error) {
+	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	if d.Rev > 0 {
+		cond, values = "rev = :rev", map[string]types.AttributeValue{":rev": store.N(d.Rev)}
+	}
+	d.Rev++
+	item, err := store.Marshal(d, deliveryKey(account, d.WebhookID, d.ID))
+	if err != nil {
+		return false, err
+	}
+	created, err := time.Parse(time.RFC3339, d.CreatedAt)
+	if err != nil {
+		created = now
+	}
+	item[store.AttrTTL] = store.N(created.Add(deliveryRetention).Unix())
+	err = t.Commit(ctx, []store.Write{store.Put(item, cond, values)})
+	switch {
+	case store.ConditionFailed(err) && d.Rev == 1:
+		return false, nil
+	case store.ConditionFailed(err):
+		return false, errRaced
+	case err != nil:
+		return false, fmt.Errorf("save delivery %s: %w", d.ID, err)
+	}
+	return true, nil
+}
+
+// listDeliveries reads the first n deliveries of the webhook, newest first:
+// one Query.
+func listDeliveries(ctx context.Context, t store.Table, account, webhook string, n int) ([]Delivery, error) {
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :webhook)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": store.S(store.PK(account, kindDelivery)), ":webhook": store.S(webhook + store.Sep),
+		},
+		ScanIndexForward: aws.Bool(false),
+	}, n)
+	if err != nil {
+		return nil, fmt.Errorf("list deliveries: %w", err)
+	}
+	out := make([]Delivery, 0, len(items))
+	for _, it := range items {
+		d, err := decodeDelivery(store.ImageOf(it))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d.Delivery)
+	}
+	return out, nil
+}
+
+// toSend decodes a stream record of a delivery: ok when the delivery is to
+// be sent to the queue (it is new, or a manual retry moved its push) and
+// is pending.
+func toSend(c store.Change) (*delivery, bool, error) {
+	if c.Kind != kindDelivery || !c.New.Exists() || c.New.Text("status") != StatusPending {
+		return nil, false, nil
+	}
+	if c.Old.Exists() && store.Same(c.Old, c.New, "push") {
+		return nil, false, nil
+	}
+	d, err := decodeDelivery(c.New)
+	return d, err == nil, err
+}
