@@ -183,8 +183,11 @@ var errInjected = errors.New("testenv: injected channel-sync failure")
 // channel-sync function wrapped for FailStream.
 func (e *Env) handler(name string) (any, error) {
 	h, err := e.Deps.Handler(name)
-	if err != nil || name != "channel-sync" {
+	if err != nil {
 		return h, err
+	}
+	if name != "channel-sync" {
+		return e.fns.wrap(name, h), nil
 	}
 	run := h.(app.StreamHandler)
 	return app.StreamHandler(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {

@@ -35,6 +35,7 @@ type Env struct {
 	Pollers *gateway.Pollers
 
 	sync   channelSync
+	fns    functionHooks
 	procs  []*emulators.Process
 	cancel context.CancelFunc
 }
