@@ -142,4 +142,3 @@ func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEv
 		return h.Service.Deliver(ctx, msg)
 	}), nil
 }
-
