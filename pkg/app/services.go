@@ -87,3 +87,6 @@ func (d *Deps) Listings() listings.Service { return d.listings() }
 
 // Shipments is the shipments service, for the CLI and the demo data.
 func (d *Deps) Shipments() shipments.Service { return d.shipments() }
+
+// Events is the event feed with its sources and followers, for tests.
+func (d *Deps) Events() events.Service { return d.events() }

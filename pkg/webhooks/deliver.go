@@ -109,7 +109,7 @@ func (s Service) Deliver(ctx context.Context, m Message) error {
 		return err
 	}
 	now := time.Now()
-	if wait := d.due(now); wait > time.Second {
+	if wait := d.due(now); wait > earlyTolerance {
 		return s.later(ctx, m, wait)
 	}
 	h, err := getHook(ctx, s.Table, m.Account, m.Webhook)
@@ -171,10 +171,19 @@ func eventBody(ev events.Event) ([]byte, error) {
 	return b, nil
 }
 
+// earlyTolerance is how early an attempt may be made: a message that
+// comes back sooner than that before its delivery is due waits again.
+const earlyTolerance = 50 * time.Millisecond
+
 // later sends the message back to the queue to be handled after wait (a
-// wait over SQS's 15 minutes takes several hops).
+// wait over SQS's 15 minutes takes several hops). SQS delays are whole
+// seconds: the wait is rounded up, so the message never comes back early.
 func (s Service) later(ctx context.Context, m Message, wait time.Duration) error {
-	err := s.Queue.SendMessage(ctx, queue.Message{Account: m.Account, Delay: min(wait, queue.MaxDelay), Body: m})
+	delay := min(wait.Truncate(time.Second), queue.MaxDelay)
+	if delay < wait && delay < queue.MaxDelay {
+		delay += time.Second
+	}
+	err := s.Queue.SendMessage(ctx, queue.Message{Account: m.Account, Delay: delay, Body: m})
 	if err != nil {
 		return fmt.Errorf("requeue delivery %s: %w", m.Delivery, err)
 	}

@@ -3,7 +3,10 @@ package webhooks_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/multisell/multisell/pkg/store"
 
 	"github.com/multisell/multisell/pkg/events"
 )
@@ -48,4 +51,16 @@ func withMember(t testing.TB, doc []byte, name string, v any) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// cutSep splits s at its first store.Sep.
+func cutSep(s string) (string, string, bool) { return strings.Cut(s, store.Sep) }
+
+// lastSep splits s at its last store.Sep.
+func lastSep(s string) (string, string, bool) {
+	i := strings.LastIndex(s, store.Sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(store.Sep):], true
 }
