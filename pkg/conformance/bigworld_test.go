@@ -85,8 +85,9 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	}
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": sku("p", 1), "warehouse_uuid": first, "on_hand": 2}}}, &adj)
+	webhook, delivery := addWebhook(t, c)
 	env.Drain(t)
 	settled(t, c)
 	return c, ids{Warehouse: first, Product: sku("p", 0), Child: sku("p", 0), Group: sku("g", 0), Seq: seqs[0], RequestID: adj.RequestID,
-		Channel: ch.UUID, Listing: sku("p", 0)}
+		Channel: ch.UUID, Listing: sku("p", 0), Webhook: webhook, Delivery: delivery}
 }

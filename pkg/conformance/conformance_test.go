@@ -33,6 +33,7 @@ func TestAuthentication(t *testing.T) {
 			bodies[rt] = writeFor(t, rt).body(w.c, w.ids)
 		}
 	}
+	w.env.Drain(t) // what making the bodies wrote reaches the event feed first
 	before := w.snapshot(w.c, rts)
 	b64 := base64.StdEncoding.EncodeToString
 	bad := []struct{ name, header string }{
@@ -87,7 +88,7 @@ func TestRateLimitIsPlainText(t *testing.T) {
 	}
 	nobody := uuid.Must(uuid.NewV7()).String()
 	x := ids{Warehouse: nobody, Product: "conf-nobody", Child: "conf-nobody", Group: "conf-nobody", Seq: 1, RequestID: nobody,
-		Channel: nobody, Listing: "conf-nobody"}
+		Channel: nobody, Listing: "conf-nobody", Webhook: nobody, Delivery: "dlv_0000000000000001"}
 	rollovers := 0
 	for _, rt := range rts {
 		var body any
@@ -133,7 +134,7 @@ func TestMalformedBodies(t *testing.T) {
 	}
 	t.Run("routes", func(t *testing.T) {
 		for _, rt := range rts {
-			if !rt.hasBody() {
+			if !rt.hasBody() || writeFor(t, rt).bodiless {
 				continue
 			}
 			t.Run(rt.String(), func(t *testing.T) {
@@ -472,8 +473,8 @@ func TestTenantIsolation(t *testing.T) {
 					if ra := a.c.in(t).do(rt.Method, a.path(t, rt), nil); r.Status != http.StatusOK || r.String() != ra.String() {
 						t.Errorf("B %s: %d %s, want 200 and the list A sees", rt, r.Status, short(r.String()))
 					}
-				} else if r.Status != http.StatusOK || r.String() != "[]" {
-					t.Errorf("B %s: %d %s, want 200 []", rt, r.Status, short(r.String()))
+				} else if want := cmp.Or(emptyLists[rt.String()], "[]"); r.Status != http.StatusOK || r.String() != want {
+					t.Errorf("B %s: %d %s, want 200 %s", rt, r.Status, short(r.String()), want)
 				}
 			})
 		}

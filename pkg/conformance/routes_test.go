@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,8 @@ type ids struct {
 	RequestID string // an applied inventory adjustment
 	Channel   string // a channel uuid
 	Listing   string // the channel SKU of a listing on Channel, linked to Product
+	Webhook   string // a webhook id
+	Delivery  string // a delivery of Webhook (a ping, ended)
 }
 
 // param returns the value of a path parameter or key of rt.
@@ -184,6 +187,10 @@ func (x ids) param(rt route, name string) (string, bool) {
 		return strconv.FormatInt(x.Seq, 10), true
 	case "request_id":
 		return x.RequestID, true
+	case "id":
+		return x.Webhook, true
+	case "delivery_id":
+		return x.Delivery, true
 	}
 	return "", false
 }
@@ -228,12 +235,23 @@ func notFoundMessage(rt route) string {
 		return "Order not found"
 	case slices.Contains(ps, "request_id"):
 		return "Adjustment not found"
+	case slices.Contains(ps, "delivery_id"):
+		return "" // Webhook not found or Delivery not found, by which is unknown
+	case slices.Contains(ps, "id") && strings.HasPrefix(rt.Path, "/webhooks/"):
+		return "Webhook not found"
 	case slices.Contains(ps, "sku") && strings.HasPrefix(rt.Path, "/variation_groups/"):
 		return "Variation group not found"
 	case slices.Contains(ps, "sku"):
 		return "Product not found"
 	}
 	return ""
+}
+
+// emptyLists are the bodies of the lists that answer an object, as an
+// account without any of their resources sees them (the others are []).
+var emptyLists = map[string]string{
+	"GET /events":   `{"events":[],"next_after":0}`,
+	"GET /webhooks": `{"webhooks":[]}`,
 }
 
 // write describes a route with a body.
@@ -246,7 +264,15 @@ type write struct {
 	// a creation of the caller's own.
 	foreign    int
 	foreignMsg string
+	// bodiless is an action that reads no body (POST /webhooks/{id}/ping):
+	// body returns nil, and the malformed-body checks do not apply.
+	bodiless bool
 }
+
+// webhookAction is the write of a POST that acts on a webhook and reads no
+// body.
+var webhookAction = write{body: func(*caller, ids) any { return nil }, bodiless: true,
+	foreign: http.StatusNotFound, foreignMsg: "Webhook not found"}
 
 func productBody(_ *caller, _ ids) any {
 	return map[string]any{"name": "Conformance product", "brand": "Conformance"}
@@ -303,7 +329,27 @@ var writes = map[string]write{
 		},
 		foreign: http.StatusNotFound, foreignMsg: "Order is not found.",
 	},
+	"POST /webhooks": {
+		body: func(*caller, ids) any {
+			return map[string]any{"webhook": map[string]any{"url": hookURL(), "events": []string{"listing.sync_failed"}}}
+		},
+		foreign: http.StatusCreated,
+	},
+	"PUT /webhooks/{id}": {
+		body:    func(*caller, ids) any { return map[string]any{"webhook": map[string]any{"description": "Conformance"}} },
+		foreign: http.StatusNotFound, foreignMsg: "Webhook not found",
+	},
+	"POST /webhooks/{id}/rotate_secret":                  webhookAction,
+	"POST /webhooks/{id}/ping":                           webhookAction,
+	"POST /webhooks/{id}/deliveries/{delivery_id}/retry": webhookAction,
 }
+
+// hookURL is where the worlds' webhooks point: a receiver on loopback that
+// takes every delivery at once, so deliveries end at their first attempt.
+var hookURL = sync.OnceValue(func() string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	return srv.URL + "/conformance"
+})
 
 // writeFor returns the write description of rt, failing the test if there is none.
 func writeFor(t testing.TB, rt route) write {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/channels"
@@ -112,9 +113,33 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
 	w.RequestID = adj.RequestID
+
+	w.Webhook, w.Delivery = addWebhook(t, c)
 	env.Drain(t)
 	settled(t, c)
 	return w
+}
+
+// addWebhook gives the account a webhook to the package's receiver
+// (hookURL) and pings it; it returns the webhook's id and the ping's
+// delivery id. settled waits for the delivery to end, so snapshots do not
+// move under the tests.
+func addWebhook(t *testing.T, c *caller) (webhook, delivery string) {
+	t.Helper()
+	var hook struct {
+		Webhook struct {
+			ID string `json:"id"`
+		} `json:"webhook"`
+	}
+	c.must(http.StatusCreated, http.MethodPost, "/webhooks", map[string]any{"webhook": map[string]any{
+		"url": hookURL(), "events": []string{"listing.sync_failed"}, "description": "Conformance"}}, &hook)
+	var ping struct {
+		Delivery struct {
+			ID string `json:"id"`
+		} `json:"delivery"`
+	}
+	c.must(http.StatusAccepted, http.MethodPost, "/webhooks/"+hook.Webhook.ID+"/ping", nil, &ping)
+	return hook.Webhook.ID, ping.Delivery.ID
 }
 
 // settled waits until the account's channel sync is done: it settles asynchronously (the
@@ -125,6 +150,17 @@ func settled(t *testing.T, c *caller) {
 	testenv.WaitFor(t, func() bool {
 		for _, path := range []string{"/listings?sync_status=pending", "/shipments?sync_status=pending"} {
 			if r := c.must(http.StatusOK, http.MethodGet, path, nil, nil); r.String() != "[]" {
+				return false
+			}
+		}
+		var hooks struct {
+			Webhooks []struct {
+				ID string `json:"id"`
+			} `json:"webhooks"`
+		}
+		c.must(http.StatusOK, http.MethodGet, "/webhooks", nil, &hooks)
+		for _, h := range hooks.Webhooks {
+			if r := c.must(http.StatusOK, http.MethodGet, "/webhooks/"+h.ID+"/deliveries", nil, nil); strings.Contains(r.String(), `"status":"pending"`) {
 				return false
 			}
 		}

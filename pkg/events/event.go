@@ -81,6 +81,14 @@ func eventID(account, source string) string {
 	return "evt_" + hex.EncodeToString(sum[:16])
 }
 
+// sourceMark is the sort key of a source's mark: its hash (a source key
+// holds an item's sort key, which may be longer than a sort key can be
+// with more around it).
+func sourceMark(source string) string {
+	sum := sha256.Sum256([]byte(source))
+	return hex.EncodeToString(sum[:])
+}
+
 // Updated is the draft of an update of type typ to next, when next renders
 // (as JSON) differently from prev: a write that changes nothing the API
 // shows is no event.

@@ -22,8 +22,9 @@ const (
 	// kindCounter holds the account's last seq (SK counterSK, attr seq).
 	kindCounter = "EVSEQ"
 	counterSK   = "EVENT"
-	// kindSource marks the stream records already made into an event
-	// (SK the record's source key), so a replay makes none.
+	// kindSource marks the stream records already made into an event (SK
+	// the hash of the record's source key: a key with a long SKU in it
+	// would not fit a sort key), so a replay makes none.
 	kindSource = "EVSRC"
 	// kindByType + "#" + type is the partition of an account's events of
 	// one type, by seq (attr seq only): the feed filtered by type.
@@ -95,7 +96,7 @@ func eventWrites(account string, prev int64, evs []stored, now int64) ([]store.W
 	counter[attrSeq] = store.N(prev + int64(len(evs)))
 	ws = append(ws, store.Put(counter, "attribute_not_exists(seq) OR seq = :prev", map[string]types.AttributeValue{":prev": store.N(prev)}))
 	for _, e := range evs {
-		mark := store.Key(store.PK(account, kindSource), e.Source)
+		mark := store.Key(store.PK(account, kindSource), sourceMark(e.Source))
 		mark[attrSeq] = store.N(e.Seq)
 		mark[store.AttrTTL] = store.N(now + sourceRetention)
 		ws = append(ws, store.Put(mark, "attribute_not_exists(PK)", nil))

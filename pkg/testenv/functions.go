@@ -37,7 +37,9 @@ var errMidBatch = errors.New("testenv: injected failure in the middle of a batch
 // FailMidBatch makes the next n invocations of the stream or queue
 // function name (a folder under functions/) handle the first half of their
 // batch and then fail as a whole: the event source mapping gives the whole
-// batch again, so what the first half did is done twice.
+// batch again, so what the first half did is done twice. The faults are
+// the whole stack's: a test running alongside may see some of them, which
+// its work must take as any retry.
 func (e *Env) FailMidBatch(t testing.TB, name string, n int) {
 	e.fns.mu.Lock()
 	defer e.fns.mu.Unlock()
@@ -102,31 +104,31 @@ func (h *functionHooks) observe(name string, inv Invocation) {
 func (h *functionHooks) wrap(name string, handler any) any {
 	switch run := handler.(type) {
 	case app.StreamHandler:
-		return app.StreamHandler(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-			start := time.Now()
-			if h.failNow(name) {
-				half := events.DynamoDBEvent{Records: ev.Records[:len(ev.Records)/2]}
-				_, _ = run(ctx, half)
-				h.observe(name, Invocation{Records: len(ev.Records), Start: start, End: time.Now(), Failed: true})
-				return events.DynamoDBEventResponse{}, errMidBatch
-			}
-			resp, err := run(ctx, ev)
-			h.observe(name, Invocation{Records: len(ev.Records), Start: start, End: time.Now()})
-			return resp, err
-		})
+		return app.StreamHandler(hooked(h, name, run, func(ev events.DynamoDBEvent) (int, events.DynamoDBEvent) {
+			return len(ev.Records), events.DynamoDBEvent{Records: ev.Records[:len(ev.Records)/2]}
+		}))
 	case app.SQSHandler:
-		return app.SQSHandler(func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
-			start := time.Now()
-			if h.failNow(name) {
-				half := events.SQSEvent{Records: ev.Records[:len(ev.Records)/2]}
-				_, _ = run(ctx, half)
-				h.observe(name, Invocation{Records: len(ev.Records), Start: start, End: time.Now(), Failed: true})
-				return events.SQSEventResponse{}, errMidBatch
-			}
-			resp, err := run(ctx, ev)
-			h.observe(name, Invocation{Records: len(ev.Records), Start: start, End: time.Now()})
-			return resp, err
-		})
+		return app.SQSHandler(hooked(h, name, run, func(ev events.SQSEvent) (int, events.SQSEvent) {
+			return len(ev.Records), events.SQSEvent{Records: ev.Records[:len(ev.Records)/2]}
+		}))
 	}
 	return handler
+}
+
+// hooked is run with the hooks of function name around it; split gives an
+// event's number of records and its first half.
+func hooked[E, R any](h *functionHooks, name string, run func(context.Context, E) (R, error), split func(E) (int, E)) func(context.Context, E) (R, error) {
+	return func(ctx context.Context, ev E) (R, error) {
+		start := time.Now()
+		n, half := split(ev)
+		if h.failNow(name) {
+			_, _ = run(ctx, half)
+			h.observe(name, Invocation{Records: n, Start: start, End: time.Now(), Failed: true})
+			var none R
+			return none, errMidBatch
+		}
+		resp, err := run(ctx, ev)
+		h.observe(name, Invocation{Records: n, Start: start, End: time.Now()})
+		return resp, err
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/multisell/multisell/pkg/isotime"
 )
 
 // Delivery statuses.
@@ -104,6 +106,7 @@ type delivery struct {
 func (d *delivery) outcome(a Attempt, ok bool, schedule []time.Duration, now time.Time) time.Duration {
 	d.AttemptCount++
 	d.Tries++
+	d.UpdatedAt = isotime.Format(now)
 	d.Attempts = append(d.Attempts, a)
 	if n := len(d.Attempts); n > maxLoggedAttempts {
 		d.Attempts = d.Attempts[n-maxLoggedAttempts:]
@@ -126,7 +129,7 @@ func (d *delivery) outcome(a Attempt, ok bool, schedule []time.Duration, now tim
 // finish ends the delivery as failed without an attempt: reason says why
 // (the webhook is gone or inactive, the event expired).
 func (d *delivery) finish(reason string, now time.Time) {
-	d.Status, d.NextAttemptAt = StatusFailed, nil
+	d.Status, d.NextAttemptAt, d.UpdatedAt = StatusFailed, nil, isotime.Format(now)
 	d.Attempts = append(d.Attempts, Attempt{At: stamp(now), Error: &reason})
 }
 
