@@ -35,24 +35,27 @@ func TestIsolation(t *testing.T) {
 	wh := a.Warehouse("A")
 	a.Product("S")
 	a.Stock("S", wh, 5)
-	// The adjustment through the API, without orderstest's Adjust, whose
-	// Env.Drain can wait on other tests' work (a channel refusing pushes
-	// keeps its retries queued).
+	// The adjustment through the API, without orderstest's Adjust.
 	if r := a.C.Do(http.MethodPut, "/inventory", map[string]any{"inventory": []any{
 		map[string]any{"sku": "S", "warehouse_uuid": wh, "on_hand": 7}}}); r.Status != http.StatusOK {
 		t.Fatalf("adjust: %d %s", r.Status, r)
 	}
-	// Env.Drain does not wait for the deliveries of events the events
-	// function records (see TestDrainWaitsForDeliveries): wait until A's
-	// webhook is done with every event of A's feed, so that whatever
-	// reached B would have by then.
+	// Env.Drain is no barrier here: it does not wait for the deliveries of
+	// the events the events function records (TestDrainWaitsForDeliveries),
+	// and it waits on the work of every test, which a test whose channel
+	// refuses pushes keeps queued for longer than its 30 s. The barrier is
+	// A's webhook done with every event of A's feed, whose fan-out is the
+	// one that would have made B's deliveries, and then with one event more.
 	var aFeed []events.Event
-	testenv.WaitFor(t, func() bool {
-		aFeed = feed(t, a.C, "", 100)
-		return slices.ContainsFunc(aFeed, func(ev events.Event) bool { return ev.Type == events.AdjustmentApplied }) &&
-			done(a.deliveries(a.hook.ID, ""), len(aFeed))
-	}, "A's deliveries of A's events")
-	env.Drain(t)
+	settle := func(last func(events.Event) bool, what string) {
+		testenv.WaitFor(t, func() bool {
+			aFeed = feed(t, a.C, "", 100)
+			return slices.ContainsFunc(aFeed, last) && done(a.deliveries(a.hook.ID, ""), len(aFeed))
+		}, what)
+	}
+	settle(func(ev events.Event) bool { return ev.Type == events.AdjustmentApplied }, "A's deliveries of A's events")
+	a.Product("U")
+	settle(field("sku", "U"), "A's delivery of product U")
 	for _, typ := range []string{events.ProductUpdated, events.InventoryUpdated, events.AdjustmentApplied} {
 		if !slices.ContainsFunc(aFeed, func(ev events.Event) bool { return ev.Type == typ }) {
 			t.Fatalf("A's feed has no %s: %+v", typ, aFeed)
@@ -199,4 +202,6 @@ func TestDrainWaitsForDeliveries(t *testing.T) {
 	if got := h.rcv.ofType(events.ProductUpdated); len(got) != 1 {
 		t.Errorf("after Drain the receiver got %d product.updated, want 1", len(got))
 	}
+	// Leave no delivery retrying to the receiver closed when the test ends.
+	testenv.WaitFor(t, func() bool { return done(h.deliveries(h.hook.ID, ""), 1) }, "the delivery")
 }
