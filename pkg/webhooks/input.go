@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -100,7 +101,7 @@ func parseTypes(f lenient.Field) ([]string, error) {
 // newline and carriage return.
 func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool {
-		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
 	})
 }
 
