@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/multisell/multisell/pkg/isotime"
@@ -170,9 +171,24 @@ var deliveryIDPattern = regexp.MustCompile(`^dlv_[0-9]{16}(_ping[0-9a-f]{16})?$`
 func eventDeliveryID(seq int64) string { return fmt.Sprintf("dlv_%016d", seq) }
 
 // pingDeliveryID is the id of a ping sent when the feed's last seq is
-// last.
+// last: its time (in nanoseconds, never the same twice in a process) comes
+// after the position, so pings sort in the order they were sent.
 func pingDeliveryID(last int64) string {
-	return fmt.Sprintf("dlv_%016d_ping%016x", last, rand.Uint64())
+	return fmt.Sprintf("dlv_%016d_ping%016x", last, pingClock())
+}
+
+// lastPing is the time of the last ping id made by this process.
+var lastPing atomic.Int64
+
+// pingClock returns the time in nanoseconds, later than it returned before.
+func pingClock() int64 {
+	for {
+		prev, now := lastPing.Load(), time.Now().UnixNano()
+		next := max(now, prev+1)
+		if lastPing.CompareAndSwap(prev, next) {
+			return next
+		}
+	}
 }
 
 // validDeliveryID reports whether id can name a delivery.

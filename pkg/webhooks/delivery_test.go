@@ -16,11 +16,9 @@ import (
 func TestEveryTypeDeliveredAsTheAPIShowsIt(t *testing.T) {
 	t.Parallel()
 	h := newHooked(t, "*")
-	h.Env.RefusePushes(t, h.Acct.ID) // the channel refuses updates: listing.sync_failed
 	wh := h.Warehouse("A")
 	h.Product("S")
 	h.Stock("S", wh, 10)
-	h.Link("CH-S", "S")
 	h.Adjust("S", wh, 12)
 	doc := h.Doc("R-1", "2024-01-02", orderstest.Line("L1", "S", 3))
 	doc["paid_at"] = "2024-01-02T10:00:00Z"
@@ -29,6 +27,8 @@ func TestEveryTypeDeliveredAsTheAPIShowsIt(t *testing.T) {
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != http.StatusOK {
 		t.Fatalf("ship: %d %s", r.Status, r)
 	}
+	h.Env.RefusePushes(t, h.Acct.ID) // the channel refuses the new listing's update: listing.sync_failed
+	h.Link("CH-S", "S")
 	testenv.WaitFor(t, func() bool {
 		for _, typ := range events.Types {
 			if len(h.rcv.ofType(typ)) == 0 {

@@ -43,13 +43,6 @@ type Service struct {
 // Create adds a webhook, active unless the input says otherwise, with a new
 // secret, which the answer shows (and no other read will).
 func (s Service) Create(ctx context.Context, account string, in Input) (Webhook, error) {
-	hooks, err := listHooks(ctx, s.Table, account)
-	if err != nil {
-		return Webhook{}, err
-	}
-	if len(hooks) >= MaxWebhooks {
-		return Webhook{}, errs.Invalid("an account may have at most %d webhooks; delete one first", MaxWebhooks)
-	}
 	secret, err := webhookhttp.NewSecret()
 	if err != nil {
 		return Webhook{}, err
@@ -57,7 +50,11 @@ func (s Service) Create(ctx context.Context, account string, in Input) (Webhook,
 	now := isotime.Format(time.Now())
 	h := &hook{Webhook: Webhook{ID: store.NewID(), Active: true, CreatedAt: now, UpdatedAt: now}, Key: secret}
 	h.apply(in)
-	if err := saveHook(ctx, s.Table, account, h); err != nil {
+	err = createHook(ctx, s.Table, account, h)
+	if errors.Is(err, errTooMany) {
+		return Webhook{}, errs.Invalid("an account may have at most %d webhooks; delete one first", MaxWebhooks)
+	}
+	if err != nil {
 		return Webhook{}, err
 	}
 	out := h.Webhook

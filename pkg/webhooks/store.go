@@ -17,8 +17,39 @@ const (
 	// kindDelivery is the partition of an account's deliveries, SK
 	// <webhook id>␟<delivery id>.
 	kindDelivery = "DLV"
-	attrRev      = "rev"
+	// kindCount holds how many webhooks the account has (SK countSK, attr
+	// n), kept in the transactions that create and delete them.
+	kindCount = "WHKN"
+	countSK   = "COUNT"
 )
+
+// countKey is the key of the account's webhook count.
+func countKey(account string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindCount), countSK)
+}
+
+// errTooMany is a creation past MaxWebhooks.
+var errTooMany = fmt.Errorf("the account has %d webhooks", MaxWebhooks)
+
+// createHook writes the new webhook h and counts it, in one transaction
+// that fails (errTooMany) when the account has MaxWebhooks already.
+func createHook(ctx context.Context, t store.Table, account string, h *hook) error {
+	h.Rev = 1
+	item, err := store.Marshal(h, hookKey(account, h.ID))
+	if err != nil {
+		return err
+	}
+	count := store.Update{Add: []string{"#n :one"}, Condition: "attribute_not_exists(#n) OR #n < :max",
+		Values: map[string]types.AttributeValue{":one": store.N(1), ":max": store.N(MaxWebhooks)}}
+	err = t.Commit(ctx, []store.Write{count.Write(countKey(account)), store.Put(item, "attribute_not_exists(PK)", nil)})
+	if i, ok := store.FailedWrite(err); ok && i == 0 {
+		return errTooMany
+	}
+	if err != nil {
+		return fmt.Errorf("create webhook: %w", err)
+	}
+	return nil
+}
 
 // hookKey is the primary key of a webhook.
 func hookKey(account, id string) map[string]types.AttributeValue {
@@ -67,13 +98,10 @@ func listHooks(ctx context.Context, t store.Table, account string) ([]*hook, err
 // errRaced is a write that lost to another write of the same item.
 var errRaced = fmt.Errorf("changed meanwhile")
 
-// saveHook writes h (one PutItem): new, or still at the revision it was
+// saveHook writes h (one PutItem) if it is still at the revision it was
 // read at; it moves h.Rev on.
 func saveHook(ctx context.Context, t store.Table, account string, h *hook) error {
-	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
-	if h.Rev > 0 {
-		cond, values = "rev = :rev", map[string]types.AttributeValue{":rev": store.N(h.Rev)}
-	}
+	cond, values := "rev = :rev", map[string]types.AttributeValue{":rev": store.N(h.Rev)}
 	h.Rev++
 	item, err := store.Marshal(h, hookKey(account, h.ID))
 	if err != nil {
@@ -89,10 +117,12 @@ func saveHook(ctx context.Context, t store.Table, account string, h *hook) error
 	return nil
 }
 
-// removeHook deletes the webhook id; false when there was none.
+// removeHook deletes the webhook id and uncounts it, in one transaction;
+// false when there was none.
 func removeHook(ctx context.Context, t store.Table, account, id string) (bool, error) {
-	err := t.Commit(ctx, []store.Write{store.Delete(hookKey(account, id), "attribute_exists(PK)", nil)})
-	if store.ConditionFailed(err) {
+	uncount := store.Update{Add: []string{"#n :minus"}, Values: map[string]types.AttributeValue{":minus": store.N(-1)}}
+	err := t.Commit(ctx, []store.Write{store.Delete(hookKey(account, id), "attribute_exists(PK)", nil), uncount.Write(countKey(account))})
+	if _, ok := store.FailedWrite(err); ok {
 		return false, nil
 	}
 	if err != nil {

@@ -351,6 +351,11 @@ func (p *Pollers) changeVisibility(ctx context.Context, s *source, msgs []sqstyp
 	return errors.Join(errs...)
 }
 
+// streamChainDepth is how many stream records in a row one change can lead to, each
+// written by a stream function reading the one before (a product change, its event, the
+// event's delivery): Drain reads the streams that many times over.
+const streamChainDepth = 3
+
 // Drain waits until the pollers are done with everything written before it was called, or
 // ctx ends: every polled queue is empty (no visible, in-flight or delayed message) with no
 // batch being processed, and every stream source has read its shards past the moment the
@@ -372,13 +377,17 @@ func (p *Pollers) Drain(ctx context.Context) error {
 			return err
 		}
 		// Every message handled so far wrote before start: the streams must be read past
-		// it, and what the stream functions sent since handled in turn.
-		start := p.tick()
-		for _, s := range p.streams {
-			s.wakeUp()
-		}
-		if err := p.drainStreams(ctx, start); err != nil {
-			return err
+		// it, and what the stream functions sent since handled in turn. A stream function's
+		// own writes are stream records too (an event's record makes its deliveries, whose
+		// records send them): a pass per link of such a chain reads them as well.
+		for range streamChainDepth {
+			start := p.tick()
+			for _, s := range p.streams {
+				s.wakeUp()
+			}
+			if err := p.drainStreams(ctx, start); err != nil {
+				return err
+			}
 		}
 		pending, err := p.pending(ctx, names)
 		if err != nil {
