@@ -15,7 +15,7 @@ import (
 
 // accountsAtOnce is how many accounts' events of one stream batch are
 // recorded at once (an account's own stay in order).
-const accountsAtOnce = 4
+const accountsAtOnce = 16
 
 // maxPerCommit is the most events one transaction numbers: three writes
 // each plus the counter, within a transaction's 100.

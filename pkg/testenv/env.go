@@ -199,13 +199,13 @@ func (e *Env) close() {
 	}
 }
 
-// Drain waits (up to 90 s: the whole stack is shared by parallel tests) until the SQS consumers have processed every queued message
+// Drain waits (up to 3 minutes: the whole stack is shared by parallel tests) until the SQS consumers have processed every queued message
 // (delayed ones too), e.g. after an inventory adjustment, and the stream consumers every
 // record of the table's stream, including the work they cause each other (a stream handler
 // that queues messages whose consumer writes the table); it fails the test otherwise.
 func (e *Env) Drain(t testing.TB) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	if err := e.Pollers.Drain(ctx); err != nil {
 		t.Fatalf("testenv: %v", err)

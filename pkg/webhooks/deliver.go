@@ -16,7 +16,7 @@ import (
 
 // accountsAtOnce is how many accounts' records of one stream batch are
 // handled at once.
-const accountsAtOnce = 4
+const accountsAtOnce = 16
 
 // Message is a delivery queue message: the delivery whose attempt is due.
 type Message struct {
