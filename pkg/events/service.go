@@ -60,7 +60,16 @@ func (s Service) Get(ctx context.Context, account string, seq int64) (Event, boo
 // earliest record whose work failed ("" when none): the batch is retried
 // from there, and a replayed record makes no second event.
 func (s Service) Handle(ctx context.Context, changes []store.Change) string {
-	failed := store.ByAccount(ctx, changes, accountsAtOnce, s.record, func(account string, err error) {
+	sources := map[string]Source{}
+	for _, src := range s.Sources {
+		for _, k := range src.EventKinds() {
+			sources[k] = src
+		}
+	}
+	record := func(ctx context.Context, account string, changes []store.Change) error {
+		return s.record(ctx, sources, account, changes)
+	}
+	failed := store.ByAccount(ctx, changes, accountsAtOnce, record, func(account string, err error) {
 		logctx.From(ctx).Error("recording events failed", "account_id", account, "error", err.Error())
 	})
 	for _, f := range s.Followers {
@@ -70,15 +79,9 @@ func (s Service) Handle(ctx context.Context, changes []store.Change) string {
 }
 
 // record numbers and stores the events one account's changes mean, in
-// their order.
-func (s Service) record(ctx context.Context, account string, changes []store.Change) error {
+// their order; sources are the Sources by item kind.
+func (s Service) record(ctx context.Context, sources map[string]Source, account string, changes []store.Change) error {
 	now := time.Now()
-	sources := map[string]Source{}
-	for _, src := range s.Sources {
-		for _, k := range src.EventKinds() {
-			sources[k] = src
-		}
-	}
 	var evs []stored
 	for _, c := range changes {
 		src := sources[c.Kind]

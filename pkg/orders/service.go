@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/channels"
@@ -218,17 +216,5 @@ const maxAttempts = 25
 // at most maxAttempts times: the loop of every read-modify-write of an
 // order (Get, change a Clone, save).
 func Retry(ctx context.Context, op func() error) error {
-	var err error
-	for attempt := range maxAttempts {
-		if err = op(); !errors.Is(err, ErrRetry) {
-			return err
-		}
-		d := time.Duration(rand.IntN(5*(attempt+1))+1) * time.Millisecond
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(d):
-		}
-	}
-	return fmt.Errorf("gave up after %d attempts: %w", maxAttempts, err)
+	return store.Retry(ctx, maxAttempts, func(err error) bool { return errors.Is(err, ErrRetry) }, op)
 }

@@ -15,7 +15,7 @@ import (
 // retried.
 var errDrop = errors.New("message dropped")
 
-// Drop wraps err to say that its message can never succeed: FIFOBatch logs
+// Drop wraps err to say that its message can never succeed: FIFOBatch and Batch log and count (MessageDropped)
 // and deletes it instead of retrying it.
 func Drop(err error) error { return errors.Join(errDrop, err) }
 
@@ -73,7 +73,7 @@ func handleOne(ctx context.Context, m events.SQSMessage, handle func(context.Con
 	case err == nil:
 		return true
 	case errors.Is(err, errDrop):
-		log.Warn("message dropped", "error", err)
+		logctx.Count(mctx, "MessageDropped", "error", err.Error()) // a log line and an EMF count
 		return true
 	}
 	log.Error("message failed", "error", err)

@@ -10,7 +10,6 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/lenient"
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // Input is the body of POST /webhooks and PUT /webhooks/{id}: the fields
@@ -104,10 +103,6 @@ func hasControl(s string) bool {
 		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
 	})
 }
-
-// validID reports whether id can name a webhook (a uuid); any other id is
-// a 404 without a read.
-func validID(id string) bool { return store.ValidID(id) }
 
 // URLPolicy checks a destination URL's form; its error's text is the
 // client's message (it names the url field).

@@ -86,7 +86,7 @@ func (s Service) Get(ctx context.Context, account, id string) (Webhook, error) {
 
 // hook reads the webhook id; an unknown one is a 404.
 func (s Service) hook(ctx context.Context, account, id string) (*hook, error) {
-	if !validID(id) {
+	if !store.ValidID(id) { // not a uuid: a 404 without a read
 		return nil, errs.NotFound(NotFoundMessage)
 	}
 	h, err := getHook(ctx, s.Table, account, id)
@@ -146,7 +146,7 @@ func (s Service) RotateSecret(ctx context.Context, account, id string) (Webhook,
 
 // Delete removes the webhook; its pending deliveries end as failed.
 func (s Service) Delete(ctx context.Context, account, id string) error {
-	if !validID(id) {
+	if !store.ValidID(id) { // not a uuid: a 404 without a read
 		return errs.NotFound(NotFoundMessage)
 	}
 	found, err := removeHook(ctx, s.Table, account, id)
