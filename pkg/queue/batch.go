@@ -15,8 +15,9 @@ import (
 // retried.
 var errDrop = errors.New("message dropped")
 
-// Drop wraps err to say that its message can never succeed: FIFOBatch and Batch log and count (MessageDropped)
-// and deletes it instead of retrying it.
+// Drop wraps err to say that its message can never succeed: FIFOBatch and
+// Batch log and count it (MessageDropped) and delete it instead of
+// retrying it.
 func Drop(err error) error { return errors.Join(errDrop, err) }
 
 // FIFOBatch handles the messages of one FIFO event in order. When a message
