@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -35,30 +34,20 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// freePort returns a port nothing listens on at the moment.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return port
-}
+// listening matches the line webhooks listen prints once it listens.
+var listening = regexp.MustCompile(`listening for webhook deliveries on (http://[^/ ]+/)`)
 
-// startListen runs `webhooks listen` with args on a free port until the test ends, and
-// returns its URL; it fails t unless the command stops with exit status 0 when
+// startListen runs `webhooks listen` with args on a port of its choosing (--port 0) until
+// the test ends, and returns its URL, read from the line it prints to errOut (listeners
+// are started one at a time); it fails t unless the command stops with exit status 0 when
 // interrupted.
-func startListen(t *testing.T, args ...string) string {
+func startListen(t *testing.T, errOut *syncBuffer, args ...string) string {
 	t.Helper()
-	port := freePort(t)
+	seen := len(listening.FindAllStringSubmatch(errOut.String(), -1))
 	ctx, cancel := context.WithCancel(context.Background())
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, append([]string{"webhooks", "listen", "--port", strconv.Itoa(port)}, args...))
+		code <- run(ctx, append([]string{"webhooks", "listen", "--port", "0"}, args...))
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -71,11 +60,9 @@ func startListen(t *testing.T, args ...string) string {
 			t.Error("webhooks listen did not stop within 10 s of the interrupt")
 		}
 	})
-	addr := "127.0.0.1:" + strconv.Itoa(port)
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			_ = c.Close()
-			return "http://" + addr + "/"
+		if m := listening.FindAllStringSubmatch(errOut.String(), -1); len(m) > seen {
+			return m[len(m)-1][1]
 		}
 		select {
 		case c := <-code:
@@ -97,8 +84,8 @@ func TestWebhooksListen(t *testing.T) {
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
 
 	newest, oldest, unknown := secret(t), secret(t), secret(t)
-	answers204 := startListen(t, "--secret", newest, "--secret", oldest)
-	answers503 := startListen(t, "--secret", newest, "--status", "503")
+	answers204 := startListen(t, &errOut, "--secret", newest, "--secret", oldest)
+	answers503 := startListen(t, &errOut, "--secret", newest, "--status", "503")
 
 	now := time.Now()
 	cases := []struct {
