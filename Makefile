@@ -25,6 +25,8 @@ help: ## list the targets
 deps: emulators/node_modules/.installed ## install what the local stack and the tests need
 	@command -v java >/dev/null || { echo "== installing Java (DynamoDB Local)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null; }
+	@command -v sqlite3 >/dev/null || { echo "== installing sqlite3 (indexes Dynoxide's stream records)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
 	@$(GO) mod download
 
 # npm ci when node_modules is missing or older than the manifest or the lockfile.

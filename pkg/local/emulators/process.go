@@ -30,6 +30,9 @@ type Process struct {
 	done     chan struct{} // closed when the process has exited
 	waitErr  error
 	stopOnce sync.Once
+	// afterStop, when set, runs once the process has exited in Stop (it
+	// removes a temporary database).
+	afterStop func()
 }
 
 // stopGrace is how long Stop waits after SIGTERM before it sends SIGKILL.
@@ -89,24 +92,32 @@ func (p *Process) Output() string { return p.out.String() }
 // safe to call more than once and on an exited process.
 func (p *Process) Stop() error {
 	p.stopOnce.Do(func() {
-		pgid := p.cmd.Process.Pid
-		select {
-		case <-p.done:
-			// Already gone; still reap anything left in its group.
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			return
-		default:
+		p.kill()
+		if p.afterStop != nil {
+			p.afterStop()
 		}
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(stopGrace):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			<-p.done
-		}
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	})
 	return nil
+}
+
+// kill ends the process group and waits for the process to exit.
+func (p *Process) kill() {
+	pgid := p.cmd.Process.Pid
+	select {
+	case <-p.done:
+		// Already gone; still reap anything left in its group.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		return
+	default:
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(stopGrace):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-p.done
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
 // exitError describes an early exit with the process output.
