@@ -25,9 +25,10 @@ type LambdaHandler = func(context.Context, events.APIGatewayProxyRequest) (event
 
 // Limiter decides whether an account may make one more request now.
 type Limiter interface {
-	// Allow counts the request and reports whether it may proceed; when it
-	// may not, retryAfter is the whole seconds until it may.
-	Allow(ctx context.Context, a Account) (ok bool, retryAfter int, err error)
+	// Allow counts the request when it may proceed and returns the
+	// account's quota after it (Quota.Allowed false: refused, counting
+	// nothing).
+	Allow(ctx context.Context, a Account) (Quota, error)
 }
 
 // Lambda adapts h to API Gateway: it takes the account from the authorizer
@@ -55,28 +56,34 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 		log = log.With("account_id", acct.ID)
 		ctx = logctx.With(ctx, log)
 		if lim != nil {
-			allowed, retry, lerr := lim.Allow(ctx, acct)
+			q, lerr := lim.Allow(ctx, acct)
 			if lerr != nil {
 				log.Error("rate limiter", "error", lerr)
 				return internalError(), nil
 			}
-			if !allowed {
-				return RateLimited(retry), nil
+			defer func() { q.setHeaders(&resp) }()
+			if !q.Allowed {
+				return RateLimited(q.Reset), nil
 			}
 		}
-		r, herr := h(ctx, &Request{APIGatewayProxyRequest: ev, Account: acct})
-		if herr != nil {
-			resp, client := failure(herr)
-			if !client {
-				log.Error("handler", "error", herr)
-			}
-			return resp, nil
-		}
-		if r == nil {
-			r = &Response{Status: http.StatusOK, Body: map[string]any{}}
-		}
-		return r.proxy(), nil
+		return serve(ctx, log, h, &Request{APIGatewayProxyRequest: ev, Account: acct}), nil
 	}
+}
+
+// serve runs h on r and turns its result into the proxy response.
+func serve(ctx context.Context, log *slog.Logger, h Handler, r *Request) events.APIGatewayProxyResponse {
+	out, err := h(ctx, r)
+	if err != nil {
+		resp, client := failure(err)
+		if !client {
+			log.Error("handler", "error", err)
+		}
+		return resp
+	}
+	if out == nil {
+		out = &Response{Status: http.StatusOK, Body: map[string]any{}}
+	}
+	return out.proxy()
 }
 
 // AccountFromAuthorizer reads the account the authorizer put in the request

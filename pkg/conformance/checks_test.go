@@ -21,7 +21,7 @@ func (r *recorder) Errorf(string, ...any) { r.errors++ }
 func TestEnvelopeChecks(t *testing.T) {
 	t.Parallel()
 	resp := func(status int, ct, body string, h ...string) *testenv.Response {
-		hd := http.Header{}
+		hd := http.Header{"X-Ratelimit-Limit": {"2"}, "X-Ratelimit-Remaining": {"1"}, "X-Ratelimit-Reset": {"1"}}
 		if ct != "" {
 			hd.Set("Content-Type", ct)
 		}
@@ -52,6 +52,9 @@ func TestEnvelopeChecks(t *testing.T) {
 		{"field errors on 404", resp(404, jsonType, `{"error":{"uuid":["unknown"]}}`), true},
 		{"rate limit without Retry-After", resp(403, "text/plain; charset=utf-8", "Rate Limit Exceeded"), true},
 		{"rate limit as JSON", resp(403, jsonType, `"Rate Limit Exceeded"`), true},
+		{"no rate-limit headers", &testenv.Response{Status: 200, Header: http.Header{"Content-Type": {jsonType}}, Body: []byte(`[]`)}, true},
+		{"rate limit without its headers", &testenv.Response{Status: 403, Body: []byte("Rate Limit Exceeded"),
+			Header: http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Retry-After": {"1"}}}, true},
 	} {
 		rec := &recorder{TB: t}
 		checkEnvelope(rec, tc.name, tc.r)

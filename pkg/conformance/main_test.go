@@ -75,6 +75,9 @@ func checkEnvelope(t testing.TB, where string, r *testenv.Response) {
 	if r.Status >= 500 {
 		t.Errorf("%s -> %d %s: a 5xx for client input is a bug", where, r.Status, short(r.String()))
 	}
+	if r.Status < 300 {
+		checkQuota(t, where, r)
+	}
 	ct := r.Header.Get("Content-Type")
 	if r.Status == http.StatusForbidden && strings.HasPrefix(ct, "text/plain") {
 		checkRateLimited(t, where, r)
@@ -105,6 +108,17 @@ func checkRateLimited(t testing.TB, where string, r *testenv.Response) {
 	}
 	if n, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || n < 1 || n > 60 {
 		t.Errorf("%s -> 403: Retry-After %q, want whole seconds 1..60", where, r.Header.Get("Retry-After"))
+	}
+	checkQuota(t, where, r)
+}
+
+// checkQuota checks the rate-limit headers of an authenticated answer.
+func checkQuota(t testing.TB, where string, r *testenv.Response) {
+	t.Helper()
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+		if n, err := strconv.Atoi(r.Header.Get(h)); err != nil || n < 0 {
+			t.Errorf("%s -> %d: %s %q, want a whole number", where, r.Status, h, r.Header.Get(h))
+		}
 	}
 }
 

@@ -33,17 +33,30 @@ type Limiter struct {
 	Now func() time.Time
 }
 
-// Decide is the pure part of a refusal: how long the caller should wait,
-// given the counts that refused it.
-func Decide(now time.Time, minuteCount, rpm int) (retryAfter int) {
-	if minuteCount >= rpm {
-		return 60 - now.Second()
+// window is one of the two windows' counts after a request.
+type window struct {
+	limit, count, reset int
+}
+
+// Quota is the pure part of a decision: the quota a request leaves, given
+// the counts of its second and minute after it (or, refused, the counts
+// that refused it). The window with fewer requests remaining is the one
+// reported, the minute on a tie (its wait is the longer); a refused request
+// reports the window that refused it, or the minute when both did.
+func Quota(now time.Time, allowed bool, secondCount, rps, minuteCount, rpm int) api.Quota {
+	sec := window{limit: rps, count: secondCount, reset: 1}
+	w := window{limit: rpm, count: minuteCount, reset: 60 - now.Second()}
+	switch {
+	case !allowed && minuteCount < rpm:
+		w = sec
+	case allowed && rps-secondCount < rpm-minuteCount:
+		w = sec
 	}
-	return 1
+	return api.Quota{Allowed: allowed, Limit: w.limit, Remaining: max(0, w.limit-w.count), Reset: w.reset}
 }
 
 // Allow implements api.Limiter.
-func (l Limiter) Allow(ctx context.Context, a api.Account) (bool, int, error) {
+func (l Limiter) Allow(ctx context.Context, a api.Account) (api.Quota, error) {
 	now := time.Now()
 	if l.Now != nil {
 		now = l.Now()
@@ -58,7 +71,7 @@ func (l Limiter) Allow(ctx context.Context, a api.Account) (bool, int, error) {
 	minute := now.Unix() / 60
 	sec := "s" + strconv.Itoa(now.Second())
 	key := store.Key(store.PK(a.ID, "RL"), strconv.FormatInt(minute, 10))
-	_, err := l.Table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := l.Table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                l.Table.TableName(),
 		Key:                      key,
 		UpdateExpression:         aws.String("ADD m :one, #s :one SET #ttl = :ttl"),
@@ -68,33 +81,40 @@ func (l Limiter) Allow(ctx context.Context, a api.Account) (bool, int, error) {
 			":one": store.N(1), ":rpm": store.N(int64(rpm)), ":rps": store.N(int64(rps)),
 			":ttl": store.N((minute + 2) * 60),
 		},
+		ReturnValues: types.ReturnValueUpdatedNew,
 	})
 	if err == nil {
-		return true, 0, nil
+		return Quota(now, true, count(out.Attributes, sec), rps, count(out.Attributes, "m"), rpm), nil
 	}
 	if !store.ConditionFailed(err) {
-		return false, 0, fmt.Errorf("rate limit update: %w", err)
+		return api.Quota{}, fmt.Errorf("rate limit update: %w", err)
 	}
-	count, err := l.minuteCount(ctx, key)
+	counts, err := l.counts(ctx, key, sec)
 	if err != nil {
-		return false, 0, err
+		return api.Quota{}, err
 	}
-	return false, Decide(now, count, rpm), nil
+	return Quota(now, false, count(counts, sec), rps, count(counts, "m"), rpm), nil
 }
 
-// minuteCount reads the minute's count after a refusal to tell which limit
-// refused it.
-func (l Limiter) minuteCount(ctx context.Context, key map[string]types.AttributeValue) (int, error) {
+// counts reads the minute's and the second's counts after a refusal, to
+// tell which limit refused it.
+func (l Limiter) counts(ctx context.Context, key map[string]types.AttributeValue, sec string) (map[string]types.AttributeValue, error) {
 	out, err := l.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: l.Table.TableName(), Key: key, ConsistentRead: aws.Bool(true),
-		ProjectionExpression: aws.String("m"),
+		ProjectionExpression:     aws.String("m, #s"),
+		ExpressionAttributeNames: map[string]string{"#s": sec},
 	})
 	if err != nil {
-		return 0, fmt.Errorf("rate limit read: %w", err)
+		return nil, fmt.Errorf("rate limit read: %w", err)
 	}
-	if n, ok := out.Item["m"].(*types.AttributeValueMemberN); ok {
+	return out.Item, nil
+}
+
+// count is the number attribute name of item (0 when absent).
+func count(item map[string]types.AttributeValue, name string) int {
+	if n, ok := item[name].(*types.AttributeValueMemberN); ok {
 		v, _ := strconv.Atoi(n.Value)
-		return v, nil
+		return v
 	}
-	return 0, nil
+	return 0
 }

@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -134,5 +135,75 @@ func TestRefusedRequestsDoNotCount(t *testing.T) {
 	}
 	if ra, _ := strconv.Atoi(last.Header.Get("Retry-After")); ra < 1 {
 		t.Fatalf("Retry-After %q", last.Header.Get("Retry-After"))
+	}
+}
+
+// quotaOf reads a response's rate-limit headers (-1 for a missing one).
+func quotaOf(r *testenv.Response) [3]int {
+	var q [3]int
+	for i, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} {
+		n, err := strconv.Atoi(r.Header.Get(h))
+		if err != nil {
+			n = -1
+		}
+		q[i] = n
+	}
+	return q
+}
+
+// TestRateLimitHeaders: every answer, the 403 included, carries the
+// tighter window's limit, what remains of it and the seconds until it
+// resets; the count goes down within a second and is whole again in the
+// next one. An error answer (404) counts and carries them too.
+func TestRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	inWindow(t, time.Second, func() bool {
+		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 3, RPM: 40}))
+		var got [][3]int
+		for _, path := range []string{"/channels", "/products/NO-SUCH-SKU", "/channels", "/channels"} {
+			got = append(got, quotaOf(c.Do(http.MethodGet, path, nil)))
+		}
+		want := [][3]int{{3, 2, 1}, {3, 1, 1}, {3, 0, 1}, {3, 0, 1}}
+		if !slices.Equal(got, want) {
+			t.Errorf("limit, remaining, reset of 4 requests in one second: %v, want %v", got, want)
+			return false
+		}
+		return true
+	})
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 3, RPM: 40}))
+	first := quotaOf(c.Do(http.MethodGet, "/channels", nil))
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)))
+	if next := quotaOf(c.Do(http.MethodGet, "/channels", nil)); next != first || first != [3]int{3, 2, 1} {
+		t.Errorf("first request of two seconds: %v and %v, want [3 2 1] both", first, next)
+	}
+}
+
+// TestRateLimitHeadersOfTheMinute: when the minute has fewer requests left
+// than the second, the headers are the minute's, and its 403 says when the
+// minute ends.
+func TestRateLimitHeadersOfTheMinute(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	if time.Now().Second() > 55 {
+		time.Sleep(time.Until(time.Now().Truncate(time.Minute).Add(time.Minute + 50*time.Millisecond)))
+	}
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 100, RPM: 2}))
+	minute := time.Now().Truncate(time.Minute)
+	a, b := c.Do(http.MethodGet, "/channels", nil), c.Do(http.MethodGet, "/channels", nil)
+	refused := c.Do(http.MethodGet, "/channels", nil)
+	left := int(minute.Add(time.Minute).Sub(time.Now()).Seconds())
+	if !time.Now().Truncate(time.Minute).Equal(minute) {
+		t.Skip("crossed a minute boundary; the windows restarted")
+	}
+	if qa, qb := quotaOf(a), quotaOf(b); qa[0] != 2 || qa[1] != 1 || qb[0] != 2 || qb[1] != 0 {
+		t.Errorf("limit and remaining: %v then %v, want 2 1 then 2 0", qa, qb)
+	}
+	q := quotaOf(refused)
+	if refused.Status != http.StatusForbidden || q[0] != 2 || q[1] != 0 || q[2] < left || q[2] > left+1 {
+		t.Errorf("refused: %d with %v, want 403 with 2 0 and a reset of %d..%d s", refused.Status, q, left, left+1)
+	}
+	if ra := refused.Header.Get("Retry-After"); ra != strconv.Itoa(q[2]) {
+		t.Errorf("Retry-After %q, want the reset %d", ra, q[2])
 	}
 }

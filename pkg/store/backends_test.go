@@ -149,16 +149,16 @@ func TestRateLimitExact(t *testing.T) {
 		passed := 0
 		for range 10 {
 			wg.Go(func() {
-				ok, retry, err := lim.Allow(context.Background(), acct)
+				q, err := lim.Allow(context.Background(), acct)
 				if err != nil {
 					t.Error(err)
 				}
-				if !ok && retry != 1 {
-					t.Errorf("Retry-After %d, want 1", retry)
+				if !q.Allowed && q.Reset != 1 {
+					t.Errorf("Retry-After %d, want 1", q.Reset)
 				}
 				mu.Lock()
 				defer mu.Unlock()
-				if ok {
+				if q.Allowed {
 					passed++
 				}
 			})
