@@ -146,6 +146,8 @@ func costCases(tb testing.TB) []testenv.CostCase {
 			}
 			return nil
 		}, Want: map[string]int{"Query": 3, "BatchGetItem": 3, "UpdateItem": 3}},
+		{Name: "GET /orders?updated_at_min", Run: get("/orders?updated_at_min=2024-01-01"), Want: calls(1, 0, 0)},
+		{Name: "GET /orders?updated_at_min&sb_status=open", Run: get("/orders?updated_at_min=2024-01-01&sb_status=open"), Want: calls(1, 0, 0)},
 		{Name: "GET /orders/{sb_order_seq}", Run: get("/orders/7"), Want: calls(0, 0, 1)},
 		{Name: "GET /warehouses/{uuid}/fulfillments", Run: get("/warehouses/" + list.wh + "/fulfillments"), Want: page},
 		{Name: "GET /warehouses/fulfillments/{uuid}", Run: get("/warehouses/fulfillments/" + list.wh), Want: page},

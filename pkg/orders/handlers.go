@@ -88,6 +88,9 @@ func parseListing(r *api.Request) (paging.Page, Filter, error) {
 			return p, f, err
 		}
 	}
-	f.OrderedAt, err = api.ParseTimeRange(r, []string{"min_ordered_at", "ordered_at_min"}, []string{"max_ordered_at", "ordered_at_max"})
+	if f.OrderedAt, err = api.ParseTimeRange(r, []string{"min_ordered_at", "ordered_at_min"}, []string{"max_ordered_at", "ordered_at_max"}); err != nil {
+		return p, f, err
+	}
+	f.UpdatedAt, err = api.ParseTimeRange(r, []string{"updated_at_min", "min_updated_at"}, []string{"updated_at_max", "max_updated_at"})
 	return p, f, err
 }

@@ -15,6 +15,9 @@ type Filter struct {
 	PaymentStatus  string // sb_payment_status: All, Partial or None
 	ShipmentStatus string // shipment_status: All, Partial or None
 	OrderedAt      isotime.Range
+	// UpdatedAt selects the orders whose updated_at is in the range; the
+	// list is then in (updated_at, sb_order_seq) order.
+	UpdatedAt isotime.Range
 }
 
 // Status filter names and the values each takes, as the API spells them.

@@ -1,9 +1,14 @@
 package orders
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/multisell/multisell/pkg/isotime"
 )
 
 // Status values of sb_status, sb_payment_status and shipment_status.
@@ -52,6 +57,10 @@ type Order struct {
 	PaidAt      *string `json:"paid_at" dynamodbav:"paid_at"`
 	ShippedAt   *string `json:"shipped_at" dynamodbav:"shipped_at"`
 	CancelledAt *string `json:"cancelled_at" dynamodbav:"cancelled_at"`
+	// UpdatedAt is when what GET returns of the order last changed (set by
+	// every save that changes it; see touch).
+	// Null only on orders saved before it existed.
+	UpdatedAt *string `json:"updated_at" dynamodbav:"updated_at"`
 
 	BillingAddress1    *string `json:"billing_address_1" dynamodbav:"billing_address_1"`
 	BillingAddress2    *string `json:"billing_address_2" dynamodbav:"billing_address_2"`
@@ -202,4 +211,33 @@ func ParseSeq(s string) (int64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// touch sets next's updated_at: now when next is new or what GET returns of
+// it differs from cur's, else cur's (a save that changes only what the API
+// does not show, such as where units are reserved, is no change).
+func touch(cur, next *Order, now time.Time) {
+	if cur != nil && sameView(cur, next) {
+		next.UpdatedAt = cur.UpdatedAt
+		return
+	}
+	at := isotime.Format(now)
+	next.UpdatedAt = &at
+}
+
+// sameView reports whether a and b look the same through the API, their
+// updated_at aside.
+func sameView(a, b *Order) bool {
+	view := func(o *Order) []byte {
+		c := o.Clone()
+		c.UpdatedAt = nil
+		c.forOutput()
+		j, err := json.Marshal(c)
+		if err != nil {
+			return nil
+		}
+		return j
+	}
+	va, vb := view(a), view(b)
+	return va != nil && bytes.Equal(va, vb)
 }

@@ -44,15 +44,7 @@ func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, er
 // (ordered_at, sb_order_seq) order, as the API shows them. Cost: one Query
 // and one BatchGetItem (docs/orders.md, "Call budgets").
 func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
-	l := orderQuery(account, f)
-	if l == nil {
-		return []Order{}, nil
-	}
-	seqs, err := l.page(ctx, s.Table, p)
-	if err != nil {
-		return nil, err
-	}
-	list, err := getMany(ctx, s.Table, account, seqs)
+	list, err := s.list(ctx, account, f, p)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +62,7 @@ func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter,
 	var list []Order
 	if f.Status == "" || f.Status == StatusOpen {
 		if l := fulfillmentQuery(account, wh, f); l != nil {
-			seqs, err := l.page(ctx, s.Table, p)
+			seqs, err := l.seqs(ctx, s.Table, p)
 			if err != nil {
 				return nil, err
 			}

@@ -21,6 +21,7 @@ const (
 	kindSeq        = "OSEQ" // the account's order sequence counter
 	kindIndex      = "OX"   // index items of the order lists: OX#all, OX#st=, OX#pay=, OX#ship=
 	kindFulfill    = "FX"   // FX#<warehouse>: open orders allocated there
+	kindChanged    = "OUPD" // GSI2 partition of the orders by updated_at
 	kindUnassigned = "UX"   // open orders with unassigned quantities
 )
 
@@ -104,6 +105,10 @@ func orderItem(account string, o *Order) (map[string]types.AttributeValue, error
 		return nil, err
 	}
 	item["ver"] = store.N(o.Version)
+	if o.UpdatedAt != nil {
+		item[store.AttrGSI2PK] = store.S(changedPK(account))
+		item[store.AttrGSI2SK] = store.S(store.Join(*o.UpdatedAt, seqText(o.Seq)))
+	}
 	return item, nil
 }
 

@@ -186,6 +186,24 @@ func indexQuery(t store.Table, pk, lo, hi string, forward bool, f *filter) *dyna
 	return in
 }
 
+// changedPK is the GSI2 partition of the account's orders, sorted by
+// (updated_at, seq): every order item carries its GSI2 key (orderItem).
+func changedPK(account string) string { return store.PK(account, kindChanged) }
+
+// changedIndex turns in, an indexQuery, into the same Query of GSI2, reading
+// whole orders: the index projects every attribute, so a page is one Query.
+// A GSI read is eventually consistent.
+func changedIndex(in *dynamodb.QueryInput) {
+	in.IndexName = aws.String(store.GSI2)
+	in.KeyConditionExpression = aws.String("GSI2PK = :pk AND GSI2SK BETWEEN :lo AND :hi")
+	in.ConsistentRead = nil
+	in.ProjectionExpression = nil
+	delete(in.ExpressionAttributeNames, "#seq")
+	if len(in.ExpressionAttributeNames) == 0 {
+		in.ExpressionAttributeNames = nil
+	}
+}
+
 // Sort-key bounds of an index partition: every key starts with an RFC 3339
 // time, and the seq part is at most 12 digits.
 const (

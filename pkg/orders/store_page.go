@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,9 @@ type listQuery struct {
 	pk      string
 	lo, hi  string
 	filter  *filter
+	// changed: the query is of GSI2, the orders by updated_at (changedQuery),
+	// whose items are the orders themselves.
+	changed bool
 }
 
 // orderQuery is the list of the account's orders that f selects: the
@@ -83,9 +87,46 @@ func timeRange(account string, f Filter) *listQuery {
 	return l
 }
 
+// changedQuery is the list of the account's orders that f selects by its
+// updated_at range: a key range of GSI2, where every order item is keyed
+// (updated_at, seq), with the other filters applied to the order items.
+func changedQuery(account string, f Filter) *listQuery {
+	l := &listQuery{account: account, pk: changedPK(account), lo: skMin, hi: skMax, changed: true}
+	if f.UpdatedAt.Min != nil {
+		l.lo = isotime.Format(*f.UpdatedAt.Min)
+	}
+	if f.UpdatedAt.Max != nil {
+		l.hi = isotime.Format(*f.UpdatedAt.Max) + store.Sep + "999999999999"
+	}
+	if l.lo > l.hi {
+		return nil
+	}
+	var ordered *filter
+	if r := f.OrderedAt; r.Active() {
+		lo, hi := skMin, skMax
+		if r.Min != nil {
+			lo = isotime.Format(*r.Min)
+		}
+		if r.Max != nil {
+			hi = isotime.Format(*r.Max)
+		}
+		ordered = &filter{
+			expr:   "#ordered_at BETWEEN :ordered_lo AND :ordered_hi",
+			names:  map[string]string{"#ordered_at": "ordered_at"},
+			values: map[string]types.AttributeValue{":ordered_lo": store.S(lo), ":ordered_hi": store.S(hi)},
+		}
+	}
+	l.filter = and(equals("sb_status", f.Status), equals("sb_payment_status", f.PaymentStatus),
+		equals("shipment_status", f.ShipmentStatus), ordered)
+	return l
+}
+
 // key identifies the list query (without the page) for the cursor cache.
 func (l listQuery) key(limit int) string {
 	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + strconv.Itoa(limit)
+	if l.changed {
+		k += "|changed"
+	}
 	if l.filter != nil {
 		k += "|" + l.filter.expr
 		for _, name := range slices.Sorted(maps.Keys(l.filter.values)) {
@@ -97,38 +138,61 @@ func (l listQuery) key(limit int) string {
 	return k
 }
 
-// page returns the seqs on page p of the list query, in (ordered_at, seq)
-// order. A page starts where the previous one ended: sequential paging reads
-// each page once (the previous request left its end in the cursor cache);
-// a jump to page P reads only the keys of the pages it skips.
-func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
+// page returns the items on page p of the list query, in sort key order:
+// index items, or orders for a changedQuery. A page starts where the
+// previous one ended: sequential paging reads each page once (the previous
+// request left its end in the cursor cache); a jump to page P reads only the
+// keys of the pages it skips.
+func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) ([]map[string]types.AttributeValue, error) {
 	ck := l.key(p.Limit)
 	from, start := cursors.nearest(l.account, ck, p.Number)
 	start, ok, err := l.walk(ctx, t, start, (p.Number-from)*p.Limit, nil)
 	if err != nil || !ok {
-		return []int64{}, err
+		return nil, err
 	}
-	seqs := make([]int64, 0, p.Limit)
-	end, full, err := l.walk(ctx, t, start, p.Limit, &seqs)
+	items := make([]map[string]types.AttributeValue, 0, p.Limit)
+	end, full, err := l.walk(ctx, t, start, p.Limit, &items)
 	if err != nil {
 		return nil, err
 	}
 	if full && len(end) > 0 {
 		cursors.put(l.account, ck, p.Number+1, end)
 	}
-	return seqs, nil
+	return items, nil
+}
+
+// seqs returns the seqs on page p of an index partition's list query.
+func (l listQuery) seqs(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
+	items, err := l.page(ctx, t, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, 0, len(items))
+	for _, it := range items {
+		seq, err := itemSeq(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seq)
+	}
+	return out, nil
 }
 
 // walk reads n matching items after start (nil: from the beginning),
-// appending their seqs to seqs if given (else reading keys only). It returns
+// appending them to items if given (else reading keys only). It returns
 // the key of the last item read and whether n items were found.
-func (l listQuery) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, seqs *[]int64) (map[string]types.AttributeValue, bool, error) {
+func (l listQuery) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, items *[]map[string]types.AttributeValue) (map[string]types.AttributeValue, bool, error) {
 	if n == 0 {
 		return start, true, nil
 	}
 	in := indexQuery(t, l.pk, l.lo, l.hi, true, l.filter)
-	if seqs == nil {
-		in.ProjectionExpression = aws.String("PK, SK")
+	keys := []string{store.AttrPK, store.AttrSK}
+	if l.changed {
+		changedIndex(in)
+		keys = append(keys, store.AttrGSI2PK, store.AttrGSI2SK)
+	}
+	if items == nil {
+		in.ProjectionExpression = aws.String(strings.Join(keys, ", "))
 		delete(in.ExpressionAttributeNames, "#seq")
 		if len(in.ExpressionAttributeNames) == 0 {
 			in.ExpressionAttributeNames = nil
@@ -143,14 +207,13 @@ func (l listQuery) walk(ctx context.Context, t store.Table, start map[string]typ
 			return nil, false, fmt.Errorf("query %s: %w", l.pk, err)
 		}
 		for _, it := range res.Items {
-			if seqs != nil {
-				seq, err := itemSeq(it)
-				if err != nil {
-					return nil, false, err
-				}
-				*seqs = append(*seqs, seq)
+			if items != nil {
+				*items = append(*items, it)
 			}
-			last = map[string]types.AttributeValue{store.AttrPK: it[store.AttrPK], store.AttrSK: it[store.AttrSK]}
+			last = map[string]types.AttributeValue{}
+			for _, k := range keys {
+				last[k] = it[k]
+			}
 			got++
 		}
 		if len(res.LastEvaluatedKey) == 0 {
@@ -225,4 +288,38 @@ func (c *cursorCache) forget(account string) {
 	defer c.mu.Unlock()
 	c.n -= len(c.m[account])
 	delete(c.m, account)
+}
+
+// list returns page p of the orders f selects: by updated_at, one Query of
+// GSI2; else the page of an index partition and one BatchGetItem of its
+// orders.
+func (s Service) list(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
+	if f.UpdatedAt.Active() {
+		l := changedQuery(account, f)
+		if l == nil {
+			return []Order{}, nil
+		}
+		items, err := l.page(ctx, s.Table, p)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Order, 0, len(items))
+		for _, it := range items {
+			o, err := decodeOrder(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, *o)
+		}
+		return out, nil
+	}
+	l := orderQuery(account, f)
+	if l == nil {
+		return []Order{}, nil
+	}
+	seqs, err := l.seqs(ctx, s.Table, p)
+	if err != nil {
+		return nil, err
+	}
+	return getMany(ctx, s.Table, account, seqs)
 }

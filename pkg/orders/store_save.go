@@ -3,6 +3,7 @@ package orders
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -73,6 +74,7 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 // ErrRetry.
 func write(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
+	touch(cur, next, time.Now())
 	if cur == nil {
 		next.Version = 1
 	} else {
