@@ -32,9 +32,11 @@ type Limiter interface {
 }
 
 // Lambda adapts h to API Gateway: it takes the account from the authorizer
-// context, enforces the rate limit, logs the request with its id and its
-// DynamoDB cost, and maps errors to responses. A panic is a logged 500.
-func Lambda(h Handler, lim Limiter) LambdaHandler {
+// context, enforces the rate limit, answers a write sent with an
+// Idempotency-Key through replays (see idempotent), logs the request with
+// its id and its DynamoDB cost, and maps errors to responses. A panic is a
+// logged 500.
+func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 	return func(ctx context.Context, ev events.APIGatewayProxyRequest) (resp events.APIGatewayProxyResponse, err error) {
 		start := time.Now()
 		ctx, meter := store.EnsureMeter(ctx)
@@ -66,7 +68,11 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 				return RateLimited(q.Reset), nil
 			}
 		}
-		return serve(ctx, log, h, &Request{APIGatewayProxyRequest: ev, Account: acct}), nil
+		r := &Request{APIGatewayProxyRequest: ev, Account: acct}
+		if key := r.Header(HeaderIdempotencyKey); replays != nil && writes[ev.HTTPMethod] && r.hasHeader(HeaderIdempotencyKey) {
+			return idempotent(ctx, log, replays, h, r, key), nil
+		}
+		return serve(ctx, log, h, r), nil
 	}
 }
 

@@ -73,6 +73,21 @@ func (r *Request) Header(name string) string {
 	return HeaderValue(r.Headers, r.MultiValueHeaders, name)
 }
 
+// hasHeader reports whether the request has the header name, even empty.
+func (r *Request) hasHeader(name string) bool {
+	for k := range r.Headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	for k := range r.MultiValueHeaders {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // HeaderValue looks a header up case-insensitively in the single- and
 // multi-value header maps of an API Gateway event.
 func HeaderValue(single map[string]string, multi map[string][]string, name string) string {

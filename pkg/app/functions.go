@@ -12,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/events"
+	"github.com/multisell/multisell/pkg/idempotency"
 	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/listings"
@@ -114,7 +115,8 @@ func (d *Deps) Handler(name string) (any, error) {
 	return f(d), nil
 }
 
-// http wraps an endpoint handler in the shared envelope with the rate limit.
+// http wraps an endpoint handler in the shared envelope with the rate limit
+// and the replays of Idempotency-Keys.
 func (d *Deps) http(h api.Handler) HTTPHandler {
-	return api.Lambda(h, ratelimit.Limiter{Table: d.Table})
+	return api.Lambda(h, ratelimit.Limiter{Table: d.Table}, idempotency.Store{Table: d.Table})
 }
