@@ -36,9 +36,11 @@ func TestFingerprint(t *testing.T) {
 	for name, change := range map[string]func(*events.APIGatewayProxyRequest){
 		"method": func(r *events.APIGatewayProxyRequest) { r.HTTPMethod = "PUT" },
 		"path":   func(r *events.APIGatewayProxyRequest) { r.Path = "/v1/inventory" },
-		"query":  func(r *events.APIGatewayProxyRequest) { r.MultiValueQueryStringParameters = map[string][]string{"x": {"1"}} },
-		"body":   func(r *events.APIGatewayProxyRequest) { r.Body = `{"a":2}` },
-		"split":  func(r *events.APIGatewayProxyRequest) { r.Path, r.Body = "/v1/shipments{", `"a":1}` },
+		"query": func(r *events.APIGatewayProxyRequest) {
+			r.MultiValueQueryStringParameters = map[string][]string{"x": {"1"}}
+		},
+		"body":  func(r *events.APIGatewayProxyRequest) { r.Body = `{"a":2}` },
+		"split": func(r *events.APIGatewayProxyRequest) { r.Path, r.Body = "/v1/shipments{", `"a":1}` },
 	} {
 		other := base
 		change(&other)
