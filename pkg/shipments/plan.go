@@ -1,8 +1,12 @@
 package shipments
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/errs"
@@ -13,6 +17,21 @@ import (
 type shipItem struct {
 	SKU string
 	Qty int
+}
+
+// repeatOf is the fingerprint of what a shipment request ships: its
+// carrier (as given), tracking number and items (SKU and quantity, in any
+// order). A request with the fingerprint of one of the order's shipments
+// repeats it.
+func repeatOf(carrier, tracking string, items []shipItem) string {
+	sorted := slices.Clone(items)
+	slices.SortFunc(sorted, func(a, b shipItem) int { return cmp.Or(cmp.Compare(a.SKU, b.SKU), cmp.Compare(a.Qty, b.Qty)) })
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s", carrier, tracking)
+	for _, it := range sorted {
+		fmt.Fprintf(h, "\x00%d\x00%s", it.Qty, it.SKU)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // move is what a shipment takes out of one inventory record: Qty units of

@@ -45,7 +45,11 @@ type Service struct {
 // of the order and one transaction with every effect, tried again when the
 // order changed meanwhile; then the stock the shipment released is offered
 // to waiting orders (a failure there is logged: the shipment is made). The
-// new shipment's id is req.Shipment.ID.
+// new shipment's id is req.Shipment.ID. A request that repeats one of the
+// order's shipments (the same tracking number and items: a client's retry)
+// ships nothing and answers that shipment's id: the transaction's mark of
+// what a shipment ships refuses a second one, and a refusal for the order
+// or the stock looks for the mark before it is an error.
 func (s Service) Create(ctx context.Context, account string, req *Request) error {
 	var freed []inventory.SKUWarehouse
 	err := orders.Retry(ctx, func() error {
@@ -53,6 +57,16 @@ func (s Service) Create(ctx context.Context, account string, req *Request) error
 		freed, err = s.attempt(ctx, account, req)
 		return err
 	})
+	if errors.Is(err, errRepeat) || errs.KindOf(err) == errs.KindInvalid {
+		id, found, ferr := findRepeat(ctx, s.Table, account, req.Seq, repeatOf(req.Shipment.CarrierGiven, req.Shipment.TrackingNumber, req.Items))
+		if ferr != nil {
+			return ferr
+		}
+		if found {
+			req.Shipment.ID = id
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -108,7 +122,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	now := isotime.Format(time.Now())
 	next.ShippedAt = &now
 	sh, records := record(req, cur, &next, moves, now)
-	writes, err := s.shipmentWrites(account, sh, moves, records)
+	writes, err := s.shipmentWrites(account, sh, repeatOf(req.Shipment.CarrierGiven, req.Shipment.TrackingNumber, req.Items), moves, records)
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +132,10 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	}
 	return freed, nil
 }
+
+// errRepeat is the failure of a shipment whose order has a shipment of the
+// same things (its mark exists).
+var errRepeat = errors.New("the order has this shipment already")
 
 // afterWarehouse returns err, unless the named warehouse is unknown: that
 // 404 comes first.

@@ -23,6 +23,10 @@ const (
 	// kindByOrder is GSI1's partition of an account's shipments, by order:
 	// SK <seq, 12 digits>␟<shipment id>.
 	kindByOrder = "SHPO"
+	// kindRepeat is the partition of the marks of the account's shipments
+	// by what they ship: SK <seq, 12 digits>␟<fingerprint> (attr
+	// shipment_id), so a repeat of a shipment finds the first.
+	kindRepeat  = "SHPREP"
 	attrRev     = "rev"
 	attrStatus  = "sync_status"
 )
@@ -130,10 +134,11 @@ func list(ctx context.Context, t store.Table, account string, f Filter, n int) (
 
 // shipmentWrites are the writes of shipment sh besides the order's, in
 // this order: one inventory.Ship per record of records (the moves), the
-// shipment record (which must be new), and, when sh names its warehouse, a
-// check that the warehouse exists. shipFailure reads a cancellation by
-// that order.
-func (s Service) shipmentWrites(account string, sh Shipment, moves map[allocation.Record]move, records []allocation.Record) ([]store.Write, error) {
+// shipment record (which must be new), when sh names its warehouse a
+// check that the warehouse exists, and the mark of what it ships (repeat,
+// which must be new: see Create). shipFailure reads a cancellation by that
+// order.
+func (s Service) shipmentWrites(account string, sh Shipment, repeat string, moves map[allocation.Record]move, records []allocation.Record) ([]store.Write, error) {
 	stock := inventory.Service{Table: s.Table}
 	var writes []store.Write
 	for _, r := range records {
@@ -149,11 +154,33 @@ func (s Service) shipmentWrites(account string, sh Shipment, moves map[allocatio
 	if sh.WarehouseUUID != nil {
 		writes = append(writes, warehouses.Service{Table: s.Table}.Exists(account, *sh.WarehouseUUID))
 	}
-	return writes, nil
+	mark := repeatKey(account, sh.Seq, repeat)
+	mark["shipment_id"] = store.S(sh.ID)
+	return append(writes, store.Put(mark, "attribute_not_exists(PK)", nil)), nil
+}
+
+// repeatKey is the key of the mark of the order seq's shipment whose
+// fingerprint is repeat (Request.Repeat).
+func repeatKey(account string, seq int64, repeat string) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindRepeat), store.Join(seqKey(seq), repeat))
+}
+
+// findRepeat returns the id of the order seq's shipment whose fingerprint
+// is repeat, if there is one (strongly consistent).
+func findRepeat(ctx context.Context, t store.Table, account string, seq int64, repeat string) (string, bool, error) {
+	var m struct {
+		ID string `dynamodbav:"shipment_id"`
+	}
+	found, err := t.Get(ctx, repeatKey(account, seq, repeat), &m, true)
+	if err != nil {
+		return "", false, fmt.Errorf("read a shipment's mark: %w", err)
+	}
+	return m.ID, found, nil
 }
 
 // shipFailure maps a failed shipment transaction of nWrites shipment
-// writes (shipmentWrites) whose moves are at records: an unknown warehouse
+// writes (shipmentWrites) whose moves are at records: the order's
+// shipment of the same things exists is errRepeat, an unknown warehouse
 // is 404, a record without the stock is 422, a change of the order is a
 // retry.
 func shipFailure(err error, nWrites int, records []allocation.Record) error {
@@ -162,7 +189,10 @@ func shipFailure(err error, nWrites int, records []allocation.Record) error {
 		return err
 	}
 	tail := reasons[len(reasons)-nWrites:]
-	if len(tail) > len(records)+1 && tail[len(records)+1] == "ConditionalCheckFailed" {
+	if tail[len(tail)-1] == "ConditionalCheckFailed" {
+		return errRepeat
+	}
+	if len(tail) > len(records)+2 && tail[len(records)+1] == "ConditionalCheckFailed" {
 		return errs.NotFound(warehouses.NotFoundMessage)
 	}
 	for i, reason := range tail[:len(records)] {
