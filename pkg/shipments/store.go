@@ -26,9 +26,9 @@ const (
 	// kindRepeat is the partition of the marks of the account's shipments
 	// by what they ship: SK <seq, 12 digits>␟<fingerprint> (attr
 	// shipment_id), so a repeat of a shipment finds the first.
-	kindRepeat  = "SHPREP"
-	attrRev     = "rev"
-	attrStatus  = "sync_status"
+	kindRepeat = "SHPREP"
+	attrRev    = "rev"
+	attrStatus = "sync_status"
 )
 
 // key is the primary key of a shipment.
