@@ -27,6 +27,7 @@ deps: emulators/node_modules/.installed ## install what the local stack and the 
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null; }
 	@command -v sqlite3 >/dev/null || { echo "== installing sqlite3 (indexes Dynoxide's stream records)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
+	@echo "== go mod download (a fresh clone downloads the Go modules first)"
 	@$(GO) mod download
 
 # npm ci when node_modules is missing or older than the manifest or the lockfile.
@@ -79,7 +80,8 @@ bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one requ
 BENCHTIME ?= 20x
 
 # ---------------------------------------------------------------- local stack
-run: deps ## serve the API on http://127.0.0.1:3000/v1 (env PORT; data persists in .local/)
+run: deps ## serve the API on http://127.0.0.1:3000/v1 (env PORT, LOG=stdout; data persists in .local/)
+	@echo "== compiling bin/multisell and the functions it serves (first run: about 2 minutes, then seconds)"
 	@$(GO) build -o bin/multisell ./cmd/multisell
 	@PORT=$(PORT) exec bin/multisell serve
 

@@ -133,18 +133,17 @@ func startServeSim(ctx context.Context, stack *gateway.Stack, dir string) *serve
 	return s
 }
 
-// printBanner prints the sim's line of the start banner: on, off and why, or stopped.
-func (s *serveSim) printBanner() {
-	line := s.banner
+// bannerLine is the sim's line of the start banner: on, off and why, or stopped.
+func (s *serveSim) bannerLine() string {
 	if s.done != nil {
 		select {
 		case err := <-s.done:
 			s.done <- err
-			line = fmt.Sprintf("  connector sim: stopped (%v)", err)
+			return fmt.Sprintf("  connector sim: stopped (%v)", err)
 		default:
 		}
 	}
-	_, _ = fmt.Fprintln(stdout, line)
+	return s.banner
 }
 
 // stop ends the sim and waits for the batch it is answering.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -136,6 +137,11 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer func() { _ = ln.Close() }()
+	logs, err := openServeLog(dir, os.Getenv("LOG"))
+	if err != nil {
+		return err
+	}
+	defer logs.close()
 
 	ddb, sqsProc, err := startEmulators(ctx, filepath.Join(dir, "dynoxide.db"))
 	if err != nil {
@@ -209,13 +215,13 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	defer func() { _ = os.Remove(stackPath) }()
 
-	printBanner(apiURL, demo)
-	sim.printBanner()
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
+	printBanner(apiURL, demo, sim.bannerLine(), logs.where)
 
 	select {
 	case <-ctx.Done():
 		slog.Info("shutting down")
+		_, _ = fmt.Fprintln(stderr, "stopping the local stack")
 		return nil
 	case err := <-serveErr:
 		return fmt.Errorf("serve: %w", err)
@@ -259,6 +265,7 @@ func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Dep
 	path := filepath.Join(dir, "demo.json")
 	if firstStart && onFirstStart != nil {
 		slog.Info("first start: creating the demo account and data")
+		_, _ = fmt.Fprintln(stderr, "first start: creating the demo account and its data (about 20 seconds)")
 		creds, err := onFirstStart(ctx, deps)
 		if err != nil {
 			return nil, fmt.Errorf("create demo data: %w", err)
@@ -298,15 +305,58 @@ func writeJSONFile(path string, v any) error {
 	return nil
 }
 
-func printBanner(apiURL string, demo *demoCredentials) {
+// printBanner prints the start banner, once everything has started: the API's URL, the
+// demo credentials (TOKEN:SECRET in the README) and a first request, the connector sim's
+// line, and where the logs go.
+func printBanner(apiURL string, demo *demoCredentials, simLine, logs string) {
 	_, _ = fmt.Fprintf(stdout, "\nmultisell local stack is up: %s\n", apiURL)
 	if demo != nil && demo.AccountToken != "" {
 		_, _ = fmt.Fprintf(stdout, "  demo account: %s\n  token:  %s\n  secret: %s\n  try:    curl --user %s:%s %s/warehouses\n",
 			demo.AccountID, demo.AccountToken, demo.SecretKey, demo.AccountToken, demo.SecretKey, apiURL)
+		_, _ = fmt.Fprintln(stdout, "  then the quick tour of README.md, with TOKEN:SECRET above")
 	} else {
 		_, _ = fmt.Fprintf(stdout, "  create an account: go run ./cmd/multisell accounts create --name NAME\n  then:  curl --user TOKEN:SECRET %s/warehouses\n", apiURL)
 	}
+	_, _ = fmt.Fprintln(stdout, simLine)
+	_, _ = fmt.Fprintf(stdout, "  logs: %s\n", logs)
 	_, _ = fmt.Fprintln(stdout, "  data persists in .local/ (delete it to start over); Ctrl-C stops")
+}
+
+// serveLog is where serve's logs go (requests, pollers, the connector sim): a JSON file,
+// or stdout.
+type serveLog struct {
+	// where says it in the banner.
+	where string
+	close func()
+}
+
+// openServeLog makes slog's default logger write JSON lines to .local/logs/serve.log
+// (appended, errors also on stderr), or every line to stdout when mode is "stdout" (the
+// LOG variable), so that request logs do not bury the banner in the terminal.
+func openServeLog(dir, mode string) (serveLog, error) {
+	prev := slog.Default()
+	restore := func() { slog.SetDefault(prev) }
+	if strings.EqualFold(strings.TrimSpace(mode), "stdout") {
+		slog.SetDefault(slog.New(slog.NewJSONHandler(stdout, nil)))
+		return serveLog{where: "here, on stdout (LOG=stdout)", close: restore}, nil
+	}
+	logDir := filepath.Join(dir, "logs")
+	if err := os.MkdirAll(logDir, 0o700); err != nil {
+		return serveLog{}, fmt.Errorf("create .local/logs: %w", err)
+	}
+	path := filepath.Join(logDir, "serve.log")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return serveLog{}, fmt.Errorf("open the log: %w", err)
+	}
+	slog.SetDefault(slog.New(slog.NewMultiHandler(
+		slog.NewJSONHandler(f, nil),
+		slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}),
+	)))
+	return serveLog{
+		where: relToRoot(path) + " (errors here too; LOG=stdout prints them all here)",
+		close: func() { restore(); _ = f.Close() },
+	}, nil
 }
 
 func envInt(name string, def int) int {

@@ -39,6 +39,9 @@ type Service struct {
 	// RetryBase is the wait before the first retry of a failed post
 	// (doubled per attempt); queue.DefaultRetryBase when zero.
 	RetryBase time.Duration
+	// Now is the clock of a new shipment's shipped_at; nil means time.Now
+	// (the demo data ships its past orders in the past).
+	Now func() time.Time
 }
 
 // Create makes the shipment req in the account (docs/shipments.md): a read
@@ -119,7 +122,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	if err != nil {
 		return nil, s.afterWarehouse(ctx, account, req, err)
 	}
-	now := isotime.Format(time.Now())
+	now := isotime.Format(s.now())
 	next.ShippedAt = &now
 	sh, records := record(req, cur, &next, moves, now)
 	writes, err := s.shipmentWrites(account, sh, repeatOf(req.Shipment.CarrierGiven, req.Shipment.TrackingNumber, req.Items), moves, records)
@@ -136,6 +139,14 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 // errRepeat is the failure of a shipment whose order has a shipment of the
 // same things (its mark exists).
 var errRepeat = errors.New("the order has this shipment already")
+
+// now is the time of a new shipment (Now, or time.Now).
+func (s Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
 
 // afterWarehouse returns err, unless the named warehouse is unknown: that
 // 404 comes first.

@@ -1,13 +1,16 @@
 package shipments_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
@@ -231,4 +234,38 @@ func TestTenantIsolation(t *testing.T) {
 		t.Errorf("A's order changed: %+v", after)
 	}
 	fa.WantStock("S", a, 5, 2)
+}
+
+// TestShipmentClock: a shipment made with a clock (Service.Now, as the demo
+// data ships its past orders) is shipped at that time, on the order and on
+// the shipment.
+func TestShipmentClock(t *testing.T) {
+	t.Parallel()
+	f := orderstest.New(t)
+	a := f.Warehouse("A")
+	f.Product("S")
+	f.Stock("S", a, 1)
+	seq := f.ImportOne(f.Doc("R", "2024-01-02", orderstest.Line("1", "S", 1)))
+	body, err := lenient.DecodeObject(fmt.Sprintf(`{"shipment":{"sb_order_seq":%d,"carrier_name":"UPS","tracking_number":"1Z1","items":[{"sku":"S","quantity":1}]}}`, seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := shipments.ParseShipment(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 1, 3, 15, 4, 5, 0, time.UTC)
+	svc := shipments.Service{Table: f.Env.Deps.Table, Stock: f.Svc, Now: func() time.Time { return at }}
+	if err := svc.Create(context.Background(), f.Acct.ID, req); err != nil {
+		t.Fatal(err)
+	}
+	const want = "2024-01-03T15:04:05Z"
+	if o := f.Order(seq); o.ShippedAt == nil || *o.ShippedAt != want {
+		t.Errorf("order shipped_at = %v, want %s", o.ShippedAt, want)
+	}
+	var list []shipments.View
+	f.C.Do("GET", fmt.Sprintf("/shipments?sb_order_seq=%d", seq), nil).JSON(t, &list)
+	if len(list) != 1 || list[0].ShippedAt != want {
+		t.Errorf("shipments = %+v, want one shipped at %s", list, want)
+	}
 }

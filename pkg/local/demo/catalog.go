@@ -127,10 +127,17 @@ func seedLine(ctx context.Context, e *Env, svc catalog.Service, line demoLine, m
 	return len(skus), putGroup(ctx, e, svc, line.sku, group)
 }
 
+// tourSKU is the product of the README's quick tour: the first stand-alone
+// product (Wireless Earbuds Pro), which every demo catalog has.
+var tourSKU = itemSKU(0)
+
+// itemSKU is the SKU of the i-th stand-alone product.
+func itemSKU(i int) string { return fmt.Sprintf("%s-%04d", demoItems[i%len(demoItems)].prefix, 1001+i) }
+
 // seedItem creates the i-th stand-alone product.
 func seedItem(ctx context.Context, e *Env, svc catalog.Service, i int) error {
 	it := demoItems[i%len(demoItems)]
-	sku := fmt.Sprintf("%s-%04d", it.prefix, 1001+i)
+	sku := itemSKU(i)
 	name := it.name
 	if n := i / len(demoItems); n > 0 {
 		name = fmt.Sprintf("%s (edition %d)", name, n+1)

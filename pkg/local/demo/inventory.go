@@ -12,13 +12,18 @@ import (
 
 func init() { register(30, "inventory", seedInventory) }
 
+// tourStock is the least the first warehouse holds of the quick tour's
+// product (tourSKU).
+const tourStock = 20
+
 // seedInventory stocks the demo products (not the variation groups, which
 // are not physical) in the demo warehouses: about three records in four
 // exist, with 0 to 120 units on hand and a bin location, created with the
-// domain's Create in batches of inventory.MaxItems, not through the queue.
-// Records the account has already are left as they are.
+// domain's Create in batches of inventory.MaxItems, not through the queue;
+// the first warehouse always holds at least tourStock of tourSKU. Records
+// the account has already are left as they are.
 func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
-	skus, err := demoSKUs(ctx, e)
+	products, err := sellableProducts(ctx, e)
 	if err != nil {
 		return err
 	}
@@ -43,12 +48,17 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 		batch = batch[:0]
 		return err
 	}
-	for i, sku := range skus {
+	for i, p := range products {
+		sku := p.SKU
 		for w, wh := range whs {
-			if e.Rand.IntN(4) == 0 || have[inventory.SKUWarehouse{SKU: sku, Warehouse: wh.UUID}] {
+			tour := sku == tourSKU && w == 0
+			if e.Rand.IntN(4) == 0 && !tour || have[inventory.SKUWarehouse{SKU: sku, Warehouse: wh.UUID}] {
 				continue
 			}
 			qty := int64(e.Rand.IntN(121))
+			if tour {
+				qty = max(qty, tourStock)
+			}
 			bin := fmt.Sprintf("%c-%02d-%d", 'A'+w, 1+e.Rand.IntN(40), 1+e.Rand.IntN(5))
 			batch = append(batch, inventory.Item{SKU: sku, Warehouse: wh.UUID, OnHand: &qty, BinLocation: &bin})
 			if len(batch) == inventory.MaxItems {
@@ -57,26 +67,26 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 				}
 			}
 		}
-		e.Progress("inventory", i+1, len(skus))
+		e.Progress("inventory", i+1, len(products))
 	}
 	return flush()
 }
 
-// demoSKUs lists the account's sellable products (variation groups left
-// out) through the catalog's list, page by page.
-func demoSKUs(ctx context.Context, e *Env) ([]string, error) {
-	var skus []string
+// sellableProducts lists the account's sellable products (variation groups
+// left out) through the catalog's list, page by page.
+func sellableProducts(ctx context.Context, e *Env) ([]catalog.Product, error) {
+	var out []catalog.Product
 	for page := 1; ; page++ {
 		l, err := catalog.Service{Table: e.Deps.Table}.List(ctx, e.Account, catalog.Filter{}, paging.Page{Number: page, Limit: paging.MaxLimit})
 		if err != nil {
 			return nil, fmt.Errorf("list products: %w", err)
 		}
 		if len(l.Items) == 0 {
-			return skus, nil
+			return out, nil
 		}
 		for _, p := range l.Items {
 			if len(p.VariationKeys) == 0 {
-				skus = append(skus, p.SKU)
+				out = append(out, p)
 			}
 		}
 	}

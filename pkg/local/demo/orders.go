@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
+	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
@@ -21,20 +23,65 @@ func init() { register(40, "orders", seedOrders) }
 // shares channels, warehouses and the sequence counter across a batch.
 const orderBatch = 200
 
-// demoBuyers are the recipients of the demo orders.
-var demoBuyers = []struct{ name, city, region, postal, country string }{
-	{"Ada Lovelace", "Portland", "OR", "97201", "US"},
-	{"Grace Hopper", "Arlington", "VA", "22201", "US"},
-	{"Alan Turing", "Manchester", "", "M13 9PL", "GB"},
-	{"Katherine Johnson", "Hampton", "VA", "23669", "US"},
-	{"Linus Torvalds", "Beaverton", "OR", "97005", "US"},
-	{"Margaret Hamilton", "Boston", "MA", "02110", "US"},
+// The item statuses of the demo orders: the channel's word for a line, as
+// connectors send it (pkg/orders stores it as sent).
+const (
+	itemUnshipped = "Unshipped"
+	itemPartly    = "PartiallyShipped"
+	itemShipped   = "Shipped"
+	itemCancelled = "Cancelled"
+)
+
+// demoBuyers are the recipients of the demo orders, with the sales tax of
+// their address in basis points.
+var demoBuyers = []struct {
+	name, city, region, postal, country string
+	taxBP                               int64
+}{
+	{"Ada Lovelace", "Portland", "OR", "97201", "US", 0},
+	{"Grace Hopper", "Arlington", "VA", "22201", "US", 530},
+	{"Alan Turing", "Manchester", "", "M13 9PL", "GB", 2000},
+	{"Katherine Johnson", "Hampton", "VA", "23669", "US", 530},
+	{"Linus Torvalds", "Beaverton", "OR", "97005", "US", 0},
+	{"Margaret Hamilton", "Boston", "MA", "02110", "US", 625},
 }
 
-// seedOrders imports s.Orders orders over the last 90 days from the active
-// demo channels, for the SKUs that have inventory (plus a few unknown
-// channel SKUs that stay unassigned): most paid, some cancelled; then ships
-// the older open ones, some in part.
+// unlisted are channel SKUs no product has: their lines stay unassigned.
+var unlisted = []struct{ sku, title string }{
+	{"UNLISTED-1", "Gift Box (seasonal)"},
+	{"UNLISTED-2", "Replacement Parts Kit"},
+}
+
+// Money of the demo orders, in cents: free shipping from freeShipping on,
+// else shippingCost; one order in discountEvery takes discountPct off.
+const (
+	shippingCost  = 499
+	freeShipping  = 5000
+	discountEvery = 6
+	discountPct   = 10
+)
+
+// demoOrder is one order of the demo history: its import document and what
+// happens to it afterwards.
+type demoOrder struct {
+	doc   map[string]any
+	items []map[string]any
+	at    time.Time
+	// past: older than the recent orders, its story is over (shipped or
+	// cancelled); split: shipped in two parts (past), or in part (recent).
+	past, paid, cancelled, split bool
+	seq                          int64
+}
+
+// seedOrders writes an order history that reads like a shop's
+// (docs/local-stack.md, "The demo data"): s.Orders orders over the last 90
+// days from the active channels; the older ones done (paid ones shipped
+// a day or so after ordering, lines out of stock cancelled, unpaid ones
+// cancelled after three days), the newest tenth open, the oldest of them
+// the quick tour's order: paid, one unit of tourSKU in stock, waiting to
+// be shipped. Shipments are made at their time in the past; then the
+// shipped orders are imported again with their lines' new status, as a
+// connector does when the channel reports it.
 func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 	t := e.Deps.Table
 	chs, err := channels.Service{Table: t}.List(ctx, e.Account)
@@ -47,19 +94,159 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 			active = append(active, c)
 		}
 	}
-	skus, err := stockedSKUs(ctx, e)
+	stocked, err := stockedSKUs(ctx, e)
 	if err != nil || len(active) == 0 || s.Orders == 0 {
 		return err
 	}
-	skus = append(skus, "UNLISTED-1", "UNLISTED-2")
-	svc := orders.Service{Table: t}
-	start := time.Now().Add(-90 * 24 * time.Hour)
-	step := 90 * 24 * time.Hour / time.Duration(s.Orders)
-	var created []int64
-	for done := 0; done < s.Orders; {
-		docs := make([]json.RawMessage, 0, orderBatch)
-		for ; done < s.Orders && len(docs) < orderBatch; done++ {
-			b, err := json.Marshal(e.orderDoc(active[done%len(active)], done, start.Add(time.Duration(done)*step), skus))
+	products, err := sellableProducts(ctx, e)
+	if err != nil {
+		return err
+	}
+	titles, prices := map[string]string{}, map[string]int64{}
+	for _, p := range products {
+		titles[p.SKU], prices[p.SKU] = productTitle(p), cents(p.Price)
+	}
+	var skus []string // the tour's product is the tour's alone: its stock waits for it
+	for _, sku := range stocked {
+		if sku != tourSKU {
+			skus = append(skus, sku)
+		}
+	}
+	for _, u := range unlisted {
+		skus = append(skus, u.sku)
+		titles[u.sku], prices[u.sku] = u.title, int64(500+100*e.Rand.IntN(20))-1
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	history := e.history(now, s.Orders, active, skus, titles, prices)
+	if err := e.importOrders(ctx, history, "orders"); err != nil {
+		return err
+	}
+	return e.playHistory(ctx, history, now)
+}
+
+// history plans n orders from now-90 days to now: the newest tenth (at
+// least 3) are recent, the first of them the tour's order; the first
+// recent order after it is paid and has two lines or more, so that one is
+// partly shipped.
+func (e *Env) history(now time.Time, n int, active []channels.Channel, skus []string, titles map[string]string, prices map[string]int64) []*demoOrder {
+	start := now.Add(-90 * 24 * time.Hour)
+	step := 90 * 24 * time.Hour / time.Duration(n)
+	tour := n - min(n, max(3, n/10))
+	out := make([]*demoOrder, n)
+	for i := range n {
+		o := &demoOrder{at: start.Add(time.Duration(i) * step), past: i < tour}
+		ch := active[i%len(active)]
+		var lines []plannedLine
+		switch i {
+		case tour:
+			ch = active[0]
+			lines = []plannedLine{{sku: tourSKU, qty: 1}}
+		default:
+			lines = e.drawLines(skus, i == tour+1)
+		}
+		for j := range lines {
+			lines[j].title, lines[j].unit = titles[lines[j].sku], prices[lines[j].sku]
+		}
+		o.doc, o.items = e.orderDoc(ch, i, o.at, lines)
+		switch r := e.Rand.IntN(100); {
+		case i == tour || i == tour+1:
+			o.paid = true
+		case r < 5: // the buyer cancelled
+			o.cancelled = true
+			o.doc["cancelled_at"] = isotime.Format(o.at.Add(2 * time.Hour))
+		case r < 90:
+			o.paid = true
+		case o.past: // never paid: cancelled after three days
+			o.cancelled = true
+			o.doc["cancelled_at"] = isotime.Format(o.at.Add(72 * time.Hour))
+		}
+		if o.paid {
+			o.doc["paid_at"] = isotime.Format(o.at.Add(time.Duration(5+e.Rand.IntN(55)) * time.Minute))
+		}
+		if o.cancelled {
+			for _, it := range o.items {
+				it["status"] = itemCancelled
+			}
+		}
+		o.split = len(lines) > 1 && (o.past && i%3 == 0 || i == tour+1)
+		out[i] = o
+	}
+	return out
+}
+
+// plannedLine is an order line to be: a SKU, its title, quantity and price.
+type plannedLine struct {
+	sku, title string
+	qty        int
+	unit       int64 // cents
+}
+
+// drawLines draws 1 to 3 lines of distinct SKUs (at least 2 with two),
+// 1 or 2 units each.
+func (e *Env) drawLines(skus []string, two bool) []plannedLine {
+	n := 1 + e.Rand.IntN(3)
+	if two {
+		n = max(n, 2)
+	}
+	var lines []plannedLine
+	seen := map[string]bool{}
+	for len(lines) < n && len(seen) < len(skus) {
+		sku := skus[e.Rand.IntN(len(skus))]
+		if seen[sku] {
+			continue
+		}
+		seen[sku] = true
+		lines = append(lines, plannedLine{sku: sku, qty: 1 + e.Rand.IntN(2)})
+	}
+	return lines
+}
+
+// orderDoc is the import document of demo order n: its lines priced with
+// their tax, and the order's money consistent with them (subtotal = the
+// lines' totals, tax = the lines' taxes, total = subtotal - discount + tax
+// + shipping_cost).
+func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, lines []plannedLine) (doc map[string]any, items []map[string]any) {
+	b := demoBuyers[e.Rand.IntN(len(demoBuyers))]
+	var subtotal, tax int64
+	for i, l := range lines {
+		total := l.unit * int64(l.qty)
+		lineTax := roundDiv(total*b.taxBP, 10_000)
+		subtotal += total
+		tax += lineTax
+		items = append(items, map[string]any{
+			"order_item_ref": fmt.Sprintf("%d-%d", n+1, i+1), "sku": l.sku, "title": l.title, "quantity": l.qty,
+			"unit_price": money(l.unit), "price": money(l.unit), "total": money(total), "tax": money(lineTax),
+			"status": itemUnshipped,
+		})
+	}
+	var discount, shipping int64
+	if e.Rand.IntN(discountEvery) == 0 {
+		discount = roundDiv(subtotal*discountPct, 100)
+	}
+	if subtotal < freeShipping {
+		shipping = shippingCost
+	}
+	return map[string]any{
+		"channel_uuid": ch.UUID, "display_ref": fmt.Sprintf("%s-%s-%05d", ch.ChannelTypeDisplayName, e.Run, n+1),
+		"ordered_at": isotime.Format(at), "items": items,
+		"subtotal": money(subtotal), "discount": money(discount), "tax": money(tax),
+		"shipping_cost": money(shipping), "total": money(subtotal - discount + tax + shipping),
+		"shipping_contact_name": b.name, "shipping_address_1": fmt.Sprintf("%d Main St", 1+e.Rand.IntN(999)),
+		"shipping_city": b.city, "shipping_state_region": b.region, "shipping_postal_code": b.postal,
+		"shipping_country_code": b.country, "billing_contact_name": b.name, "billing_country_code": b.country,
+		"requested_shipping_service": "Standard",
+	}, items
+}
+
+// importOrders imports the documents of orders in batches (as a connector
+// sends them) and notes their seq.
+func (e *Env) importOrders(ctx context.Context, list []*demoOrder, step string) error {
+	svc := orders.Service{Table: e.Deps.Table}
+	for done := 0; done < len(list); {
+		batch := list[done:min(len(list), done+orderBatch)]
+		docs := make([]json.RawMessage, 0, len(batch))
+		for _, o := range batch {
+			b, err := json.Marshal(o.doc)
 			if err != nil {
 				return fmt.Errorf("marshal order: %w", err)
 			}
@@ -69,96 +256,142 @@ func seedOrders(ctx context.Context, e *Env, s Sizes) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range results {
+		for i, r := range results {
 			if r.Result == orders.ResultError {
 				return fmt.Errorf("demo order %s: %s", r.DisplayRef, r.Error)
 			}
-			created = append(created, *r.Seq)
+			batch[i].seq = *r.Seq
 		}
-		e.Progress("orders", done, s.Orders)
-	}
-	toShip := created[:len(created)*6/10]
-	ship := shipments.Service{Table: t, Stock: svc}
-	refused := false // whether the shipment the sim refuses is made
-	for i, seq := range toShip {
-		shipped, err := e.shipDemo(ctx, ship, seq, !refused)
-		refused = refused || shipped
-		if err != nil {
-			return err
-		}
-		e.Progress("shipments", i+1, len(toShip))
+		done += len(batch)
+		e.Progress(step, done, len(list))
 	}
 	return nil
 }
 
-// orderDoc is the import document of demo order n.
-func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, skus []string) map[string]any {
-	b := demoBuyers[e.Rand.IntN(len(demoBuyers))]
-	var items []map[string]any
-	for i := range 1 + e.Rand.IntN(3) {
-		price := float64(5+e.Rand.IntN(95)) - 0.01
-		q := 1 + e.Rand.IntN(2)
-		items = append(items, map[string]any{
-			"order_item_ref": fmt.Sprintf("%d-%d", n+1, i+1), "sku": skus[e.Rand.IntN(len(skus))],
-			"quantity": q, "unit_price": price, "price": price, "total": price * float64(q),
-			"title": "Demo item", "status": "Unshipped",
-		})
-	}
-	doc := map[string]any{
-		"channel_uuid": ch.UUID, "display_ref": fmt.Sprintf("%s-%s-%05d", ch.ChannelTypeDisplayName, e.Run, n+1),
-		"ordered_at": isotime.Format(at), "items": items,
-		"shipping_contact_name": b.name, "shipping_address_1": fmt.Sprintf("%d Main St", 1+e.Rand.IntN(999)),
-		"shipping_city": b.city, "shipping_state_region": b.region, "shipping_postal_code": b.postal,
-		"shipping_country_code": b.country, "billing_contact_name": b.name, "billing_country_code": b.country,
-		"requested_shipping_service": "Standard", "shipping_cost": 4.99,
-	}
-	switch r := e.Rand.IntN(100); {
-	case r < 5:
-		doc["cancelled_at"] = isotime.Format(at.Add(2 * time.Hour))
-	case r < 90:
-		doc["paid_at"] = isotime.Format(at.Add(10 * time.Minute))
-	}
-	return doc
-}
-
-// shipDemo ships a demo order: every allocated unit, or one line only for
-// every third order (a partial shipment). The first shipment's tracking
-// number is one the connector sim's channels refuse, so the demo has a
-// shipment that failed and is being retried.
-func (e *Env) shipDemo(ctx context.Context, ship shipments.Service, seq int64, first bool) (bool, error) {
-	o, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, seq)
-	if err != nil || o.Status != orders.StatusOpen {
-		return false, err
-	}
-	var items []map[string]any
-	for i, it := range o.Items {
-		if n := it.Allocated(); n > 0 && (seq%3 != 0 || i == 0) {
-			items = append(items, map[string]any{"sku": it.SKU, "quantity": n})
+// playHistory ships the paid orders whose time has come, each shipment at
+// its time: a past order in full a day or so after it was ordered (or in
+// two parts, the second two days later), what is not in stock cancelled;
+// a recent split order in part. Then the changed orders are imported again
+// with their lines' new status.
+func (e *Env) playHistory(ctx context.Context, history []*demoOrder, now time.Time) error {
+	first := true // the first shipment's tracking is one the connector sim refuses
+	var changed []*demoOrder
+	for i, o := range history {
+		e.Progress("shipments", i+1, len(history))
+		if !o.paid || !o.past && !o.split {
+			continue
+		}
+		at := o.at.Add(18*time.Hour + time.Duration(e.Rand.IntN(12*60))*time.Minute)
+		if at.After(now) {
+			continue
+		}
+		cur, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, o.seq)
+		if err != nil {
+			return err
+		}
+		parts := shippable(cur)
+		if o.split && len(parts) > 1 {
+			if err := e.ship(ctx, o.seq, parts[:1], at, &first); err != nil {
+				return err
+			}
+			parts = parts[1:]
+			if !o.past {
+				changed = append(changed, o)
+				continue
+			}
+			at = at.Add(48 * time.Hour)
+		}
+		if err := e.ship(ctx, o.seq, parts, at, &first); err != nil {
+			return err
+		}
+		changed = append(changed, o)
+		if o.past { // what did not ship was out of stock: cancelled when the rest left
+			for _, it := range o.items {
+				it["cancelled_at"] = isotime.Format(at)
+			}
 		}
 	}
+	for _, o := range changed {
+		cur, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, o.seq)
+		if err != nil {
+			return err
+		}
+		byRef := map[string]orders.Item{}
+		for _, it := range cur.Items {
+			byRef[it.OrderItemRef] = it
+		}
+		for _, doc := range o.items {
+			it := byRef[doc["order_item_ref"].(string)]
+			if it.QuantityFulfilled >= it.Quantity {
+				delete(doc, "cancelled_at")
+			}
+			doc["status"] = lineStatus(it.Quantity, it.QuantityFulfilled, doc["cancelled_at"] != nil)
+		}
+	}
+	return e.importOrders(ctx, changed, "order statuses")
+}
+
+// shippable returns the shipment items that can leave now, one per line of
+// o that has any: its allocated units, or all of a line no product stocks
+// (it moves no stock).
+func shippable(o *orders.Order) []map[string]any {
+	var out []map[string]any
+	for _, it := range o.Items {
+		n := it.Allocated()
+		if it.InventorySKU == nil && it.CancelledAt == nil {
+			n = it.Quantity - it.QuantityFulfilled
+		}
+		if n > 0 {
+			out = append(out, map[string]any{"sku": it.SKU, "quantity": n})
+		}
+	}
+	return out
+}
+
+// lineStatus is the channel's status of a line of qty units of which
+// shipped have shipped.
+func lineStatus(qty, shipped int, cancelled bool) string {
+	switch {
+	case shipped >= qty:
+		return itemShipped
+	case shipped > 0:
+		return itemPartly
+	case cancelled:
+		return itemCancelled
+	}
+	return itemUnshipped
+}
+
+// ship makes a shipment of items of order seq at time at, as POST
+// /shipments does; *first says whether it is the demo's first, whose
+// tracking number the connector sim refuses (so the demo has a shipment
+// that failed and is being retried).
+func (e *Env) ship(ctx context.Context, seq int64, items []map[string]any, at time.Time, first *bool) error {
 	if len(items) == 0 {
-		return false, nil
+		return nil
 	}
 	carriers := []string{"USPS", "UPS", "FedEx", "DHL"}
 	b, err := json.Marshal(map[string]any{"shipment": map[string]any{
 		"sb_order_seq": seq, "carrier_name": carriers[e.Rand.IntN(len(carriers))],
-		"tracking_number": trackingNumber(seq, first), "items": items,
+		"tracking_number": trackingNumber(seq, *first), "items": items,
 	}})
 	if err != nil {
-		return false, fmt.Errorf("marshal shipment: %w", err)
+		return fmt.Errorf("marshal shipment: %w", err)
 	}
 	body, err := lenient.DecodeObject(string(b))
 	if err != nil {
-		return false, fmt.Errorf("demo shipment %d: %w", seq, err)
+		return fmt.Errorf("demo shipment %d: %w", seq, err)
 	}
 	req, err := shipments.ParseShipment(body)
 	if err != nil {
-		return false, fmt.Errorf("demo shipment %d: %w", seq, err)
+		return fmt.Errorf("demo shipment %d: %w", seq, err)
 	}
-	if err := ship.Create(ctx, e.Account, req); err != nil {
-		return false, fmt.Errorf("ship demo order %d: %w", seq, err)
+	svc := shipments.Service{Table: e.Deps.Table, Stock: orders.Service{Table: e.Deps.Table}, Now: func() time.Time { return at }}
+	if err := svc.Create(ctx, e.Account, req); err != nil {
+		return fmt.Errorf("ship demo order %d: %w", seq, err)
 	}
-	return true, nil
+	*first = false
+	return nil
 }
 
 // trackingNumber is a demo tracking number; the first is one the connector
@@ -186,3 +419,25 @@ func stockedSKUs(ctx context.Context, e *Env) ([]string, error) {
 	}
 	return out, nil
 }
+
+// productTitle is the title a channel shows for p: its name, else its SKU.
+func productTitle(p catalog.Product) string {
+	if p.Name != nil {
+		return *p.Name
+	}
+	return p.SKU
+}
+
+// cents is a price in cents (0 when unknown).
+func cents(price *float64) int64 {
+	if price == nil {
+		return 0
+	}
+	return int64(math.Round(*price * 100))
+}
+
+// money is an amount of cents as the API writes it.
+func money(c int64) float64 { return float64(c) / 100 }
+
+// roundDiv is a/b rounded half up, for non-negative a and positive b.
+func roundDiv(a, b int64) int64 { return (a + b/2) / b }

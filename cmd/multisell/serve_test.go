@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
+// terminal keeps the banner; LOG=stdout sends every line to stdout instead.
+func TestServeLog(t *testing.T) {
+	for _, tc := range []struct {
+		mode                          string
+		wantFile, wantStdout, wantErr []string // the messages each holds
+		where                         string   // what the banner says
+	}{
+		{"", []string{"a request", "a failure"}, nil, []string{"a failure"}, filepath.Join(".local", "logs", "serve.log")},
+		{"stdout", nil, []string{"a request", "a failure"}, nil, "LOG=stdout"},
+		{" STDOUT ", nil, []string{"a request", "a failure"}, nil, "LOG=stdout"},
+	} {
+		t.Run("LOG="+tc.mode, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			stdout, stderr = &out, &errOut
+			t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
+			dir := filepath.Join(t.TempDir(), ".local")
+			before := slog.Default()
+			logs, err := openServeLog(dir, tc.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slog.Info("a request")
+			slog.Error("a failure")
+			logs.close()
+			if slog.Default() != before {
+				t.Error("close did not restore the default logger")
+			}
+			file, _ := os.ReadFile(filepath.Join(dir, "logs", "serve.log"))
+			for _, w := range []struct {
+				name string
+				got  string
+				want []string
+			}{{"the log file", string(file), tc.wantFile}, {"stdout", out.String(), tc.wantStdout}, {"stderr", errOut.String(), tc.wantErr}} {
+				if n := strings.Count(w.got, "\n"); n != len(w.want) {
+					t.Errorf("%s has %d lines, want %d: %q", w.name, n, len(w.want), w.got)
+				}
+				for _, msg := range w.want {
+					if !strings.Contains(w.got, `"msg":"`+msg+`"`) {
+						t.Errorf("%s lacks %q: %q", w.name, msg, w.got)
+					}
+				}
+			}
+			if !strings.Contains(logs.where, tc.where) {
+				t.Errorf("the banner says the logs are %q, want it to name %q", logs.where, tc.where)
+			}
+		})
+	}
+}
+
+// TestBanner: the banner gives the URL, the demo credentials, a first request, the quick
+// tour, the sim's line and where the logs are, in one block.
+func TestBanner(t *testing.T) {
+	var out bytes.Buffer
+	stdout = &out
+	t.Cleanup(func() { stdout = os.Stdout })
+	printBanner("http://127.0.0.1:3000/v1", &demoCredentials{AccountID: "acct_1", AccountToken: "TOK", SecretKey: "SEC"},
+		"  connector sim: on", ".local/logs/serve.log")
+	for _, want := range []string{
+		"up: http://127.0.0.1:3000/v1\n", "token:  TOK\n", "secret: SEC\n", "curl --user TOK:SEC http://127.0.0.1:3000/v1/warehouses\n",
+		"quick tour", "  connector sim: on\n", "logs: .local/logs/serve.log\n", "Ctrl-C stops\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, out.String())
+		}
+	}
+}
