@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -30,6 +31,11 @@ type Limiter interface {
 	Allow(ctx context.Context, a Account) (ok bool, retryAfter int, err error)
 }
 
+// ErrRevoked is what a Limiter returns for credentials the authorizer's
+// cached answer still allows but that are no longer valid: the account's
+// secret was rotated, or the account disabled. The request is answered 401.
+var ErrRevoked = errors.New("credentials revoked")
+
 // Lambda adapts h to API Gateway: it takes the account from the authorizer
 // context, enforces the rate limit, logs the request with its id and its
 // DynamoDB cost, and maps errors to responses. A panic is a logged 500.
@@ -56,6 +62,10 @@ func Lambda(h Handler, lim Limiter) LambdaHandler {
 		ctx = logctx.With(ctx, log)
 		if lim != nil {
 			allowed, retry, lerr := lim.Allow(ctx, acct)
+			if errors.Is(lerr, ErrRevoked) {
+				log.Info("revoked credentials", "secret_version", acct.SecretVersion)
+				return Unauthorized(), nil
+			}
 			if lerr != nil {
 				log.Error("rate limiter", "error", lerr)
 				return internalError(), nil
@@ -86,7 +96,7 @@ func AccountFromAuthorizer(m map[string]any) (Account, bool) {
 	if id == "" {
 		return Account{}, false
 	}
-	return Account{ID: id, RPS: intValue(m["rps"]), RPM: intValue(m["rpm"])}, true
+	return Account{ID: id, RPS: intValue(m["rps"]), RPM: intValue(m["rpm"]), SecretVersion: intValue(m["secret_version"])}, true
 }
 
 func intValue(v any) int {
