@@ -173,7 +173,7 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	gw, err := gateway.NewGateway(tpl, deps.Handler, gateway.Options{AuthCacheTTL: ttl})
+	gw, err := gateway.NewGateway(tpl, deps.Handler, gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Table)})
 	if err != nil {
 		return err
 	}

@@ -23,15 +23,24 @@ const (
 // ErrNotFound is returned for an unknown account.
 var ErrNotFound = errors.New("account not found")
 
-// Account is a stored account. SecretHash is the hex SHA-256 of the secret.
+// ErrChanged is returned when the account changed between the read and the
+// write of a rotation or a disabling: run it again.
+var ErrChanged = errors.New("the account changed meanwhile; try again")
+
+// Account is a stored account. SecretHash is the hex SHA-256 of the secret;
+// SecretVersion counts its rotations (and the disabling), and travels in the
+// authorizer's context so that the rate limiter's write refuses a version
+// that is no longer current (docs/decisions.md, Rotation and disabling).
 type Account struct {
-	ID         string `dynamodbav:"account_id"`
-	Name       string `dynamodbav:"name"`
-	Token      string `dynamodbav:"token"`
-	SecretHash string `dynamodbav:"secret_hash"`
-	RPS        int    `dynamodbav:"rps"`
-	RPM        int    `dynamodbav:"rpm"`
-	CreatedAt  string `dynamodbav:"created_at"`
+	ID            string `dynamodbav:"account_id"`
+	Name          string `dynamodbav:"name"`
+	Token         string `dynamodbav:"token"`
+	SecretHash    string `dynamodbav:"secret_hash"`
+	SecretVersion int    `dynamodbav:"secret_version"`
+	Disabled      bool   `dynamodbav:"disabled,omitempty"`
+	RPS           int    `dynamodbav:"rps"`
+	RPM           int    `dynamodbav:"rpm"`
+	CreatedAt     string `dynamodbav:"created_at"`
 }
 
 // Input is what creating an account takes; zero limits mean the defaults.
@@ -55,6 +64,12 @@ func IDForToken(token string) string {
 	sum := sha256.Sum256([]byte("multisell-account:" + token))
 	return "acct_" + hex.EncodeToString(sum[:10])
 }
+
+// APIKey is the value of the account's API Gateway API key: its id. The
+// API's key source is the authorizer, so clients never send a key; the
+// value only tells API Gateway whose usage plan applies, and needs no
+// secrecy (docs/decisions.md, Rate limits).
+func APIKey(id string) string { return id }
 
 // HashSecret is the stored form of a secret.
 func HashSecret(secret string) string {

@@ -3,15 +3,43 @@ package accounts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// Service holds the accounts: creating one and reading one by id.
-type Service struct{ Table store.Table }
+// Service holds the accounts: creating one, reading one by id, rotating its
+// secret and disabling it.
+type Service struct {
+	Table store.Table
+	// Revoker ends, at once, the authorizations API Gateway still holds in
+	// its cache for a secret version that is no longer current. Rotating
+	// and disabling need it.
+	Revoker Revoker
+	// Keys, when set, gives each new account its API key on the usage plan
+	// of its rate (AWS only; the local gateway reads the account instead).
+	Keys KeyRegistrar
+}
 
-// Create stores a new account with a fresh token and a 32-byte random secret.
+// Revoker makes every secret version of an account below version stop
+// working on the next request, whatever API Gateway's authorizer cache
+// holds (pkg/ratelimit implements it).
+type Revoker interface {
+	Revoke(ctx context.Context, account string, version int) error
+}
+
+// KeyRegistrar creates an account's API key and puts it on the usage plan
+// of rps requests per second (pkg/usageplans implements it against API
+// Gateway).
+type KeyRegistrar interface {
+	Register(ctx context.Context, account string, rps int) error
+}
+
+// Create stores a new account with a fresh token and a 32-byte random
+// secret. With Keys set, the account's API key is registered first: when
+// that fails nothing is stored, and a key whose account could not be stored
+// names no account.
 func (s Service) Create(ctx context.Context, in Input) (Created, error) {
 	if in.Name == "" {
 		return Created{}, errors.New("account name is required")
@@ -32,6 +60,11 @@ func (s Service) Create(ctx context.Context, in Input) (Created, error) {
 		RPS: cmp(in.RPS, DefaultRPS), RPM: cmp(in.RPM, DefaultRPM),
 		CreatedAt: time.Now().UTC().Format(time.RFC3339),
 	}
+	if s.Keys != nil {
+		if err := s.Keys.Register(ctx, a.ID, a.RPS); err != nil {
+			return Created{}, fmt.Errorf("API key of %s: %w", a.ID, err)
+		}
+	}
 	if err := put(ctx, s.Table, a); err != nil {
 		return Created{}, err
 	}
@@ -41,4 +74,46 @@ func (s Service) Create(ctx context.Context, in Input) (Created, error) {
 // Get reads the account with the given id: ErrNotFound for none.
 func (s Service) Get(ctx context.Context, id string) (Account, error) {
 	return get(ctx, s.Table, id)
+}
+
+// RotateSecret gives the account id a new secret and returns it (shown
+// once, stored hashed). The old secret stops working on its next request,
+// even where API Gateway still holds an authorization for it.
+func (s Service) RotateSecret(ctx context.Context, id string) (Created, error) {
+	secret, err := randomText(32)
+	if err != nil {
+		return Created{}, err
+	}
+	a, err := s.bump(ctx, id, func(a *Account) { a.SecretHash = HashSecret(secret) })
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{AccountID: a.ID, AccountToken: a.Token, SecretKey: secret}, nil
+}
+
+// Disable refuses every request of the account id from the next one on
+// (401), cached authorizations included. Its data stays.
+func (s Service) Disable(ctx context.Context, id string) error {
+	_, err := s.bump(ctx, id, func(a *Account) { a.Disabled = true })
+	return err
+}
+
+// bump applies change to the account id with a new secret version, stored
+// on the condition that the version read is still current, then revokes
+// the versions before it.
+func (s Service) bump(ctx context.Context, id string, change func(*Account)) (Account, error) {
+	if s.Revoker == nil {
+		return Account{}, errors.New("accounts: no Revoker to end cached authorizations")
+	}
+	a, err := get(ctx, s.Table, id)
+	if err != nil {
+		return Account{}, err
+	}
+	read := a.SecretVersion
+	change(&a)
+	a.SecretVersion = read + 1
+	if err := replace(ctx, s.Table, a, read); err != nil {
+		return Account{}, err
+	}
+	return a, s.Revoker.Revoke(ctx, a.ID, a.SecretVersion)
 }

@@ -25,6 +25,28 @@ func put(ctx context.Context, t store.Table, a Account) error {
 	return nil
 }
 
+// replace stores a, changed from the account read at secret version read:
+// one PutItem on the condition that the stored version is still read (an
+// account from before versions has none, which is version 0).
+func replace(ctx context.Context, t store.Table, a Account, read int) error {
+	item, err := store.Marshal(a, key(a.ID))
+	if err != nil {
+		return err
+	}
+	cond := "attribute_exists(#PK) AND #secret_version = :read"
+	if read == 0 {
+		cond = "attribute_exists(#PK) AND (attribute_not_exists(#secret_version) OR #secret_version = :read)"
+	}
+	err = t.Commit(ctx, []store.Write{store.Put(item, cond, map[string]types.AttributeValue{":read": store.N(int64(read))})})
+	if store.ConditionFailed(err) {
+		return ErrChanged
+	}
+	if err != nil {
+		return fmt.Errorf("update account: %w", err)
+	}
+	return nil
+}
+
 // get reads the account id: one GetItem.
 func get(ctx context.Context, t store.Table, id string) (Account, error) {
 	var a Account

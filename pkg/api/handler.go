@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -31,6 +32,11 @@ type Limiter interface {
 	Allow(ctx context.Context, a Account) (Quota, error)
 }
 
+// ErrRevoked is what a Limiter returns for credentials the authorizer's
+// cached answer still allows but that are no longer valid: the account's
+// secret was rotated, or the account disabled. The request is answered 401.
+var ErrRevoked = errors.New("credentials revoked")
+
 // Lambda adapts h to API Gateway: it takes the account from the authorizer
 // context, enforces the rate limit, answers a write sent with an
 // Idempotency-Key through replays (see idempotent), logs the request with
@@ -59,6 +65,10 @@ func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 		ctx = logctx.With(ctx, log)
 		if lim != nil {
 			q, lerr := lim.Allow(ctx, acct)
+			if errors.Is(lerr, ErrRevoked) {
+				log.Info("revoked credentials", "secret_version", acct.SecretVersion)
+				return Unauthorized(), nil
+			}
 			if lerr != nil {
 				log.Error("rate limiter", "error", lerr)
 				return internalError(), nil
@@ -99,7 +109,7 @@ func AccountFromAuthorizer(m map[string]any) (Account, bool) {
 	if id == "" {
 		return Account{}, false
 	}
-	return Account{ID: id, RPS: intValue(m["rps"]), RPM: intValue(m["rpm"])}, true
+	return Account{ID: id, RPS: intValue(m["rps"]), RPM: intValue(m["rpm"]), SecretVersion: intValue(m["secret_version"])}, true
 }
 
 func intValue(v any) int {

@@ -17,6 +17,10 @@ type Account struct {
 	ID  string
 	RPS int
 	RPM int
+	// SecretVersion is the account's secret version when the authorizer
+	// authenticated the request (its answer may be cached): the rate
+	// limiter refuses one that is no longer current.
+	SecretVersion int
 }
 
 // Request is one API call: the proxy event plus the authenticated account.

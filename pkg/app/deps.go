@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -27,13 +30,36 @@ type Deps struct {
 	Webhooks *webhookhttp.Sender
 }
 
+// How long an AWS call may take on AWS: each attempt times out after
+// SDKAttemptTimeout, and a call makes at most SDKMaxAttempts attempts,
+// waiting at most SDKMaxBackoff between two. A call therefore gives up
+// within SDKCallBudget, shorter than every function's timeout
+// (pkg/local/template's tests hold template.yaml to it), so a hung call is
+// an error the function logs and answers, not a function timeout.
+const (
+	SDKAttemptTimeout = 2500 * time.Millisecond
+	SDKMaxAttempts    = 3
+	SDKMaxBackoff     = 500 * time.Millisecond
+	SDKCallBudget     = SDKMaxAttempts*SDKAttemptTimeout + (SDKMaxAttempts-1)*SDKMaxBackoff
+)
+
 // New builds the clients. With local endpoints set it uses static dummy
-// credentials, as the emulators want; otherwise the standard AWS chain.
+// credentials, as the emulators want, and the SDK's own timeouts (the
+// emulators share a loaded machine; their latency says nothing about
+// AWS's); otherwise the standard AWS chain and the limits above.
 func New(ctx context.Context, cfg Config) (*Deps, error) {
 	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region), awsconfig.WithLogger(sdkLogger{})}
 	if cfg.DynamoDBEndpoint != "" || cfg.SQSEndpoint != "" {
 		opts = append(opts, awsconfig.WithCredentialsProvider(
 			credentials.NewStaticCredentialsProvider("local", "local", "")))
+	} else {
+		opts = append(opts,
+			awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(SDKAttemptTimeout)),
+			awsconfig.WithRetryer(func() aws.Retryer {
+				return retry.NewStandard(func(o *retry.StandardOptions) {
+					o.MaxAttempts, o.MaxBackoff = SDKMaxAttempts, SDKMaxBackoff
+				})
+			}))
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

@@ -24,9 +24,12 @@ type Authorizer struct {
 }
 
 // Handle authenticates the request's Basic credentials. On success it allows
-// every method of the API (the result is cached per Authorization header)
-// and passes the account id and its rate limits in the context; otherwise
-// it returns ErrUnauthorized. Nothing secret is logged.
+// every method of the API (the result is cached per Authorization header),
+// passes the account id, its rate limits and its secret version in the
+// context, and names the account's API key (its id) as the usage
+// identifier, so API Gateway applies the account's usage plan. A disabled
+// account, like any other failure, is ErrUnauthorized. Nothing secret is
+// logged.
 func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAuthorizerRequestTypeRequest) (events.APIGatewayCustomAuthorizerResponse, error) {
 	token, secret, ok := ParseBasic(api.HeaderValue(req.Headers, req.MultiValueHeaders, "Authorization"))
 	if !ok {
@@ -42,7 +45,7 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 		return events.APIGatewayCustomAuthorizerResponse{}, err
 	}
 	if subtle.ConstantTimeCompare([]byte(accounts.HashSecret(secret)), []byte(acct.SecretHash)) != 1 ||
-		subtle.ConstantTimeCompare([]byte(token), []byte(acct.Token)) != 1 {
+		subtle.ConstantTimeCompare([]byte(token), []byte(acct.Token)) != 1 || acct.Disabled {
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}
 	return events.APIGatewayCustomAuthorizerResponse{
@@ -54,7 +57,8 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 				Resource: []string{apiWildcard(req.MethodArn)},
 			}},
 		},
-		Context: map[string]any{"account_id": acct.ID, "rps": acct.RPS, "rpm": acct.RPM},
+		Context:            map[string]any{"account_id": acct.ID, "rps": acct.RPS, "rpm": acct.RPM, "secret_version": acct.SecretVersion},
+		UsageIdentifierKey: accounts.APIKey(acct.ID),
 	}, nil
 }
 

@@ -93,10 +93,17 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 		return nil, err
 	}
 	var out []Rejection
+	created := 0
 	for i, r := range results {
-		if r.Result == orders.ResultError {
+		switch r.Result {
+		case orders.ResultError:
 			out = append(out, Rejection{Text: string(docs[i]), Reason: r.Error})
+		case orders.ResultCreated:
+			created++
 		}
+	}
+	if created > 0 {
+		logctx.Metric(ctx, "OrdersImported", "Count", float64(created), "account_id", account)
 	}
 	return out, nil
 }

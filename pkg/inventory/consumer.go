@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/sku"
 )
@@ -27,6 +28,9 @@ func (s Service) consume(ctx context.Context, body string) error {
 		if r.Result != ResultSkipped {
 			changed = append(changed, SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse})
 		}
+	}
+	if len(changed) > 0 { // not a redelivery of a message already applied
+		logctx.Metric(ctx, "AdjustmentsApplied", "Count", 1, "account_id", adj.Account, "request_id", adj.RequestID, "records", len(changed))
 	}
 	if s.Stock == nil || len(changed) == 0 {
 		return nil

@@ -30,8 +30,23 @@ func From(ctx context.Context) *slog.Logger {
 // the namespace multisell, so CloudWatch counts it with no other setup, and
 // the line is still a readable warning.
 func Count(ctx context.Context, name string, attrs ...any) {
-	emf := slog.Group("_aws", "Timestamp", time.Now().UnixMilli(), "CloudWatchMetrics", []map[string]any{{
-		"Namespace": "multisell", "Dimensions": [][]string{{}}, "Metrics": []map[string]string{{"Name": name}},
-	}})
-	From(ctx).Warn(name, append([]any{emf, slog.Int(name, 1)}, attrs...)...)
+	From(ctx).Warn(name, append(emf(name, "Count", 1), attrs...)...)
+}
+
+// Metric logs value of the metric name in unit (a CloudWatch unit: Count,
+// Milliseconds, ...) as an embedded metric line at Info level, with attrs:
+// what an operator watches that is not a failure (docs/operations.md).
+func Metric(ctx context.Context, name, unit string, value float64, attrs ...any) {
+	From(ctx).Info(name, append(emf(name, unit, value), attrs...)...)
+}
+
+// emf is the attributes that make a log line a CloudWatch embedded metric
+// value of name in the namespace multisell, with no dimensions.
+func emf(name, unit string, value float64) []any {
+	return []any{
+		slog.Group("_aws", "Timestamp", time.Now().UnixMilli(), "CloudWatchMetrics", []map[string]any{{
+			"Namespace": "multisell", "Dimensions": [][]string{{}}, "Metrics": []map[string]string{{"Name": name, "Unit": unit}},
+		}}),
+		slog.Float64(name, value),
+	}
 }

@@ -3,6 +3,7 @@ package logctx
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"strings"
 	"testing"
@@ -18,5 +19,32 @@ func TestWithFrom(t *testing.T) {
 	}
 	if got := From(context.Background()); got != slog.Default() {
 		t.Errorf("From(empty) = %v, want slog.Default()", got)
+	}
+}
+
+// TestMetric: a metric line is a CloudWatch embedded metric: the value under
+// its name, declared with its unit in the multisell namespace.
+func TestMetric(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	ctx := With(context.Background(), slog.New(slog.NewJSONHandler(&buf, nil)))
+	Metric(ctx, "SyncLag", "Milliseconds", 250, "records", 3)
+	var line struct {
+		AWS struct {
+			CloudWatchMetrics []struct {
+				Namespace string
+				Metrics   []struct{ Name, Unit string }
+			}
+		} `json:"_aws"`
+		SyncLag float64
+		Records int `json:"records"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatal(err)
+	}
+	m := line.AWS.CloudWatchMetrics
+	if len(m) != 1 || m[0].Namespace != "multisell" || len(m[0].Metrics) != 1 || m[0].Metrics[0] != (struct{ Name, Unit string }{"SyncLag", "Milliseconds"}) ||
+		line.SyncLag != 250 || line.Records != 3 {
+		t.Errorf("logged %s", buf.String())
 	}
 }

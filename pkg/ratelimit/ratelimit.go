@@ -22,11 +22,13 @@ import (
 // Limiter counts requests in an item per account and clock minute that holds
 // the minute's count and one count per second of that minute:
 //
-//	PK = <account>#RL, SK = <unix minute>, m = minute count, s<0-59> = second counts
+//	PK = <account>#RL, SK = <unix minute>, m = minute count, s<0-59> = second counts,
+//	sv = the account's current secret version
 //
 // One UpdateItem adds 1 to both counters under the condition that neither
-// has reached its limit; a refused request therefore counts nothing. The
-// item expires through TTL.
+// has reached its limit and that the request's secret version (from the
+// authorizer's context) is the item's; a refused request therefore counts
+// nothing. The item expires through TTL.
 type Limiter struct {
 	Table store.Table
 	// Now is the clock; nil means time.Now.
@@ -74,12 +76,12 @@ func (l Limiter) Allow(ctx context.Context, a api.Account) (api.Quota, error) {
 	out, err := l.Table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                l.Table.TableName(),
 		Key:                      key,
-		UpdateExpression:         aws.String("ADD m :one, #s :one SET #ttl = :ttl"),
-		ConditionExpression:      aws.String("(attribute_not_exists(m) OR m < :rpm) AND (attribute_not_exists(#s) OR #s < :rps)"),
+		UpdateExpression:         aws.String("ADD m :one, #s :one SET #ttl = :ttl, sv = :sv"),
+		ConditionExpression:      aws.String("(attribute_not_exists(m) OR m < :rpm) AND (attribute_not_exists(#s) OR #s < :rps) AND (attribute_not_exists(sv) OR sv = :sv)"),
 		ExpressionAttributeNames: map[string]string{"#s": sec, "#ttl": store.AttrTTL},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":one": store.N(1), ":rpm": store.N(int64(rpm)), ":rps": store.N(int64(rps)),
-			":ttl": store.N((minute + 2) * 60),
+			":ttl": store.N((minute + 2) * 60), ":sv": store.N(int64(a.SecretVersion)),
 		},
 		ReturnValues: types.ReturnValueUpdatedNew,
 	})
@@ -93,15 +95,18 @@ func (l Limiter) Allow(ctx context.Context, a api.Account) (api.Quota, error) {
 	if err != nil {
 		return api.Quota{}, err
 	}
+	if count(counts, "sv") != a.SecretVersion {
+		return api.Quota{}, api.ErrRevoked
+	}
 	return Quota(now, false, count(counts, sec), rps, count(counts, "m"), rpm), nil
 }
 
-// counts reads the minute's and the second's counts after a refusal, to
-// tell which limit refused it.
+// counts reads the minute's and the second's counts and the secret
+// version after a refusal, to tell which condition refused it.
 func (l Limiter) counts(ctx context.Context, key map[string]types.AttributeValue, sec string) (map[string]types.AttributeValue, error) {
 	out, err := l.Table.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: l.Table.TableName(), Key: key, ConsistentRead: aws.Bool(true),
-		ProjectionExpression:     aws.String("m, #s"),
+		ProjectionExpression:     aws.String("m, #s, sv"),
 		ExpressionAttributeNames: map[string]string{"#s": sec},
 	})
 	if err != nil {
@@ -117,4 +122,42 @@ func count(item map[string]types.AttributeValue, name string) int {
 		return v
 	}
 	return 0
+}
+
+// CacheCover is how long after a revocation the windows stay marked with
+// the new secret version: the authorizer cache's TTL (the template's
+// ReauthorizeEvery, at most 300 s, which pkg/local/template's tests hold it
+// to), plus a minute either side for clocks that differ.
+const CacheCover = 5 * time.Minute
+
+// Revoke implements accounts.Revoker: it marks the account's windows of
+// every minute from one minute ago to CacheCover and one minute ahead with
+// version, so that the next request of an older version fails the counting
+// write's condition (answered 401) instead of counting. By the time those
+// windows are past, every cached authorization of an older version has
+// expired and the authorizer reads the account again. One UpdateItem per
+// minute; a window already marked with a newer version is left alone.
+func (l Limiter) Revoke(ctx context.Context, account string, version int) error {
+	now := time.Now()
+	if l.Now != nil {
+		now = l.Now()
+	}
+	first := now.Add(-time.Minute).Unix() / 60
+	last := now.Add(CacheCover+time.Minute).Unix() / 60
+	for minute := first; minute <= last; minute++ {
+		_, err := l.Table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                l.Table.TableName(),
+			Key:                      store.Key(store.PK(account, "RL"), strconv.FormatInt(minute, 10)),
+			UpdateExpression:         aws.String("SET sv = :sv, #ttl = :ttl"),
+			ConditionExpression:      aws.String("attribute_not_exists(sv) OR sv < :sv"),
+			ExpressionAttributeNames: map[string]string{"#ttl": store.AttrTTL},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":sv": store.N(int64(version)), ":ttl": store.N((minute + 2) * 60),
+			},
+		})
+		if err != nil && !store.ConditionFailed(err) {
+			return fmt.Errorf("revoke secret versions before %d: %w", version, err)
+		}
+	}
+	return nil
 }

@@ -24,6 +24,9 @@ type authResult struct {
 		} `json:"Statement"`
 	} `json:"policyDocument"`
 	Context map[string]any `json:"context"`
+	// UsageIdentifierKey names the request's API key when the API's key source is the
+	// authorizer.
+	UsageIdentifierKey string `json:"usageIdentifierKey"`
 }
 
 // stringSet reads a policy field that may be a string or a list of strings.
@@ -44,14 +47,15 @@ func (s *stringSet) UnmarshalJSON(b []byte) error {
 }
 
 // authorize runs the route's authorizer (or reuses its cached result) and returns the
-// requestContext.authorizer map, or the gateway response type that refuses the request.
-func (g *Gateway) authorize(ctx context.Context, r *http.Request, rt *route, req events.APIGatewayProxyRequest) (map[string]any, string) {
+// requestContext.authorizer map and the usage identifier key, or the gateway response type
+// that refuses the request.
+func (g *Gateway) authorize(ctx context.Context, r *http.Request, rt *route, req events.APIGatewayProxyRequest) (map[string]any, string, string) {
 	az := rt.authorizer
 	var identity []string
 	for _, name := range az.IdentityHeaders {
 		v := r.Header.Get(name)
 		if v == "" {
-			return nil, respUnauthorized // a missing identity source is refused without a call
+			return nil, "", respUnauthorized // a missing identity source is refused without a call
 		}
 		identity = append(identity, v)
 	}
@@ -88,25 +92,25 @@ func (g *Gateway) authorize(ctx context.Context, r *http.Request, rt *route, req
 		out, err := invoke(ctx, fn, g.opts.Region, g.opts.AccountID, g.authorizers[az.Function], event)
 		if err != nil {
 			if err.Error() == "Unauthorized" {
-				return nil, respUnauthorized
+				return nil, "", respUnauthorized
 			}
 			g.log.Error("authorizer failed", "function", az.Function, "request_id", req.RequestContext.RequestID, "error", err.Error())
-			return nil, respAuthorizerFailure
+			return nil, "", respAuthorizerFailure
 		}
 		if err := roundTrip(out, &res); err != nil {
 			g.log.Error("authorizer response unreadable", "function", az.Function, "error", err.Error())
-			return nil, respAuthorizerConfig
+			return nil, "", respAuthorizerConfig
 		}
 		if len(res.PolicyDocument.Statement) == 0 || res.PrincipalID == "" {
 			g.log.Error("authorizer response lacks principalId or policy statements", "function", az.Function)
-			return nil, respAuthorizerConfig
+			return nil, "", respAuthorizerConfig
 		}
 		for k, v := range res.Context {
 			switch v.(type) {
 			case string, float64, bool, nil:
 			default:
 				g.log.Error("authorizer context values must be strings, numbers or booleans", "function", az.Function, "key", k)
-				return nil, respAuthorizerConfig
+				return nil, "", respAuthorizerConfig
 			}
 		}
 		if res.allows(methodArn) {
@@ -114,7 +118,7 @@ func (g *Gateway) authorize(ctx context.Context, r *http.Request, rt *route, req
 		}
 	}
 	if !res.allows(methodArn) {
-		return nil, respAccessDenied
+		return nil, "", respAccessDenied
 	}
 	// API Gateway hands the context to the integration with every value stringified.
 	out := make(map[string]any, len(res.Context)+2)
@@ -132,7 +136,7 @@ func (g *Gateway) authorize(ctx context.Context, r *http.Request, rt *route, req
 	}
 	out["principalId"] = res.PrincipalID
 	out["integrationLatency"] = 0
-	return out, ""
+	return out, res.UsageIdentifierKey, ""
 }
 
 // allows evaluates the policy for methodArn: an explicit Deny wins, else an Allow must match.

@@ -37,6 +37,13 @@ type Options struct {
 	APIID     string
 	// MaxRequestBytes overrides MaxRequestBytes (for tests).
 	MaxRequestBytes int64
+	// UsagePlans, when set, plays the usage plans of an API whose key source is the
+	// authorizer and whose methods require a key: the authorizer's usageIdentifierKey names
+	// the request's API key, UsagePlans its plan's throttle, and each key is throttled on
+	// its own (usageplans.go). Nil plays none, as the shared test stack does.
+	UsagePlans KeyPlans
+	// Now is the clock of the usage plans' throttle; nil means time.Now.
+	Now func() time.Time
 }
 
 // HTTPHandler is the signature of an API function (app.HTTPHandler).
@@ -62,6 +69,7 @@ type Gateway struct {
 	opts          Options
 	log           *slog.Logger
 	cache         *authCache
+	buckets       *buckets
 }
 
 // NewGateway builds the gateway of tpl's API, taking each function's handler from lookup
@@ -84,6 +92,7 @@ func NewGateway(tpl *template.Template, lookup Lookup, opts Options) (*Gateway, 
 		opts:          opts,
 		log:           cmp.Or(opts.Logger, slog.Default()),
 		cache:         newAuthCache(opts.AuthCacheTTL),
+		buckets:       &buckets{byKey: map[string]*bucket{}},
 	}
 	for i := range tpl.Functions {
 		fn := &tpl.Functions[i]
@@ -189,7 +198,10 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request, requestID string
 	req := g.proxyRequest(r, rt, resourcePath, params, body, requestID)
 
 	if rt.authorizer != nil {
-		authCtx, typ := g.authorize(r.Context(), r, rt, req)
+		authCtx, key, typ := g.authorize(r.Context(), r, rt, req)
+		if typ == "" && g.playsUsagePlans() {
+			typ = g.throttle(r.Context(), key)
+		}
 		if typ != "" {
 			g.writeGatewayResponse(w, r, typ, requestID)
 			return rt.authorizer.Function, false

@@ -19,6 +19,8 @@ const (
 	respAuthorizerConfig   = "AUTHORIZER_CONFIGURATION_ERROR"
 	respIntegrationTimeout = "INTEGRATION_TIMEOUT"
 	respDefault5XX         = "DEFAULT_5XX"
+	respThrottled          = "THROTTLED"
+	respInvalidAPIKey      = "INVALID_API_KEY"
 )
 
 var responseDefaults = map[string]struct {
@@ -33,7 +35,9 @@ var responseDefaults = map[string]struct {
 	respAuthorizerConfig:   {http.StatusInternalServerError, "Internal server error"},
 	respIntegrationTimeout: {http.StatusGatewayTimeout, "Endpoint request timed out"},
 	// A failed or malformed Lambda proxy response: 502 with the default 5XX response.
-	respDefault5XX: {http.StatusBadGateway, "Internal server error"},
+	respDefault5XX:    {http.StatusBadGateway, "Internal server error"},
+	respThrottled:     {http.StatusTooManyRequests, "Too Many Requests"},
+	respInvalidAPIKey: {http.StatusForbidden, "Forbidden"},
 }
 
 // writeGatewayResponse renders a gateway response the way API Gateway does: the template's
@@ -106,6 +110,10 @@ func errorType(typ string) string {
 		return "AuthorizerConfigurationException"
 	case respAuthorizerFailure:
 		return "AuthorizerFailureException"
+	case respThrottled:
+		return "TooManyRequestsException"
+	case respInvalidAPIKey:
+		return "ForbiddenException"
 	}
 	return "InternalServerErrorException"
 }

@@ -133,6 +133,12 @@ type API struct {
 	Authorizers       map[string]Authorizer
 	// GatewayResponses holds the customized gateway responses by type (UNAUTHORIZED, ...).
 	GatewayResponses map[string]GatewayResponse
+	// APIKeySource is ApiKeySourceType: HEADER (the default) or AUTHORIZER, where the
+	// authorizer's usageIdentifierKey names the request's API key.
+	APIKeySource string
+	// APIKeyRequired is Auth.ApiKeyRequired: every method needs an API key on a usage
+	// plan, whose throttle then applies to it.
+	APIKeyRequired bool
 }
 
 // Authorizer is a Lambda authorizer of the API.

@@ -390,6 +390,11 @@ func (t *Template) parseAPI(r Resource) (*API, error) {
 	}
 	auth := asMap(p["Auth"])
 	a.DefaultAuthorizer = asString(auth["DefaultAuthorizer"])
+	a.APIKeyRequired = asBool(auth["ApiKeyRequired"])
+	a.APIKeySource = strings.ToUpper(asString(p["ApiKeySourceType"]))
+	if a.APIKeySource == "" {
+		a.APIKeySource = "HEADER"
+	}
 	authorizers := asMap(auth["Authorizers"])
 	for _, name := range sortedKeys(authorizers) {
 		az := asMap(authorizers[name])

@@ -91,7 +91,7 @@ func (t *Template) CheckReferences() []error {
 		_, isParam := t.Parameters[r.Target]
 		ok := isResource
 		if r.Attr == "" {
-			ok = ok || isParam || pseudoParameters[r.Target]
+			ok = ok || isParam || pseudoParameters[r.Target] || t.isAPIStageRef(r)
 		}
 		if !ok {
 			what := r.Target
@@ -102,4 +102,11 @@ func (t *Template) CheckReferences() []error {
 		}
 	}
 	return errs
+}
+
+// isAPIStageRef reports whether r is SAM's Ref to the stage or deployment an
+// AWS::Serverless::Api generates (!Ref Api.Stage).
+func (t *Template) isAPIStageRef(r Reference) bool {
+	api, attr, found := strings.Cut(r.Target, ".")
+	return r.Kind == "Ref" && found && (attr == "Stage" || attr == "Deployment") && t.Resources[api].Type == TypeAPI
 }

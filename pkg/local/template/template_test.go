@@ -168,8 +168,8 @@ func TestTemplateAPI(t *testing.T) {
 				}
 				routes[key] = f.LogicalID
 			}
-			if len(f.APIEvents) > 0 && !canCountRequests(f) {
-				t.Errorf("%s: HTTP functions need DynamoDBCrudPolicy, or DynamoDBReadPolicy and UpdateItem for the rate limiter", f.LogicalID)
+			if len(f.APIEvents) > 0 && !canCountRequests(grantsOf(t, tpl, f)) {
+				t.Errorf("%s: HTTP functions need UpdateItem on the rate limiter's items (RateLimitPolicy or TableWritePolicy)", f.LogicalID)
 			}
 		}
 	})
@@ -331,41 +331,6 @@ func TestConfigFromTemplateEnv(t *testing.T) {
 			}
 		})
 	}
-}
-
-// canCountRequests reports whether f may write the rate limiter's item:
-// full CRUD, or read plus a statement allowing dynamodb:UpdateItem.
-func canCountRequests(f template.Function) bool {
-	if hasPolicy(f, "DynamoDBCrudPolicy") {
-		return true
-	}
-	if !hasPolicy(f, "DynamoDBReadPolicy") {
-		return false
-	}
-	for _, p := range f.Policies {
-		m, _ := p.(map[string]any)
-		stmts, _ := m["Statement"].([]any)
-		for _, st := range stmts {
-			if sm, _ := st.(map[string]any); sm["Effect"] == "Allow" && sm["Action"] == "dynamodb:UpdateItem" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func hasPolicy(f template.Function, name string) bool {
-	for _, p := range f.Policies {
-		if m, ok := p.(map[string]any); ok {
-			if _, ok := m[name]; ok {
-				return true
-			}
-		}
-		if p == name {
-			return true
-		}
-	}
-	return false
 }
 
 func pascal(folder string) string {
