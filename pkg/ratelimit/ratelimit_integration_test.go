@@ -192,7 +192,7 @@ func TestRateLimitHeadersOfTheMinute(t *testing.T) {
 	minute := time.Now().Truncate(time.Minute)
 	a, b := c.Do(http.MethodGet, "/channels", nil), c.Do(http.MethodGet, "/channels", nil)
 	refused := c.Do(http.MethodGet, "/channels", nil)
-	left := int(minute.Add(time.Minute).Sub(time.Now()).Seconds())
+	left := int(time.Until(minute.Add(time.Minute)).Seconds())
 	if !time.Now().Truncate(time.Minute).Equal(minute) {
 		t.Skip("crossed a minute boundary; the windows restarted")
 	}
