@@ -65,7 +65,7 @@ func localDir() string {
 }
 
 // readStackFile returns the running local stack, or nil when there is none (no file, or
-// the process that wrote it is gone).
+// the stack that wrote it is gone: see live).
 func readStackFile() (*stackFile, error) {
 	data, err := os.ReadFile(filepath.Join(localDir(), "stack.json"))
 	if errors.Is(err, os.ErrNotExist) {
@@ -78,10 +78,27 @@ func readStackFile() (*stackFile, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("read .local/stack.json: %w", err)
 	}
-	if s.PID <= 0 || syscall.Kill(s.PID, 0) != nil {
+	if !s.live() {
 		return nil, nil // stale: serve did not exit cleanly
 	}
 	return &s, nil
+}
+
+// live reports whether the stack s describes is serving: its process exists and its API
+// answers (any HTTP answer). A process that died uncleanly leaves the file behind, and
+// its pid may be a zombie or belong to another program by now: only the API's answer
+// tells.
+func (s stackFile) live() bool {
+	if s.PID <= 0 || syscall.Kill(s.PID, 0) != nil || s.APIURL == "" {
+		return false
+	}
+	client := http.Client{Timeout: 2 * time.Second}
+	resp, err := client.Get(s.APIURL + "/")
+	if err != nil {
+		return false
+	}
+	_ = resp.Body.Close()
+	return true
 }
 
 // loadConfig returns the configuration of the environment when TABLE_NAME is set (AWS:
