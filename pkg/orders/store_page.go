@@ -71,54 +71,54 @@ func fulfillmentQuery(account, wh string, f Filter) *listQuery {
 	return l
 }
 
+// keyRange is the range of sort keys (<time>␟<seq>) whose time r covers;
+// ok is false when it covers none.
+func keyRange(r isotime.Range) (lo, hi string, ok bool) {
+	lo, hi = skMin, skMax
+	if r.Min != nil {
+		lo = isotime.Format(*r.Min)
+	}
+	if r.Max != nil {
+		hi = isotime.Format(*r.Max) + store.Sep + "999999999999"
+	}
+	return lo, hi, lo <= hi
+}
+
 // timeRange is a list query of the sort keys f's ordered_at range covers, nil
 // when it covers none.
 func timeRange(account string, f Filter) *listQuery {
-	l := &listQuery{account: account, lo: skMin, hi: skMax}
-	if f.OrderedAt.Min != nil {
-		l.lo = isotime.Format(*f.OrderedAt.Min)
-	}
-	if f.OrderedAt.Max != nil {
-		l.hi = isotime.Format(*f.OrderedAt.Max) + store.Sep + "999999999999"
-	}
-	if l.lo > l.hi {
+	lo, hi, ok := keyRange(f.OrderedAt)
+	if !ok {
 		return nil
 	}
-	return l
+	return &listQuery{account: account, lo: lo, hi: hi}
 }
 
 // changedQuery is the list of the account's orders that f selects by its
 // updated_at range: a key range of GSI2, where every order item is keyed
 // (updated_at, seq), with the other filters applied to the order items.
 func changedQuery(account string, f Filter) *listQuery {
-	l := &listQuery{account: account, pk: changedPK(account), lo: skMin, hi: skMax, changed: true}
-	if f.UpdatedAt.Min != nil {
-		l.lo = isotime.Format(*f.UpdatedAt.Min)
-	}
-	if f.UpdatedAt.Max != nil {
-		l.hi = isotime.Format(*f.UpdatedAt.Max) + store.Sep + "999999999999"
-	}
-	if l.lo > l.hi {
+	lo, hi, ok := keyRange(f.UpdatedAt)
+	if !ok {
 		return nil
 	}
 	var ordered *filter
-	if r := f.OrderedAt; r.Active() {
-		lo, hi := skMin, skMax
-		if r.Min != nil {
-			lo = isotime.Format(*r.Min)
-		}
-		if r.Max != nil {
-			hi = isotime.Format(*r.Max)
+	if f.OrderedAt.Active() {
+		// ordered_at compared with the bounds of its own keys: a time sorts
+		// before the same time followed by ␟ and digits.
+		olo, ohi, ok := keyRange(f.OrderedAt)
+		if !ok {
+			return nil
 		}
 		ordered = &filter{
 			expr:   "#ordered_at BETWEEN :ordered_lo AND :ordered_hi",
 			names:  map[string]string{"#ordered_at": "ordered_at"},
-			values: map[string]types.AttributeValue{":ordered_lo": store.S(lo), ":ordered_hi": store.S(hi)},
+			values: map[string]types.AttributeValue{":ordered_lo": store.S(olo), ":ordered_hi": store.S(ohi)},
 		}
 	}
-	l.filter = and(equals("sb_status", f.Status), equals("sb_payment_status", f.PaymentStatus),
-		equals("shipment_status", f.ShipmentStatus), ordered)
-	return l
+	return &listQuery{account: account, pk: changedPK(account), lo: lo, hi: hi, changed: true,
+		filter: and(equals("sb_status", f.Status), equals("sb_payment_status", f.PaymentStatus),
+			equals("shipment_status", f.ShipmentStatus), ordered)}
 }
 
 // key identifies the list query (without the page) for the cursor cache.
