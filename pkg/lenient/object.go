@@ -3,6 +3,7 @@ package lenient
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -18,7 +19,8 @@ const MaxBodyBytes = 1 << 20
 type Object map[string]json.RawMessage
 
 // DecodeObject parses a request body that must be one JSON object: a body
-// over MaxBodyBytes is 413, anything that is not a JSON object is 400.
+// over MaxBodyBytes is 413, anything that is not a JSON object is 400, and
+// an object at any depth that repeats a key is 422 naming it.
 func DecodeObject(body string) (Object, error) {
 	if len(body) > MaxBodyBytes {
 		return nil, errs.TooLarge("Request body is too large (limit 1 MiB)")
@@ -39,6 +41,9 @@ func parseObject(b []byte) (Object, error) {
 	if b[0] != '{' {
 		return nil, errs.Malformed("Request body must be a JSON object")
 	}
+	if path, ok := duplicateKey(b); ok {
+		return nil, errs.Invalid("duplicate key %q", path)
+	}
 	var o Object
 	if err := json.Unmarshal(b, &o); err != nil {
 		return nil, errs.Malformed("Request body must be a JSON object")
@@ -56,4 +61,56 @@ func (o Object) Field(name string) Field {
 func (o Object) Has(name string) bool {
 	_, ok := o[name]
 	return ok
+}
+
+// duplicateKey returns the path of the first member of b (valid JSON) whose
+// key its object already has, and whether there is one: "name", or
+// "inventory[0].sku" in a nested object. Keys are compared as decoded, so
+// "a" and "\u0061" are the same key, as they are to encoding/json, which
+// would silently keep the last.
+func duplicateKey(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // a number token is never converted, so never fails
+	return walk(dec, "")
+}
+
+// walk reads one value from dec, at path, and returns the path of the first
+// duplicate key in it, if any.
+func walk(dec *json.Decoder, path string) (string, bool) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", false // not reached: the body is valid JSON
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			t, err := dec.Token()
+			if err != nil {
+				return "", false
+			}
+			key, _ := t.(string)
+			at := key
+			if path != "" {
+				at = path + "." + key
+			}
+			if seen[key] {
+				return at, true
+			}
+			seen[key] = true
+			if dup, ok := walk(dec, at); ok {
+				return dup, true
+			}
+		}
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if dup, ok := walk(dec, path+"["+strconv.Itoa(i)+"]"); ok {
+				return dup, true
+			}
+		}
+	default:
+		return "", false // a scalar
+	}
+	_, _ = dec.Token() // the closing delimiter
+	return "", false
 }
