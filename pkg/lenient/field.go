@@ -27,8 +27,8 @@ func HasControl(s string) bool {
 	})
 }
 
-// FieldError is the 422 of a text member: its name and what is wrong with
-// it. It unwraps to the errs.Invalid "<Field> <Problem>", the message the API
+// FieldError is the 422 of a member, of a text member (String) or of a
+// repeated key (DecodeObject): its name and what is wrong with it. It unwraps to the errs.Invalid "<Field> <Problem>", the message the API
 // answers; a caller that reports fields in a shape of its own (the
 // warehouse validation's {"field": ["problem"]}) reads Problem.
 type FieldError struct {

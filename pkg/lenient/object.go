@@ -2,6 +2,7 @@ package lenient
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -18,9 +19,13 @@ const MaxBodyBytes = 1 << 20
 // name in every validation error.
 type Object map[string]json.RawMessage
 
+// Duplicate is the problem of a key repeated in an object of a body.
+const Duplicate = "is a duplicate key"
+
 // DecodeObject parses a request body that must be one JSON object: a body
 // over MaxBodyBytes is 413, anything that is not a JSON object is 400, and
-// an object at any depth that repeats a key is 422 naming it.
+// an object at any depth that repeats a key is a 422 naming the key by its
+// path (a *FieldError: "warehouse.name is a duplicate key").
 func DecodeObject(body string) (Object, error) {
 	if len(body) > MaxBodyBytes {
 		return nil, errs.TooLarge("Request body is too large (limit 1 MiB)")
@@ -42,7 +47,7 @@ func parseObject(b []byte) (Object, error) {
 		return nil, errs.Malformed("Request body must be a JSON object")
 	}
 	if path, ok := duplicateKey(b); ok {
-		return nil, errs.Invalid("duplicate key %q", path)
+		return nil, &FieldError{Field: path, Problem: Duplicate}
 	}
 	var o Object
 	if err := json.Unmarshal(b, &o); err != nil {
@@ -90,9 +95,9 @@ func walk(dec *json.Decoder, path string) (string, bool) {
 				return "", false
 			}
 			key, _ := t.(string)
-			at := key
+			at := cmp.Or(key, `""`) // an empty key is named so
 			if path != "" {
-				at = path + "." + key
+				at = path + "." + at
 			}
 			if seen[key] {
 				return at, true

@@ -59,14 +59,15 @@ func TestDecodeObjectDuplicateKeys(t *testing.T) {
 		{"distinct keys", `{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}`, ""},
 		{"same key in sibling objects", `{"x":{"k":1},"y":{"k":1}}`, ""},
 		{"key differing in case", `{"name":"a","Name":"b"}`, ""},
-		{"top level", `{"name":"a","name":"a"}`, `duplicate key "name"`},
-		{"top level, null and value", `{"name":null,"sku":"s","name":"b"}`, `duplicate key "name"`},
-		{"escaped spelling", `{"a":1,"\u0061":2}`, `duplicate key "a"`},
-		{"nested object", `{"warehouse":{"name":"a","city":"c","name":"b"}}`, `duplicate key "warehouse.name"`},
-		{"in an array", `{"inventory":[{"sku":"a"},{"sku":"a","on_hand":1,"sku":"b"}]}`, `duplicate key "inventory[1].sku"`},
-		{"deep", `{"a":[[{"b":{"c":1,"c":2}}]]}`, `duplicate key "a[0][0].b.c"`},
-		{"empty key", `{"":1,"":2}`, `duplicate key ""`},
-		{"after a huge number", `{"n":1e999,"n":1}`, `duplicate key "n"`},
+		{"top level", `{"name":"a","name":"a"}`, `name is a duplicate key`},
+		{"top level, null and value", `{"name":null,"sku":"s","name":"b"}`, `name is a duplicate key`},
+		{"escaped spelling", `{"a":1,"\u0061":2}`, `a is a duplicate key`},
+		{"nested object", `{"warehouse":{"name":"a","city":"c","name":"b"}}`, `warehouse.name is a duplicate key`},
+		{"in an array", `{"inventory":[{"sku":"a"},{"sku":"a","on_hand":1,"sku":"b"}]}`, `inventory[1].sku is a duplicate key`},
+		{"deep", `{"a":[[{"b":{"c":1,"c":2}}]]}`, `a[0][0].b.c is a duplicate key`},
+		{"empty key", `{"":1,"":2}`, `"" is a duplicate key`},
+		{"empty key, nested", `{"a":{"":1,"":2}}`, `a."" is a duplicate key`},
+		{"after a huge number", `{"n":1e999,"n":1}`, `n is a duplicate key`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
