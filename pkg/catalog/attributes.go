@@ -112,6 +112,9 @@ func attributeValue(f lenient.Field, key string) (any, error) {
 		if utf8.RuneCountInString(x) > maxAttributeValue {
 			return nil, errs.Invalid("custom_attributes.%s is too long (maximum is %d characters)", key, maxAttributeValue)
 		}
+		if lenient.HasControl(x) {
+			return nil, errs.Invalid("custom_attributes.%s %s", key, lenient.NoControl)
+		}
 		return x, nil
 	case float64:
 		if math.Abs(x) > maxAttributeNum {

@@ -65,6 +65,9 @@ func TestParseCustomAttributes(t *testing.T) {
 		{body: `{"size":{"eu":40}}`, wantErr: "custom_attributes.size must be a string, number or boolean"},
 		{body: `{"size":1e300}`, wantErr: "custom_attributes.size must be between"},
 		{body: `{"note":"` + strings.Repeat("x", maxAttributeValue+1) + `"}`, wantErr: "custom_attributes.note is too long"},
+		{body: `{"Care Note":"line\nline\ttab"}`, want: map[string]any{"care_note": "line\nline\ttab"}},
+		{body: `{"Care Note":"a\u0000b"}`, wantErr: "custom_attributes.care_note must not contain control characters"},
+		{body: `{"note":"\u001b[31m"}`, wantErr: "custom_attributes.note must not contain control characters"},
 		{body: `{"` + strings.Repeat("k", maxAttributeName+1) + `":1}`, wantErr: "is too long"},
 	} {
 		got, err := parseCustomAttributes(lenient.Field{Name: "custom_attributes", Raw: []byte(tc.body), Present: true})

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -109,11 +110,20 @@ func TestRateLimitIsPlainText(t *testing.T) {
 }
 
 // TestMalformedBodies: every route with a body answers 400 to what is not a JSON
-// object, 413 to a body over 1 MiB and a 4xx to {}, and changes nothing (docs/decisions.md, HTTP envelope).
+// object, 413 to a body over 1 MiB, a 4xx to {}, 422 naming the field to a control
+// character in a text field and 422 naming the key to a key repeated in any object of
+// an otherwise valid body, and changes nothing (docs/api-conventions.md, JSON in).
 func TestMalformedBodies(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	rts := allRoutes(t)
+	bodies := map[route]any{}
+	for _, rt := range rts {
+		if rt.hasBody() && !writeFor(t, rt).bodiless {
+			bodies[rt] = writeFor(t, rt).body(w.c, w.ids)
+		}
+	}
+	w.env.Drain(t) // what making the bodies wrote reaches the event feed first
 	before := w.snapshot(w.c, rts)
 	huge := `{"padding":"` + strings.Repeat("x", 1<<20) + `"}`
 	cases := []struct {
@@ -160,11 +170,197 @@ func TestMalformedBodies(t *testing.T) {
 				if r := c.do(rt.Method, empty, "{}"); r.Status < 400 || r.Status >= 500 {
 					t.Errorf("{}: %d %s, want a 4xx", r.Status, short(r.String()))
 				}
+				checkControlCharacters(t, c, rt, path, bodies[rt])
+				checkDuplicateKeys(t, c, rt, path, bodies[rt])
 			})
 		}
 	})
 	w.env.Drain(t)
 	sameSnapshot(t, "after malformed bodies", before, w.snapshot(w.c, rts))
+}
+
+// controlMessage is what a text field with a control character is told, after its name.
+const controlMessage = "must not contain control characters"
+
+// checkControlCharacters sends rt's valid body with control characters in its text field:
+// each is 422 naming the field.
+func checkControlCharacters(t *testing.T, c *caller, rt route, path string, valid any) {
+	t.Helper()
+	w := writeFor(t, rt)
+	if w.textless {
+		return
+	}
+	if w.text == nil {
+		t.Fatalf("no text field known: set text and field (or textless) in writes in pkg/conformance")
+	}
+	for _, ctl := range []string{"\x00", "\x07", "\x1b[31m", "\x7f", "\u0085", "\u009b"} {
+		t.Run(fmt.Sprintf("control character %q", ctl), func(t *testing.T) {
+			body := clone(valid)
+			setAt(t, body, w.text, "Conformance "+ctl+" text")
+			r := c.in(t).do(rt.Method, path, body)
+			if msg := errorText(r); r.Status != http.StatusUnprocessableEntity || !strings.Contains(msg, w.field) || !strings.Contains(msg, controlMessage) {
+				t.Errorf("%s = %q: %d %s, want 422 %q", w.field, ctl, r.Status, short(r.String()), w.field+" "+controlMessage)
+			}
+		})
+	}
+}
+
+// checkDuplicateKeys sends rt's valid body with the first key of each of its objects
+// repeated: each is 422 naming the key by its path (or, in the per-field shape, as
+// inside the endpoint's wrapper: name for warehouse.name).
+func checkDuplicateKeys(t *testing.T, c *caller, rt route, path string, valid any) {
+	t.Helper()
+	valid = clone(valid)
+	for _, at := range objectPaths(valid, "") {
+		body, key := withDuplicate(valid, "", at)
+		t.Run("duplicate key "+key, func(t *testing.T) {
+			r := c.in(t).do(rt.Method, path, body)
+			if r.Status != http.StatusUnprocessableEntity || !namesDuplicate(r, key) {
+				t.Errorf("%s: %d %s, want 422 %q", short(body), r.Status, short(r.String()), key+" "+duplicateMessage)
+			}
+		})
+	}
+}
+
+// duplicateMessage is what a repeated key is told, after its path.
+const duplicateMessage = "is a duplicate key"
+
+// namesDuplicate reports whether r's error is duplicateMessage naming key: by its path,
+// or in the per-field shape by the path's end.
+func namesDuplicate(r *testenv.Response, key string) bool {
+	if errorMessage(r) == key+" "+duplicateMessage {
+		return true
+	}
+	var e struct {
+		Error map[string][]string `json:"error"`
+	}
+	if json.Unmarshal(r.Body, &e) != nil || len(e.Error) != 1 {
+		return false
+	}
+	for field, msgs := range e.Error {
+		return (field == key || strings.HasSuffix(key, "."+field)) && slices.Equal(msgs, []string{duplicateMessage})
+	}
+	return false
+}
+
+// errorText returns the error of a response: its message, or for per-field errors each
+// "field message" joined by "; ".
+func errorText(r *testenv.Response) string {
+	var e struct {
+		Error any `json:"error"`
+	}
+	if json.Unmarshal(r.Body, &e) != nil {
+		return ""
+	}
+	if fields, ok := e.Error.(map[string]any); ok {
+		var out []string
+		for f, msgs := range fields {
+			out = append(out, fmt.Sprint(f, " ", msgs))
+		}
+		sort.Strings(out)
+		return strings.Join(out, "; ")
+	}
+	s, _ := e.Error.(string)
+	return s
+}
+
+// clone returns a deep copy of a body built of maps, slices and scalars.
+func clone(v any) any {
+	var out any
+	b, _ := json.Marshal(v)
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// setAt sets the member at path (map keys and slice indexes) of body, a clone, to value.
+func setAt(t *testing.T, body any, path []any, value string) {
+	t.Helper()
+	for i, step := range path {
+		last := i == len(path)-1
+		switch x := body.(type) {
+		case map[string]any:
+			if last {
+				x[step.(string)] = value
+				return
+			}
+			body = x[step.(string)]
+		case []any:
+			if last {
+				x[step.(int)] = value
+				return
+			}
+			body = x[step.(int)]
+		default:
+			t.Fatalf("text path %v: %v is not an object or array", path, step)
+		}
+	}
+}
+
+// join is the path of member key of the object at path, as error messages write it.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// objectPaths returns the paths of every object in v (the body itself is "").
+func objectPaths(v any, path string) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		out = append(out, path)
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			out = append(out, objectPaths(x[k], join(path, k))...)
+		}
+	case []any:
+		for i, e := range x {
+			out = append(out, objectPaths(e, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	}
+	return out
+}
+
+// withDuplicate returns v as JSON text with the first key (in sorted order) of the object
+// at path at written twice, and that key's path.
+func withDuplicate(v any, path, at string) (body, key string) {
+	var b strings.Builder
+	switch x := v.(type) {
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		if path == at {
+			keys = append([]string{keys[0]}, keys...)
+			key = join(path, keys[0])
+		}
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(k)
+			member, found := withDuplicate(x[k], join(path, k), at)
+			b.Write(name)
+			b.WriteByte(':')
+			b.WriteString(member)
+			key = cmp.Or(key, found)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			member, found := withDuplicate(e, fmt.Sprintf("%s[%d]", path, i), at)
+			b.WriteString(member)
+			key = cmp.Or(key, found)
+		}
+		b.WriteByte(']')
+	default:
+		scalar, _ := json.Marshal(x)
+		b.Write(scalar)
+	}
+	return b.String(), key
 }
 
 // fixedLists are the lists that are the same for every account (the

@@ -267,6 +267,12 @@ type write struct {
 	// bodiless is an action that reads no body (POST /webhooks/{id}/ping):
 	// body returns nil, and the malformed-body checks do not apply.
 	bodiless bool
+	// text is the path in body's value (map keys and slice indexes) of a text field,
+	// which need not be in the valid body, and field how the 422 names it; textless is
+	// set instead for a body without any text field.
+	text     []any
+	field    string
+	textless bool
 }
 
 // webhookAction is the write of a POST that acts on a webhook and reads no
@@ -278,9 +284,17 @@ func productBody(_ *caller, _ ids) any {
 	return map[string]any{"name": "Conformance product", "brand": "Conformance"}
 }
 
-func inventoryBody(onHand int) func(*caller, ids) any {
-	return func(_ *caller, x ids) any {
-		return map[string]any{"inventory": []any{map[string]any{"sku": x.Product, "warehouse_uuid": x.Warehouse, "on_hand": onHand}}}
+// productWrite is the write of each method of /products/{sku}.
+var productWrite = write{body: productBody, foreign: http.StatusOK, text: []any{"name"}, field: "name"}
+
+// inventoryWrite is the write of a method of /inventory setting onHand.
+func inventoryWrite(onHand int) write {
+	return write{
+		body: func(_ *caller, x ids) any {
+			return map[string]any{"inventory": []any{map[string]any{"sku": x.Product, "warehouse_uuid": x.Warehouse, "on_hand": onHand}}}
+		},
+		foreign: http.StatusNotFound, foreignMsg: "Warehouse not found",
+		text: []any{"inventory", 0, "bin_location"}, field: "inventory[0].bin_location",
 	}
 }
 
@@ -288,21 +302,21 @@ func inventoryBody(onHand int) func(*caller, ids) any {
 var writes = map[string]write{
 	"POST /warehouses": {
 		body:    func(*caller, ids) any { return map[string]any{"warehouse": map[string]any{"name": "Conformance"}} },
-		foreign: http.StatusOK,
+		foreign: http.StatusOK, text: []any{"warehouse", "name"}, field: "name",
 	},
 	"PUT /warehouses/{uuid}": {
 		body:    func(*caller, ids) any { return map[string]any{"warehouse": map[string]any{"city": "Oakland"}} },
-		foreign: http.StatusNotFound, foreignMsg: "Warehouse not found",
+		foreign: http.StatusNotFound, foreignMsg: "Warehouse not found", text: []any{"warehouse", "city"}, field: "city",
 	},
-	"POST /products/{sku}":  {body: productBody, foreign: http.StatusOK},
-	"PUT /products/{sku}":   {body: productBody, foreign: http.StatusOK},
-	"PATCH /products/{sku}": {body: productBody, foreign: http.StatusOK},
+	"POST /products/{sku}":  productWrite,
+	"PUT /products/{sku}":   productWrite,
+	"PATCH /products/{sku}": productWrite,
 	"PUT /variation_groups/{sku}": {
 		body: func(c *caller, _ ids) any {
 			child := c.newChild()
 			return map[string]any{"name": "Conformance group", "child_skus": []string{child}, "variation_attributes": []string{"color"}}
 		},
-		foreign: http.StatusOK,
+		foreign: http.StatusOK, text: []any{"description"}, field: "description",
 	},
 	"PUT /channels/{uuid}": {
 		body: func(*caller, ids) any {
@@ -310,6 +324,7 @@ var writes = map[string]write{
 				"percent": 80, "max": "50", "min": nil, "safety": 2, "sync": true}}}
 		},
 		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
+		textless: true, // numbers, a flag and warehouse uuids
 	},
 	// B names A's channel: its own has that uuid nowhere.
 	"PUT /listings": {
@@ -317,27 +332,28 @@ var writes = map[string]write{
 			return map[string]any{"listing": map[string]any{"channel_uuid": x.Channel, "channel_sku": x.Listing,
 				"sku": x.Product, "listing_ref": "conf-ref", "inventory_rules": map[string]any{"percent": 50}}}
 		},
-		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
+		foreign: http.StatusNotFound, foreignMsg: "Channel not found", text: []any{"listing", "listing_ref"}, field: "listing_ref",
 	},
-	"POST /inventory":  {body: inventoryBody(3), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
-	"PUT /inventory":   {body: inventoryBody(8), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
-	"PATCH /inventory": {body: inventoryBody(9), foreign: http.StatusNotFound, foreignMsg: "Warehouse not found"},
+	"POST /inventory":  inventoryWrite(3),
+	"PUT /inventory":   inventoryWrite(8),
+	"PATCH /inventory": inventoryWrite(9),
 	"POST /shipments": {
 		body: func(_ *caller, x ids) any {
 			return map[string]any{"shipment": map[string]any{"sb_order_seq": x.Seq, "carrier_name": "UPS",
 				"tracking_number": "1Z999AA10123456784", "items": []any{map[string]any{"sku": x.Product, "quantity": 1}}}}
 		},
 		foreign: http.StatusNotFound, foreignMsg: "Order is not found.",
+		text: []any{"shipment", "tracking_number"}, field: "shipment.tracking_number",
 	},
 	"POST /webhooks": {
 		body: func(*caller, ids) any {
 			return map[string]any{"webhook": map[string]any{"url": hookURL(), "events": []string{"listing.sync_failed"}}}
 		},
-		foreign: http.StatusCreated,
+		foreign: http.StatusCreated, text: []any{"webhook", "description"}, field: "description",
 	},
 	"PUT /webhooks/{id}": {
 		body:    func(*caller, ids) any { return map[string]any{"webhook": map[string]any{"description": "Conformance"}} },
-		foreign: http.StatusNotFound, foreignMsg: "Webhook not found",
+		foreign: http.StatusNotFound, foreignMsg: "Webhook not found", text: []any{"webhook", "description"}, field: "description",
 	},
 	"POST /webhooks/{id}/rotate_secret":                  webhookAction,
 	"POST /webhooks/{id}/ping":                           webhookAction,

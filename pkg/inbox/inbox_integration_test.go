@@ -98,6 +98,9 @@ func TestRejections(t *testing.T) {
 		{"result for an unknown shipment", acct.ID, `{"type":"shipment.result","channel_uuid":"` + ch.UUID + `","shipment_id":"01a20a0b-0000-7000-8000-000000000001","ok":true,"marker":"m10-` + run + `"}`, "Shipment not found"},
 		{"shipment result without a shipment id", acct.ID, `{"type":"shipment.result","channel_uuid":"` + ch.UUID + `","ok":true,"marker":"m11-` + run + `"}`, "shipment_id"},
 		{"retry of an unknown shipment", other.ID, `{"type":"shipment.retry","shipment_id":"01a20a0b-0000-7000-8000-000000000002","attempt":1,"marker":"m12-` + run + `"}`, "Shipment not found"},
+		{"duplicate key", acct.ID, `{"type":"listing","channel_uuid":"` + ch.UUID + `","channel_sku":"GOOD","channel_sku":"DUP","marker":"m13-` + run + `"}`, "channel_sku is a duplicate key"},
+		{"order document with a duplicate key", acct.ID, `[{"channel_uuid":"` + ch.UUID + `","display_ref":"m14-` + run + `","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1,"quantity":2}]}]`, "items[0].quantity is a duplicate key"},
+		{"order document with a control character", acct.ID, `{"channel_uuid":"` + ch.UUID + `","display_ref":"m15-` + run + `","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1,"title":"a\u0000"}]}`, "items[0].title must not contain control characters"},
 	}
 	var markers []string
 	for i, tc := range cases {

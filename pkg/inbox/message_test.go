@@ -83,6 +83,9 @@ func TestParseRejects(t *testing.T) {
 		{"shipment result with error an object", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":false,"error":{}}`, errs.KindInvalid},
 		{"shipment retry without attempt", `{"type":"shipment.retry","shipment_id":"` + shipment + `"}`, errs.KindInvalid},
 		{"shipment retry with attempt 0", `{"type":"shipment.retry","shipment_id":"` + shipment + `","attempt":0}`, errs.KindInvalid},
+		{"duplicate key", `{"type":"listing",` + key + `,"channel_sku":"B"}`, errs.KindInvalid},
+		{"duplicate type", `{"type":"listing","type":"order",` + key + `}`, errs.KindInvalid},
+		{"shipment result with a control character in its error", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":false,"error":"a\u0000"}`, errs.KindInvalid},
 		{"too large", `{"type":"order","x":"` + strings.Repeat("x", 1<<20) + `"}`, errs.KindTooLarge},
 	}
 	for _, tc := range cases {

@@ -59,11 +59,21 @@ func TestLargestMessageFits(t *testing.T) {
 		}
 		return b.String()
 	}
+	// The characters of text that take the most bytes escaped in JSON (control characters
+	// other than these are refused).
+	escaped := []rune("<>&\u2028\u2029\"\\\t\n\r")
+	worst := func() string {
+		var b strings.Builder
+		for range maxText {
+			b.WriteRune(escaped[rnd.IntN(len(escaped))])
+		}
+		return b.String()
+	}
 	parts := make([]string, MaxItems)
 	for i := range parts {
 		parts[i] = `{"sku":` + quote(text(0x10000, 0x10FFFF)) + `,"warehouse_uuid":` + quote(text(0x10000, 0x10FFFF)) +
 			`,"on_hand":2147483647,"cost":1.7976931348623157e308,"bin_location":` + quote(text(0x10000, 0x10FFFF)) +
-			`,"description":` + quote(text(0, 0x20)) + `}`
+			`,"description":` + quote(worst()) + `}`
 	}
 	got, err := parse(`{"inventory":[` + strings.Join(parts, ",") + `]}`)
 	if err != nil {

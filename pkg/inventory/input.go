@@ -107,12 +107,13 @@ func parseItem(name string, o lenient.Object) (Item, error) {
 
 // requiredText returns the text of a required member of item name.
 func requiredText(name string, f lenient.Field) (string, error) {
+	f.Name = name + "." + f.Name
 	s, err := f.String()
 	if err != nil {
-		return "", errs.Invalid("%s.%s must be a string", name, f.Name)
+		return "", err
 	}
 	if s == nil || *s == "" {
-		return "", errs.Invalid("%s.%s is required", name, f.Name)
+		return "", errs.Invalid("%s is required", f.Name)
 	}
 	return *s, nil
 }
@@ -144,12 +145,13 @@ func (it *Item) optional(name string, o lenient.Object) error {
 		dst  **string
 	}{{attrBinLocation, &it.BinLocation}, {attrDescription, &it.Description}} {
 		f := o.Field(tf.attr)
+		f.Name = name + "." + tf.attr
 		s, err := f.String()
 		if err != nil {
-			return errs.Invalid("%s.%s must be a string", name, tf.attr)
+			return err
 		}
 		if s != nil && utf8.RuneCountInString(*s) > maxText {
-			return errs.Invalid("%s.%s must be at most %d characters", name, tf.attr, maxText)
+			return errs.Invalid("%s must be at most %d characters", f.Name, maxText)
 		}
 		*tf.dst = s
 		if f.Null() {

@@ -6,14 +6,47 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/multisell/multisell/pkg/errs"
 )
+
+// NoControl is the problem of a text member that holds a control character
+// other than tab, newline and carriage return.
+const NoControl = "must not contain control characters"
+
+// notString is the problem of a text member of another JSON type.
+const notString = "must be a string"
+
+// HasControl reports whether s holds a control character (Unicode Cc: C0,
+// DEL and C1) other than tab, newline and carriage return: what no text a
+// client sends may hold.
+func HasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	})
+}
+
+// FieldError is the 422 of a member, of a text member (String) or of a
+// repeated key (DecodeObject): its name and what is wrong with it. It unwraps to the errs.Invalid "<Field> <Problem>", the message the API
+// answers; a caller that reports fields in a shape of its own (the
+// warehouse validation's {"field": ["problem"]}) reads Problem.
+type FieldError struct {
+	Field, Problem string
+}
+
+// Error implements the error interface.
+func (e *FieldError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap returns the errs.Invalid the error is.
+func (e *FieldError) Unwrap() error { return errs.Invalid("%s %s", e.Field, e.Problem) }
 
 // Field is one member of a request object. The accessors are lenient as
 // docs/api-conventions.md promises: numbers may come as JSON numbers or
 // numeric strings, text fields accept numbers, and a wrong type is a 422
 // naming the field. Each accessor returns nil for an absent or null member.
+// Name is how errors call the member; a caller that names members by a path
+// ("inventory[0].bin_location") sets it before reading.
 type Field struct {
 	Name    string
 	Raw     json.RawMessage
@@ -35,24 +68,34 @@ func (f Field) kind() byte {
 	return t[0]
 }
 
-// String returns the member as text.
+// String returns the member as text: a JSON string, or a number's literal.
+// Text holds no control character other than tab, newline and carriage
+// return. Its errors are *FieldErrors: NoControl, or "must be a string" for
+// another JSON type.
 func (f Field) String() (*string, error) {
 	if !f.Set() {
 		return nil, nil
 	}
+	s, ok := f.text()
+	switch {
+	case !ok:
+		return nil, &FieldError{Field: f.Name, Problem: notString}
+	case HasControl(s):
+		return nil, &FieldError{Field: f.Name, Problem: NoControl}
+	}
+	return &s, nil
+}
+
+// text returns a set member's string, or a number's literal; ok is false
+// for another JSON type.
+func (f Field) text() (s string, ok bool) {
 	switch k := f.kind(); {
 	case k == '"':
-		var s string
-		if err := json.Unmarshal(f.Raw, &s); err != nil {
-			return nil, errs.Invalid("%s must be a string", f.Name)
-		}
-		return &s, nil
+		return s, json.Unmarshal(f.Raw, &s) == nil
 	case k == '-' || (k >= '0' && k <= '9'):
-		s := string(bytes.TrimSpace(f.Raw))
-		return &s, nil
-	default:
-		return nil, errs.Invalid("%s must be a string", f.Name)
+		return string(bytes.TrimSpace(f.Raw)), true
 	}
+	return "", false
 }
 
 // numberText returns the literal of a JSON number or numeric string.
@@ -111,8 +154,8 @@ func (f Field) Bool() (*bool, error) {
 	if err := json.Unmarshal(f.Raw, &b); err == nil {
 		return &b, nil
 	}
-	if s, err := f.String(); err == nil && s != nil {
-		if v, err := strconv.ParseBool(*s); err == nil {
+	if s, ok := f.text(); ok {
+		if v, err := strconv.ParseBool(s); err == nil {
 			return &v, nil
 		}
 	}
@@ -155,7 +198,8 @@ func (f Field) Array() ([]Field, error) {
 }
 
 // Strings returns the member as a list of strings; a single string is a
-// list of one.
+// list of one. An element that holds a control character is a *FieldError
+// naming it ("features[2]").
 func (f Field) Strings() ([]string, error) {
 	elems, err := f.Array()
 	if err != nil || elems == nil {
@@ -163,11 +207,14 @@ func (f Field) Strings() ([]string, error) {
 	}
 	out := make([]string, 0, len(elems))
 	for _, e := range elems {
-		s, err := e.String()
-		if err != nil || s == nil {
+		s, ok := e.text()
+		if !e.Set() || !ok {
 			return nil, errs.Invalid("%s must be an array of strings", f.Name)
 		}
-		out = append(out, *s)
+		if HasControl(s) {
+			return nil, &FieldError{Field: e.Name, Problem: NoControl}
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

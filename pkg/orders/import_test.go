@@ -89,6 +89,9 @@ func TestImportRejectsInvalidDocuments(t *testing.T) {
 		{map[string]any{"channel_uuid": f.Channel, "display_ref": "A", "ordered_at": "2024-01-01", "items": []any{orderstest.Line("1", "S", 1)}, "total": "lots"}, "total must be a number"},
 		{map[string]any{"channel_uuid": f.Channel, "display_ref": "A", "ordered_at": "2024-01-01", "items": []any{orderstest.Line("1", "S", 1)}, "payment_status": "maybe"}, "payment_status"},
 		{map[string]any{"channel_uuid": f.Channel, "display_ref": []int{1}, "ordered_at": "2024-01-01", "items": []any{orderstest.Line("1", "S", 1)}}, "display_ref"},
+		{map[string]any{"channel_uuid": f.Channel, "display_ref": "A", "ordered_at": "2024-01-01", "items": []any{orderstest.Line("1", "S", 1)}, "merchant_notes": "a\x1bb"}, "merchant_notes must not contain control characters"},
+		{json.RawMessage(`{"channel_uuid":"` + f.Channel + `","display_ref":"A","display_ref":"B","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1}]}`), "display_ref is a duplicate key"},
+		{json.RawMessage(`{"channel_uuid":"` + f.Channel + `","display_ref":"A","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1,"sku":"T"}]}`), "items[0].sku is a duplicate key"},
 		{"not an object", "JSON object"},
 		{[]any{1}, "JSON object"},
 	}

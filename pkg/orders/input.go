@@ -109,7 +109,10 @@ func parseDocument(raw json.RawMessage) (*document, error) {
 		return nil, invalid("document is too large (limit %d KiB)", maxDocument>>10)
 	}
 	obj, err := lenient.DecodeObject(string(raw))
-	if err != nil {
+	switch {
+	case errs.KindOf(err) == errs.KindInvalid:
+		return nil, asDocError(err) // a duplicate key
+	case err != nil:
 		return nil, invalid("document must be a JSON object")
 	}
 	d := &document{Fields: map[string]any{}}

@@ -105,7 +105,7 @@ func ParseResult(obj lenient.Object) (Result, error) {
 	}
 	res.OK = *ok
 	if res.Error, err = obj.Field("error").String(); err != nil {
-		return Result{}, errs.Invalid("error must be a string")
+		return Result{}, err
 	}
 	return res, nil
 }
@@ -138,7 +138,10 @@ func shipmentID(obj lenient.Object) (string, error) {
 // requiredText reads a required non-empty string.
 func requiredText(obj lenient.Object, name string) (string, error) {
 	v, err := obj.Field(name).String()
-	if err != nil || v == nil || *v == "" || len(*v) > maxText {
+	if err != nil {
+		return "", err
+	}
+	if v == nil || *v == "" || len(*v) > maxText {
 		return "", errs.Invalid("%s must be a non-empty string", name)
 	}
 	return *v, nil

@@ -92,9 +92,11 @@ func ParseShipment(body lenient.Object) (*Request, error) {
 		}
 	}
 	for _, tf := range texts {
-		v, err := sh.Field(tf.name).String()
+		f := sh.Field(tf.name)
+		f.Name = "shipment." + tf.name
+		v, err := f.String()
 		if err != nil {
-			fail(errs.Invalid("shipment.%s must be a string", tf.name))
+			fail(err)
 			continue
 		}
 		if v == nil || strings.TrimSpace(*v) == "" {
@@ -136,9 +138,11 @@ func parseShipItem(e lenient.Field, i int) (shipItem, error) {
 	if err != nil || obj == nil {
 		return shipItem{}, errs.Invalid("items[%d] must be an object with sku and quantity", i)
 	}
-	code, err := obj.Field("sku").String()
+	f := obj.Field("sku")
+	f.Name = fmt.Sprintf("items[%d].sku", i)
+	code, err := f.String()
 	if err != nil {
-		return shipItem{}, errs.Invalid("items[%d].sku must be a string", i)
+		return shipItem{}, err
 	}
 	if code == nil {
 		return shipItem{}, errs.Invalid("items[%d].sku is required", i)

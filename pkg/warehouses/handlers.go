@@ -2,8 +2,12 @@ package warehouses
 
 import (
 	"context"
+	"errors"
+	"strings"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/lenient"
 )
 
 // Handlers serves the warehouse endpoints over the Service.
@@ -16,11 +20,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 
 // Create serves POST /warehouses.
 func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	body, err := r.Decode()
-	if err != nil {
-		return nil, err
-	}
-	in, err := parseBody(body, true)
+	in, err := read(r, true)
 	if err != nil {
 		return nil, err
 	}
@@ -34,11 +34,7 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 // Update serves PUT /warehouses/{uuid}: it changes only the fields sent (an
 // explicit null clears one); 404 for a uuid the account does not have.
 func (h Handlers) Update(ctx context.Context, r *api.Request) (*api.Response, error) {
-	body, err := r.Decode()
-	if err != nil {
-		return nil, err
-	}
-	in, err := parseBody(body, false)
+	in, err := read(r, false)
 	if err != nil {
 		return nil, err
 	}
@@ -46,4 +42,20 @@ func (h Handlers) Update(ctx context.Context, r *api.Request) (*api.Response, er
 		return nil, err
 	}
 	return api.Message("Warehouse updated"), nil
+}
+
+// read decodes and validates a POST or PUT body (parseBody). The body's own
+// 422, a repeated key, is restated in the per-field shape of the warehouse
+// validation, the key named as inside the warehouse ({"name": ["is a
+// duplicate key"]}).
+func read(r *api.Request, create bool) (Input, error) {
+	body, err := r.Decode()
+	var fe *lenient.FieldError
+	switch {
+	case errors.As(err, &fe):
+		return Input{}, errs.Fields(map[string][]string{strings.TrimPrefix(fe.Field, "warehouse."): {fe.Problem}})
+	case err != nil:
+		return Input{}, err
+	}
+	return parseBody(body, create)
 }

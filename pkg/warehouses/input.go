@@ -1,6 +1,7 @@
 package warehouses
 
 import (
+	"errors"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -162,9 +163,10 @@ func (in *Input) text(w lenient.Object, tf textField, problems map[string][]stri
 			return
 		}
 		s, err := f.String()
+		var fe *lenient.FieldError // String's errors are FieldErrors
 		switch {
-		case err != nil:
-			problems[name] = []string{"must be a string"}
+		case errors.As(err, &fe):
+			problems[name] = []string{fe.Problem}
 		case utf8.RuneCountInString(*s) > maxText:
 			problems[name] = []string{"is too long (maximum is 255 characters)"}
 		default:

@@ -31,6 +31,8 @@ func TestParseBody(t *testing.T) {
 		{name: "wrong types", body: `{"warehouse":{"name":["A"],"archived":"maybe","priority":0}}`,
 			errs: map[string][]string{"name": {"must be a string"}, "archived": {"must be true or false"},
 				"priority": {"must be an integer greater than or equal to 1"}}},
+		{name: "control characters", body: `{"warehouse":{"name":"Main\u0000","city":"Oak\u007fland","address_1":"1 Main St\r\nSuite 2\t"}}`,
+			errs: map[string][]string{"name": {"must not contain control characters"}, "city": {"must not contain control characters"}}},
 		{name: "update clears and sets", body: `{"warehouse":{"address_2":null,"region":"CA","postal_code":94607,"priority":"2","archived":true}}`,
 			set: []string{"archived", "postal_code", "priority", "state_region"}, remove: []string{"address_2"}},
 	}

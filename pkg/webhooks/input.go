@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -52,8 +51,8 @@ func ParseInput(body lenient.Object, create bool, urls URLPolicy) (Input, error)
 		if in.Description, err = f.String(); err != nil {
 			return Input{}, err
 		}
-		if in.Description != nil && (utf8.RuneCountInString(*in.Description) > maxDescription || hasControl(*in.Description)) {
-			return Input{}, errs.Invalid("description must be at most %d characters without control characters", maxDescription)
+		if in.Description != nil && utf8.RuneCountInString(*in.Description) > maxDescription {
+			return Input{}, errs.Invalid("description must be at most %d characters", maxDescription)
 		}
 		in.DescriptionSet = true
 	}
@@ -94,14 +93,6 @@ func parseTypes(f lenient.Field) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// hasControl reports whether s holds a control character other than tab,
-// newline and carriage return.
-func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
-	})
 }
 
 // URLPolicy checks a destination URL's form; its error's text is the

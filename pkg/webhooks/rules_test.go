@@ -450,36 +450,6 @@ func TestDeliveryIDOrder(t *testing.T) {
 	}
 }
 
-func TestHasControl(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		s    string
-		want bool
-	}{
-		{"", false},
-		{"Order hooks to the ERP", false},
-		{"tabs\tnewlines\nand\r\nreturns", false},
-		{"ünïcödé 😀 ≠ ←", false},
-		{"\u00a0no-break space", false},
-		{"a\x00b", true},
-		{"a\x01", true},
-		{"\x1b[31mred", true},
-		{"a\x1f", true},
-		{"a\x7f", true},
-		{"a\u0080", true},
-		{"next line\u0085", true},
-		{"a\u009f", true},
-	}
-	for _, tc := range cases {
-		t.Run(fmt.Sprintf("%q", tc.s), func(t *testing.T) {
-			t.Parallel()
-			if got, want := hasControl(tc.s), tc.want; got != want {
-				t.Errorf("hasControl(%q) = %v, want %v", tc.s, got, want)
-			}
-		})
-	}
-}
-
 func TestApply(t *testing.T) {
 	t.Parallel()
 	u, d, active := "https://b.example.com/", "new", false
