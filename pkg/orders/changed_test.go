@@ -133,6 +133,13 @@ func TestUpdatedSince(t *testing.T) {
 			}
 		})
 	}
+	t.Run("another account sees none of them", func(t *testing.T) {
+		other := s.env.Client(t, s.env.NewAccount(t, testenv.AccountOptions{}))
+		r := other.Do(http.MethodGet, "/orders?updated_at_min=2000-01-01", nil)
+		if r.Status != http.StatusOK || r.String() != "[]" {
+			t.Errorf("another account's GET /orders?updated_at_min: %d %s, want 200 []", r.Status, r)
+		}
+	})
 	var unchanged, shipped orders.Order
 	c.Do(http.MethodGet, fmt.Sprintf("/orders/%d", seqs[2]), nil).JSON(t, &unchanged)
 	c.Do(http.MethodGet, fmt.Sprintf("/orders/%d", seqs[3]), nil).JSON(t, &shipped)
