@@ -79,7 +79,7 @@ func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 			}
 		}
 		r := &Request{APIGatewayProxyRequest: ev, Account: acct}
-		if key := r.Header(HeaderIdempotencyKey); replays != nil && writes[ev.HTTPMethod] && r.hasHeader(HeaderIdempotencyKey) {
+		if key, sent := headerLookup(ev.Headers, ev.MultiValueHeaders, HeaderIdempotencyKey); sent && replays != nil && writes[ev.HTTPMethod] {
 			return idempotent(ctx, log, replays, h, r, key), nil
 		}
 		return serve(ctx, log, h, r), nil

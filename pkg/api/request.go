@@ -77,35 +77,30 @@ func (r *Request) Header(name string) string {
 	return HeaderValue(r.Headers, r.MultiValueHeaders, name)
 }
 
-// hasHeader reports whether the request has the header name, even empty.
-func (r *Request) hasHeader(name string) bool {
-	for k := range r.Headers {
-		if strings.EqualFold(k, name) {
-			return true
-		}
-	}
-	for k := range r.MultiValueHeaders {
-		if strings.EqualFold(k, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // HeaderValue looks a header up case-insensitively in the single- and
 // multi-value header maps of an API Gateway event.
 func HeaderValue(single map[string]string, multi map[string][]string, name string) string {
+	v, _ := headerLookup(single, multi, name)
+	return v
+}
+
+// headerLookup is HeaderValue that also reports whether the header is
+// present at all (an empty value included).
+func headerLookup(single map[string]string, multi map[string][]string, name string) (string, bool) {
 	for k, v := range single {
 		if strings.EqualFold(k, name) {
-			return v
+			return v, true
 		}
 	}
 	for k, vs := range multi {
-		if strings.EqualFold(k, name) && len(vs) > 0 {
-			return vs[0]
+		if strings.EqualFold(k, name) {
+			if len(vs) == 0 {
+				return "", true
+			}
+			return vs[0], true
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Decode decodes the request body as one JSON object (see
