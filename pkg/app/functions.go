@@ -32,6 +32,9 @@ type AuthorizerHandler = func(context.Context, lambdaevents.APIGatewayCustomAuth
 // SQSHandler is the handler of an SQS-triggered function.
 type SQSHandler = func(context.Context, lambdaevents.SQSEvent) (lambdaevents.SQSEventResponse, error)
 
+// ScheduleHandler is the handler of a function run on a schedule.
+type ScheduleHandler = func(context.Context, lambdaevents.EventBridgeEvent) error
+
 // StreamHandler is the handler of a function the table's stream triggers.
 type StreamHandler = func(context.Context, lambdaevents.DynamoDBEvent) (lambdaevents.DynamoDBEventResponse, error)
 
@@ -69,6 +72,7 @@ var functions = map[string]func(d *Deps) any{
 	"inventory-adjust":          func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.Adjust) },
 	"inventory-adjustment-get":  func(d *Deps) any { return d.http(inventory.Handlers{Service: d.inventory()}.GetAdjustment) },
 	"inventory-adjust-consumer": func(d *Deps) any { return SQSHandler(inventory.Handlers{Service: d.inventory()}.Consume) },
+	"inventory-adjust-sweep":    func(d *Deps) any { return ScheduleHandler(inventory.Handlers{Service: d.inventory()}.Sweep) },
 
 	// orders and fulfillments
 	"orders-list":                 func(d *Deps) any { return d.http(orders.Handlers{Service: d.orders()}.List) },

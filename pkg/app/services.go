@@ -28,7 +28,10 @@ func (d *Deps) warehouses() warehouses.Service {
 func (d *Deps) catalog() catalog.Service { return catalog.Service{Table: d.Table} }
 
 func (d *Deps) inventory() inventory.Service {
-	return inventory.Service{Table: d.Table, Adjustments: d.queue(d.Config.AdjustmentsQueueURL), Stock: d.orders()}
+	return inventory.Service{
+		Table: d.Table, Adjustments: d.queue(d.Config.AdjustmentsQueueURL), Rejects: d.queue(d.Config.AdjustmentsDLQURL),
+		ResendAfter: d.Config.AdjustmentResendAfter, Stock: d.orders(),
+	}
 }
 
 func (d *Deps) orders() orders.Service { return orders.Service{Table: d.Table} }
@@ -87,6 +90,10 @@ func (d *Deps) Listings() listings.Service { return d.listings() }
 
 // Shipments is the shipments service, for the CLI and the demo data.
 func (d *Deps) Shipments() shipments.Service { return d.shipments() }
+
+// Inventory is the inventory service, for the local stack (its sweep at
+// start) and tests.
+func (d *Deps) Inventory() inventory.Service { return d.inventory() }
 
 // Events is the event feed with its sources and followers, for tests.
 func (d *Deps) Events() events.Service { return d.events() }
