@@ -13,7 +13,8 @@ import (
 )
 
 // StartFauxqs starts the fauxqs SQS emulator (emulators/fauxqs.mjs on Node) on a free
-// loopback port and waits until it answers.
+// loopback port and waits until it answers. Restart runs it again on the same port; its
+// queues and messages live in its memory, so a restarted fauxqs has none.
 func StartFauxqs(ctx context.Context) (*Process, error) {
 	mods, err := modulesDir()
 	if err != nil {
@@ -23,9 +24,23 @@ func StartFauxqs(ctx context.Context) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start fauxqs: %w: %w", errNotInstalled, err)
 	}
-	dir := filepath.Dir(mods)
+	launch := func(ctx context.Context, port int) (*Process, error) {
+		return launchFauxqs(ctx, node, filepath.Dir(mods), port)
+	}
+	p, err := launch(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	port := p.Port
+	p.relaunch = func(ctx context.Context) (*Process, error) { return launch(ctx, port) }
+	return p, nil
+}
+
+// launchFauxqs runs fauxqs.mjs in dir on port (0: one it picks and announces) and waits
+// until it answers.
+func launchFauxqs(ctx context.Context, node, dir string, port int) (*Process, error) {
 	lines := make(chan string, 16)
-	p, err := start("fauxqs", dir, append(os.Environ(), "FAUXQS_LOGGER=false"), lines, node, "fauxqs.mjs", "0")
+	p, err := start("fauxqs", dir, append(os.Environ(), "FAUXQS_LOGGER=false"), lines, node, "fauxqs.mjs", strconv.Itoa(port))
 	if err != nil {
 		return nil, err
 	}
