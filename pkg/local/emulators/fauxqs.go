@@ -3,12 +3,14 @@ package emulators
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -70,4 +72,32 @@ func launchFauxqs(ctx context.Context, node, dir string, port int) (*Process, er
 		return nil, fmt.Errorf("start fauxqs: %w", err)
 	}
 	return p, nil
+}
+
+// StartDynoxideAndFauxqs starts Dynoxide (with opts) and fauxqs side by side, the two
+// emulators of the local stack; when either fails, the other is stopped.
+func StartDynoxideAndFauxqs(ctx context.Context, opts DynoxideOptions) (ddb, sqs *Process, err error) {
+	var (
+		wg             sync.WaitGroup
+		ddbErr, sqsErr error
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		ddb, ddbErr = StartDynoxide(ctx, opts)
+	}()
+	go func() {
+		defer wg.Done()
+		sqs, sqsErr = StartFauxqs(ctx)
+	}()
+	wg.Wait()
+	if err := errors.Join(ddbErr, sqsErr); err != nil {
+		for _, p := range []*Process{ddb, sqs} {
+			if p != nil {
+				_ = p.Stop()
+			}
+		}
+		return nil, nil, err
+	}
+	return ddb, sqs, nil
 }
