@@ -39,13 +39,21 @@ func restartDelay(n int) (time.Duration, bool) {
 }
 
 // afterEmulatorsStart brings back what the emulators lost, after every start of them:
-// serve's first, and each restart of one that exited. fauxqs keeps its queues in memory,
-// so they are provisioned again, with the same names and so the same URLs (existing
-// queues are kept); Dynoxide keeps its data in its file. deps is the application on the
-// emulators, for what must be redone through it.
+// serve's first (before the API serves), and each restart of one that exited. fauxqs keeps
+// its queues and their messages in memory, so the queues are provisioned again, with the
+// same names and so the same URLs (existing queues are kept), and every inventory
+// adjustment still queued is sent again, in the order accepted (a copy of a message that
+// survived changes nothing twice); Dynoxide keeps its data in its file.
 func afterEmulatorsStart(ctx context.Context, deps *app.Deps, stack *gateway.Stack) error {
 	if err := stack.ProvisionQueues(ctx); err != nil {
 		return fmt.Errorf("after the emulators started: %w", err)
+	}
+	n, err := deps.Inventory().Resend(ctx, time.Now())
+	if err != nil {
+		return fmt.Errorf("after the emulators started: send queued adjustments again: %w", err)
+	}
+	if n > 0 {
+		slog.Info("queued adjustments sent again", "count", n)
 	}
 	return nil
 }

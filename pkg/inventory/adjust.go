@@ -31,6 +31,10 @@ type Adjustment struct {
 // did not take it (its PUT or PATCH was answered 503).
 const QueueRefusedReason = "the queue was unavailable; nothing was applied"
 
+// NotRecordedReason is the reason of a request whose record could not be
+// written in time (its PUT or PATCH was answered 503).
+const NotRecordedReason = "the database did not answer in time; nothing was applied"
+
 // Enqueue accepts an adjustment of the account's records by method
 // (MethodPut or MethodPatch) and returns its request id; a PATCH none of
 // whose records exists is not found. The caller has validated the items
@@ -40,8 +44,9 @@ const QueueRefusedReason = "the queue was unavailable; nothing was applied"
 // items) before it is sent as one message to the FIFO queue, grouped by
 // account so an account's adjustments apply in order, with the request id
 // as its deduplication id. When the record cannot be written nothing is
-// accepted (KindUnavailable; the outcome is unknown when the write timed
-// out, and the error carries the id to look it up). When the queue refuses
+// accepted (KindUnavailable; see notRecorded for a write that timed out,
+// whose outcome may be unknown: the error then carries the id to look it
+// up, and the request ends failed, never queued). When the queue refuses
 // the message the request is given up (failed, QueueRefusedReason) unless
 // the consumer has started it already; if even that cannot be written the
 // outcome is unknown. A request recorded but never delivered (a lost
@@ -58,10 +63,7 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 	}
 	adj := Adjustment{RequestID: newRequestID(account), Account: account, Method: method, Items: items}
 	if err := putRequest(ctx, s.Table, adj, time.Now()); err != nil {
-		if errs.TimedOut(err) {
-			return "", errs.OutcomeUnknown(adj.RequestID, err)
-		}
-		return "", errs.Unavailable(err)
+		return "", s.notRecorded(ctx, adj, err)
 	}
 	sendErr := s.Adjustments.Send(ctx, adj.Account, adj.RequestID, adj)
 	if sendErr == nil {
@@ -79,6 +81,22 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 		return adj.RequestID, nil
 	}
 	return "", errs.Unavailable(sendErr)
+}
+
+// notRecorded is the error of a request whose record could not be written.
+// A write that timed out may still land: the request is then abandoned (see
+// abandonRequest), so it is never left queued, and the outcome is known
+// unless that write fails too.
+func (s Service) notRecorded(ctx context.Context, adj Adjustment, err error) error {
+	if !errs.TimedOut(err) {
+		return errs.Unavailable(err)
+	}
+	gctx, cancel := deadline.Detached(ctx, giveUpTimeout)
+	defer cancel()
+	if aerr := abandonRequest(gctx, s.Table, adj.Account, adj.RequestID, NotRecordedReason, time.Now()); aerr != nil {
+		return errs.OutcomeUnknown(adj.RequestID, errors.Join(err, aerr))
+	}
+	return errs.Unavailable(err)
 }
 
 // giveUpTimeout bounds the write that gives up a request the queue refused.

@@ -68,6 +68,26 @@ func putRequest(ctx context.Context, t store.Table, adj Adjustment, now time.Tim
 	return nil
 }
 
+// abandonRequest makes sure the request id is never applied: it writes the
+// request as failed with the reason, unless it is recorded already and no
+// longer queued. It follows a putRequest that timed out: that write may
+// still land, and then finds this one and does nothing (its condition), or
+// lands first and is overwritten here.
+func abandonRequest(ctx context.Context, t store.Table, account, id, reason string, now time.Time) error {
+	st := Status{RequestID: id, Status: StatusFailed, Reason: reason, Items: []Result{}}
+	item, err := store.Marshal(st, store.Key(statusPK(account), id))
+	if err != nil {
+		return fmt.Errorf("adjustment %s: %w", id, err)
+	}
+	item[store.AttrTTL] = store.N(now.Add(statusRetention).Unix())
+	err = t.Commit(ctx, []store.Write{store.Put(item, "attribute_not_exists(#PK) OR #status = :queued",
+		map[string]types.AttributeValue{":queued": store.S(StatusQueued)})})
+	if err != nil && !store.ConditionFailed(err) {
+		return fmt.Errorf("abandon adjustment %s: %w", id, err)
+	}
+	return nil
+}
+
 // failRequest marks the queued request failed with the reason, on a
 // condition: unstarted only (the request's answer gives it up when the
 // queue refused it), or any still queued (the consumer's rejection). It
