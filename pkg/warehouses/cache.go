@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// CacheTTL is how long a process (one Lambda instance) keeps an account's
-// warehouse list for allocation (CachedByPriority). Create and Update drop
-// the copy of their account in the process that makes them; another
-// process sees an archive or a new priority within CacheTTL, and a new
-// warehouse as soon as it finds stock there.
+// CacheTTL is how long a process (one Lambda instance) keeps its copy of
+// an account's warehouse list (Cached). Create and Update drop the copy of
+// their account in the process that makes them; another process sees an
+// archive or a new priority within CacheTTL, and a new warehouse as soon as
+// it names it.
 const CacheTTL = 5 * time.Second
 
 // maxCached is how many accounts' lists a process keeps before it drops
@@ -31,25 +31,26 @@ type cachedList struct {
 	at  time.Time
 }
 
-// CachedByPriority is ByPriority from this process's copy of the account's
-// list, read again (one Query) when the copy is older than CacheTTL or
-// lacks any warehouse of seen: the warehouses the caller found stock
-// records at, so that one created since (by another process) is never
-// missed where it holds stock. The result is the caller's to change.
-func (s Service) CachedByPriority(ctx context.Context, account string, seen []string) ([]Warehouse, error) {
+// Cached is List from this process's copy of the account's list, read
+// again (one Query) when the copy is older than CacheTTL or lacks any
+// warehouse of seen: those the caller names (found stock records at, or
+// was asked about), so that one created since by another process is never
+// missed. Warehouses are never deleted, so a warehouse of the copy exists.
+// The result is shared: the caller must not change it.
+func (s Service) Cached(ctx context.Context, account string, seen []string) ([]Warehouse, error) {
 	now := time.Now()
 	listCache.Lock()
 	c, ok := listCache.m[account]
 	listCache.Unlock()
-	if !ok || now.Sub(c.at) >= CacheTTL || !knowsAll(c.all, seen) {
-		all, err := s.List(ctx, account)
-		if err != nil {
-			return nil, err
-		}
-		c = cachedList{all: all, at: now}
-		keep(account, c)
+	if ok && now.Sub(c.at) < CacheTTL && knowsAll(c.all, seen) {
+		return c.all, nil
 	}
-	return byPriority(c.all), nil
+	all, err := s.List(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	keep(account, cachedList{all: all, at: now})
+	return all, nil
 }
 
 // keep stores c as the account's copy, first dropping the expired copies
@@ -85,10 +86,10 @@ func knowsAll(all []Warehouse, seen []string) bool {
 	return true
 }
 
-// byPriority returns the warehouses of all that are not archived, in
-// allocation order: priority 1 first, ties by creation (all's order). all
-// is not changed.
-func byPriority(all []Warehouse) []Warehouse {
+// Allocatable returns the warehouses of all that allocation may use, in
+// its order: those not archived, priority 1 first, ties by creation (all's
+// order). all is not changed.
+func Allocatable(all []Warehouse) []Warehouse {
 	active := make([]Warehouse, 0, len(all))
 	for _, w := range all {
 		if !w.Archived {

@@ -13,12 +13,12 @@ import (
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// TestCachedByPriority: allocation's copy of an account's warehouses is
-// read once per CacheTTL; a warehouse another process created is seen as
-// soon as the caller names it (it found stock there), else after the TTL;
-// this process's creations and archives drop the copy; other accounts are
-// apart.
-func TestCachedByPriority(t *testing.T) {
+// TestCached: a process's copy of an account's warehouses is read once per
+// CacheTTL; a warehouse another process created is seen as soon as the
+// caller names it, else after the TTL; this process's creations and
+// archives drop the copy; other accounts are apart. The warehouses listed
+// are those allocation may use (Allocatable).
+func TestCached(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
 	acct, other := env.NewAccount(t, testenv.AccountOptions{}), env.NewAccount(t, testenv.AccountOptions{})
@@ -70,12 +70,12 @@ func TestCachedByPriority(t *testing.T) {
 				seen = s.seen()
 			}
 			mctx, meter := store.WithMeter(ctx)
-			whs, err := svc.CachedByPriority(mctx, account, seen)
+			all, err := svc.Cached(mctx, account, seen)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, w := range whs {
+			for _, w := range warehouses.Allocatable(all) {
 				got = append(got, w.UUID)
 			}
 			if want := s.want(); !slices.Equal(got, want) {

@@ -24,7 +24,7 @@ type Service struct {
 type ArchiveHook func(ctx context.Context, account, uuid string) error
 
 // Create stores a new warehouse of the account and returns its uuid, and
-// drops this process's copy of the account's list (CachedByPriority).
+// drops this process's copy of the account's list (Cached).
 // Without a priority the warehouse comes last: its priority is the number
 // of warehouses the account then has (one more Query).
 func (s Service) Create(ctx context.Context, account string, in Input) (string, error) {
@@ -50,7 +50,7 @@ func (s Service) Create(ctx context.Context, account string, in Input) (string, 
 }
 
 // Update changes only what in sets or clears, with one conditional write,
-// drops this process's copy of the account's list (CachedByPriority), and
+// drops this process's copy of the account's list (Cached), and
 // runs OnArchive when the change archives the warehouse. A uuid the
 // account does not have is 404; an Input that changes nothing still is.
 func (s Service) Update(ctx context.Context, account, uuid string, in Input) error {
@@ -107,5 +107,5 @@ func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, e
 	if err != nil {
 		return nil, err
 	}
-	return byPriority(all), nil
+	return Allocatable(all), nil
 }
