@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync/atomic"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // The account the allocation cost cases run in: 20 warehouses and 100
@@ -62,7 +64,15 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 	for i, sku := range skus {
 		lines[i] = orderstest.Line(fmt.Sprint(i), sku, 1)
 	}
+	// The warehouse list as a busy instance has it: in its copy.
+	warm := func() error {
+		_, err := warehouses.Service{Table: t}.Cached(context.Background(), acct, nil)
+		return err
+	}
 	plan := func(ctx context.Context, _ int) error {
+		if err := warm(); err != nil {
+			return err
+		}
 		o := &orders.Order{Seq: 1, OrderedAt: "2024-01-01T00:00:00Z", PaymentStatus: orders.None}
 		for i, sku := range skus {
 			o.Items = append(o.Items, orders.Item{OrderItemRef: fmt.Sprint(i), SKU: sku, InventorySKU: &sku, Quantity: 1})
@@ -79,6 +89,9 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 	}
 	var imported atomic.Int64 // a benchmark's runs restart their numbering
 	imp := func(ctx context.Context, _ int) error {
+		if err := warm(); err != nil {
+			return err
+		}
 		doc, err := json.Marshal(f.Doc(fmt.Sprintf("BIG-%d", imported.Add(1)), "2024-02-01", lines...))
 		if err != nil {
 			return err
@@ -98,16 +111,43 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 		if err != nil {
 			return err
 		}
-		changed := make([]inventory.SKUWarehouse, len(results))
-		for i, r := range results {
-			changed[i] = inventory.SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse}
+		if err := warm(); err != nil {
+			return err
 		}
-		return f.Svc.StockAvailable(ctx, acct, changed)
+		return f.Svc.StockAdjusted(ctx, acct, results)
 	}
 	return []testenv.CostCase{
-		{Name: "allocation of 100 lines x 20 warehouses", Run: plan},
-		{Name: "import of an order of 100 lines x 20 warehouses", Run: imp},
-		{Name: "stock listener after 50 records adjusted, 100 orders waiting for another SKU", Run: listen},
+		{Name: "allocation of 100 lines x 20 warehouses", Run: plan, Want: map[string]int{"Query": 100}},
+		{Name: "import of an order of 100 lines x 20 warehouses", Run: imp,
+			Want: map[string]int{"GetItem": 3, "BatchGetItem": 2, "Query": 100, "TransactWriteItems": 3}},
+		{Name: "stock listener after 50 records adjusted, 100 orders waiting for another SKU", Run: listen,
+			Want: map[string]int{"Query": 51}},
+	}
+}
+
+// TestAllocationCost checks each allocation case's DynamoDB calls against
+// its budget, and its read units: one per stocked SKU read (its two records
+// are one read unit), one per SKU whose waiting orders are read (none wait),
+// nothing for the records that do not exist or the orders waiting for
+// other SKUs. The import also reads its channel, idempotency key, counter,
+// listing links and products (about 150 units for 100 lines), and writes
+// the order in 3 transactions (its allocation does not fit in one).
+func TestAllocationCost(t *testing.T) {
+	t.Parallel()
+	maxRCU := []float64{100, 260, 51}
+	for i, c := range allocationCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			ctx, meter := store.WithMeter(context.Background())
+			if err := c.Run(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			if got := meter.Ops(); !maps.Equal(got, c.Want) {
+				t.Errorf("DynamoDB calls %v, want %v", got, c.Want)
+			}
+			if got := meter.ReadUnits(); got > maxRCU[i] {
+				t.Errorf("%g read units, want at most %g", got, maxRCU[i])
+			}
+		})
 	}
 }
 

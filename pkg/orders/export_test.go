@@ -28,10 +28,9 @@ func SeqCounterItem(account string, seq int64) map[string]types.AttributeValue {
 func ForgetCursors(account string) { cursors.forget(account) }
 
 // Allocate plans o's unassigned quantities as an import does (o's statuses
-// derived first): the account's warehouses in priority order, then the
-// stock of the SKUs o needs. Nothing is written.
+// derived first): the stock of the SKUs o needs and the warehouses to plan
+// it over. Nothing is written.
 func Allocate(ctx context.Context, t store.Table, account string, o *Order) error {
 	o.derive()
-	im := &importer{Service: Service{Table: t}, account: account}
-	return im.plan(ctx, o)
+	return allocate(ctx, t, account, o, "")
 }
