@@ -35,7 +35,7 @@ func (s Service) consume(ctx context.Context, messageID, body string) error {
 	if s.Stock == nil || len(changed) == 0 {
 		return nil
 	}
-	if err := s.Stock.StockAvailable(ctx, adj.Account, changed); err != nil {
+	if err := tellAdjusted(ctx, s.Stock, adj.Account, results, changed); err != nil {
 		return fmt.Errorf("stock listener after %s: %w", adj.RequestID, err)
 	}
 	return nil

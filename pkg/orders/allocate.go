@@ -2,6 +2,7 @@ package orders
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -25,10 +26,10 @@ func warehouseIDs(whs []warehouses.Warehouse) []string {
 	return out
 }
 
-// planOrder allocates o's unassigned quantities from stock (the warehouses
-// in priority order, whole order first: pkg/allocation), which it reduces by
-// what it allocates.
-func planOrder(o *Order, whs []string, stock allocation.Stock) {
+// planOrder allocates o's unassigned quantities from sup's stock over its
+// warehouses (in priority order, whole order first: pkg/allocation), and
+// reduces sup's stock by what it allocates.
+func planOrder(o *Order, sup supply) {
 	if !o.open() {
 		return
 	}
@@ -38,12 +39,12 @@ func planOrder(o *Order, whs []string, stock allocation.Stock) {
 			lines = append(lines, allocation.Line{Ref: strconv.Itoa(i), SKU: *it.InventorySKU, Need: it.Unassigned()})
 		}
 	}
-	for ref, allocs := range allocation.Plan(lines, whs, stock) {
+	for ref, allocs := range allocation.Plan(lines, sup.whs, sup.stock) {
 		i, _ := strconv.Atoi(ref)
 		it := &o.Items[i]
 		for _, a := range allocs {
 			it.Alloc = AddQty(it.Alloc, a.Warehouse, a.Qty)
-			stock[allocation.Record{SKU: *it.InventorySKU, Warehouse: a.Warehouse}] -= a.Qty
+			sup.stock[allocation.Record{SKU: *it.InventorySKU, Warehouse: a.Warehouse}] -= a.Qty
 		}
 	}
 }
@@ -98,8 +99,9 @@ func released(cur, next *Order, shipped map[allocation.Record]int) []inventory.S
 	return out
 }
 
-func anyStock(stock allocation.Stock) bool {
-	for _, n := range stock {
+// anyStock reports whether any record of sup has stock available.
+func (sup supply) anyStock() bool {
+	for _, n := range sup.stock {
 		if n > 0 {
 			return true
 		}
@@ -107,42 +109,40 @@ func anyStock(stock allocation.Stock) bool {
 	return false
 }
 
-// allocate plans o's unassigned quantities against the current stock.
-func allocate(ctx context.Context, t store.Table, account string, o *Order, whs []string) error {
-	skus := o.needs()
-	if len(skus) == 0 || len(whs) == 0 {
-		return nil
-	}
-	stock, err := readStock(ctx, t, account, skus, whs)
+// without returns whs without wh, in the same order (a new slice).
+func without(whs []string, wh string) []string {
+	return slices.DeleteFunc(slices.Clone(whs), func(w string) bool { return w == wh })
+}
+
+// allocate plans o's unassigned quantities against the current stock, over
+// the active warehouses but skip (if set).
+func allocate(ctx context.Context, t store.Table, account string, o *Order, skip string) error {
+	sup, err := readSupply(ctx, t, account, o.needs())
 	if err != nil {
 		return err
 	}
-	planOrder(o, whs, stock)
+	sup.whs = without(sup.whs, skip)
+	planOrder(o, sup)
 	return nil
 }
 
 // allocateWaiting allocates, oldest order first, the unassigned quantities
-// of skus, until no stock of them is left.
-func (s Service) allocateWaiting(ctx context.Context, account string, skus, whs []string) error {
-	if len(whs) == 0 || len(skus) == 0 {
-		return nil
-	}
-	stock, err := readStock(ctx, s.Table, account, skus, whs)
-	if err != nil {
+// of skus, until no stock of them is left: it reads the orders waiting for
+// them, then, if any, the stock of the SKUs they wait for.
+func (s Service) allocateWaiting(ctx context.Context, account string, skus []string) error {
+	seqs, waited, err := waitingFor(ctx, s.Table, account, skus)
+	if err != nil || len(seqs) == 0 {
 		return err
 	}
-	if !anyStock(stock) {
-		return nil
-	}
-	seqs, err := waitingFor(ctx, s.Table, account, skus)
+	sup, err := readSupply(ctx, s.Table, account, waited)
 	if err != nil {
 		return err
 	}
 	for _, seq := range seqs {
-		if !anyStock(stock) {
+		if !sup.anyStock() {
 			return nil
 		}
-		if err := s.reallocate(ctx, account, seq, whs, "", stock); err != nil {
+		if err := s.reallocate(ctx, account, seq, "", &sup); err != nil {
 			return err
 		}
 	}
@@ -150,10 +150,10 @@ func (s Service) allocateWaiting(ctx context.Context, account string, skus, whs 
 }
 
 // reallocate takes the order's allocations at drop (if set) back and plans
-// its unassigned quantities again, in one retried read-modify-write. hint,
-// if set, is a local view of the stock that a successful plan reduces; a
-// lost race re-reads the stock.
-func (s Service) reallocate(ctx context.Context, account string, seq int64, whs []string, drop string, hint allocation.Stock) error {
+// its unassigned quantities again over the other warehouses, in one retried
+// read-modify-write. hint, if set, is a local view of the supply that a
+// successful plan reduces; a lost race reads it again.
+func (s Service) reallocate(ctx context.Context, account string, seq int64, drop string, hint *supply) error {
 	first := true
 	return Retry(ctx, func() error {
 		cur, err := s.Get(ctx, account, seq)
@@ -166,14 +166,15 @@ func (s Service) reallocate(ctx context.Context, account string, seq int64, whs 
 				next.Items[i].Alloc = AddQty(next.Items[i].Alloc, drop, -next.Items[i].AllocatedAt(drop))
 			}
 		}
-		stock := hint
-		if !first || stock == nil {
-			if stock, err = readStock(ctx, s.Table, account, next.needs(), whs); err != nil {
-				return err
-			}
+		var sup supply
+		if first && hint != nil {
+			sup = *hint
+		} else if sup, err = readSupply(ctx, s.Table, account, next.needs()); err != nil {
+			return err
 		}
 		first = false
-		planOrder(&next, whs, stock)
+		sup.whs = without(sup.whs, drop)
+		planOrder(&next, sup)
 		if drop == "" && len(reserveDeltas(cur, &next)) == 0 {
 			return nil
 		}

@@ -1,11 +1,14 @@
 package orders_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"testing"
 
+	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // TestSplitExample is the split example of the allocation rules
@@ -135,4 +138,65 @@ func TestArchiveReallocates(t *testing.T) {
 	if fl := f.List("/warehouses/" + a + "/fulfillments"); len(fl) != 0 {
 		t.Errorf("archived warehouse still has fulfillments %v", orderstest.Seqs(fl))
 	}
+}
+
+// TestWaitingPerSKU: an order waiting for a few SKUs waits in each SKU's
+// partition, one waiting for many in the shared one; either way, stock of
+// one of its SKUs is allocated to it and the rest keeps waiting (the
+// fixture's invariant check verifies the index items after each change).
+func TestWaitingPerSKU(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, 10} {
+		t.Run(fmt.Sprintf("%d SKUs", n), func(t *testing.T) {
+			t.Parallel()
+			f := orderstest.New(t)
+			a := f.Warehouse("A")
+			var lines []map[string]any
+			for i := range n {
+				sku := fmt.Sprintf("S%d", i)
+				f.Product(sku)
+				lines = append(lines, orderstest.Line(fmt.Sprint(i), sku, 1))
+			}
+			seq := f.ImportOne(f.Doc("R", "2024-01-01", lines...))
+			f.Stock("S1", a, 5)
+			got := map[string]int{}
+			for _, it := range f.Order(seq).Items {
+				got[it.SKU] = orderstest.Warehouses(it)[a]
+			}
+			want := map[string]int{}
+			for i := range n {
+				want[fmt.Sprintf("S%d", i)] = 0
+			}
+			want["S1"] = 1
+			if !maps.Equal(got, want) {
+				t.Errorf("allocated at A by SKU = %v, want %v", got, want)
+			}
+			f.WantStock("S1", a, 5, 1)
+		})
+	}
+}
+
+// TestStockAtWarehouseCreatedElsewhere: a warehouse another Lambda
+// instance created, which this process's copy of the warehouse list lacks,
+// gets its stock allocated as soon as a stock read finds a record there
+// (the copy is read again), not when the copy expires.
+func TestStockAtWarehouseCreatedElsewhere(t *testing.T) {
+	t.Parallel()
+	f := orderstest.New(t)
+	f.Warehouse("A")
+	f.Product("S")
+	seq := f.ImportOne(f.Doc("R", "2024-01-01", orderstest.Line("1", "S", 1))) // reads the list: A
+	// Another instance's warehouse, written as pkg/warehouses stores it.
+	b := warehouses.Warehouse{UUID: store.NewID(), Name: "B", InventoryMaster: warehouses.MasterMultisell, Priority: 2,
+		CreatedAt: "2024-01-01T00:00:00Z"}
+	item, err := store.Marshal(b, store.Key(store.PK(f.Acct.ID, "WH"), b.UUID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Env.Deps.Table.Commit(context.Background(), []store.Write{store.Put(item, "", nil)}); err != nil {
+		t.Fatal(err)
+	}
+	f.Stock("S", b.UUID, 2)
+	f.WantAt(seq, map[string]int{b.UUID: 1})
+	f.WantStock("S", b.UUID, 2, 1)
 }

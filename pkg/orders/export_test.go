@@ -1,7 +1,11 @@
 package orders
 
 import (
+	"context"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // SeedItems returns the items the import of o (a new order: Seq set, its
@@ -22,3 +26,11 @@ func SeqCounterItem(account string, seq int64) map[string]types.AttributeValue {
 // ForgetCursors drops the account's remembered page starts, so the next
 // listing of any page is a fresh one (a jump, for a page past the first).
 func ForgetCursors(account string) { cursors.forget(account) }
+
+// Allocate plans o's unassigned quantities as an import does (o's statuses
+// derived first): the stock of the SKUs o needs and the warehouses to plan
+// it over. Nothing is written.
+func Allocate(ctx context.Context, t store.Table, account string, o *Order) error {
+	o.derive()
+	return allocate(ctx, t, account, o, "")
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/listings"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Import results.
@@ -33,14 +32,11 @@ type Result struct {
 }
 
 // importer imports a batch of documents into one account (Service.Import)
-// and carries what they share: channels, the warehouse list and the last
-// sequence number read.
+// and carries what they share: channels and the last sequence number read.
 type importer struct {
 	Service
 	account  string
 	channels map[string]*channels.Channel
-	whs      []string
-	whsRead  bool
 	lastSeq  *int64
 	// waiting is what the order just saved still needs: SKUs with
 	// unassigned quantities.
@@ -96,11 +92,7 @@ func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error
 		// its listener could not see this order yet: look once more, now
 		// that the order waits in the queue (both reads are consistent, so
 		// one of the two sides sees the other).
-		whs, err := im.warehouses(ctx)
-		if err != nil {
-			return res, err
-		}
-		if err := im.allocateWaiting(ctx, im.account, im.waiting, whs); err != nil {
+		if err := im.allocateWaiting(ctx, im.account, im.waiting); err != nil {
 			return res, fmt.Errorf("allocate arrived stock: %w", err)
 		}
 	}
@@ -130,17 +122,6 @@ func (im *importer) channel(ctx context.Context, id string) (*channels.Channel, 
 	return &c, nil
 }
 
-func (im *importer) warehouses(ctx context.Context) ([]string, error) {
-	if !im.whsRead {
-		whs, err := warehouses.Service{Table: im.Table}.ByPriority(ctx, im.account)
-		if err != nil {
-			return nil, err
-		}
-		im.whs, im.whsRead = warehouseIDs(whs), true
-	}
-	return im.whs, nil
-}
-
 // apply imports d once: it creates the order or updates it, returning its
 // seq, the result and the records it released stock at.
 func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel) (*int64, string, []inventory.SKUWarehouse, error) {
@@ -164,7 +145,7 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 		return nil, "", nil, err
 	}
 	next.derive()
-	if err := im.plan(ctx, next); err != nil {
+	if err := allocate(ctx, im.Table, im.account, next, ""); err != nil {
 		return nil, "", nil, err
 	}
 	if reflect.DeepEqual(cur, next) {
@@ -192,7 +173,7 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 	}
 	o.Seq = prev + 1
 	o.derive()
-	if err := im.plan(ctx, o); err != nil {
+	if err := allocate(ctx, im.Table, im.account, o, ""); err != nil {
 		return nil, err
 	}
 	if err := save(ctx, im.Table, im.account, nil, o, createWrites(im.account, d.ChannelUUID, d.DisplayRef, prev), nil); err != nil {
@@ -209,18 +190,6 @@ func (im *importer) seq(ctx context.Context) (int64, error) {
 		return *im.lastSeq, nil
 	}
 	return lastSeq(ctx, im.Table, im.account)
-}
-
-// plan allocates o's unassigned quantities.
-func (im *importer) plan(ctx context.Context, o *Order) error {
-	if len(o.needs()) == 0 {
-		return nil
-	}
-	whs, err := im.warehouses(ctx)
-	if err != nil {
-		return err
-	}
-	return allocate(ctx, im.Table, im.account, o, whs)
 }
 
 // newOrder is the order a first import of d into channel ch creates,

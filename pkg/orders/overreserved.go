@@ -7,11 +7,15 @@ import (
 	"github.com/multisell/multisell/pkg/inventory"
 )
 
-// fixOverReserved handles records whose on_hand was lowered below what is
+// fixOverReserved reads records again (strongly consistent, one
+// BatchGetItem per 100) and handles those whose on_hand is below what is
 // reserved there (available < 0): the newest orders allocated there give
 // their allocation back until the record is no longer over-reserved, and
 // are planned again over the warehouses that still have stock.
-func (s Service) fixOverReserved(ctx context.Context, account string, records []inventory.SKUWarehouse, whs []string) error {
+func (s Service) fixOverReserved(ctx context.Context, account string, records []inventory.SKUWarehouse) error {
+	if len(records) == 0 {
+		return nil
+	}
 	changed, err := inventory.Service{Table: s.Table}.Records(ctx, account, records)
 	if err != nil {
 		return fmt.Errorf("read changed stock: %w", err)
@@ -20,7 +24,7 @@ func (s Service) fixOverReserved(ctx context.Context, account string, records []
 		if r.Available >= 0 {
 			continue
 		}
-		if err := s.takeBack(ctx, account, r.SKU, r.Warehouse, int(-r.Available), whs); err != nil {
+		if err := s.takeBack(ctx, account, r.SKU, r.Warehouse, int(-r.Available)); err != nil {
 			return err
 		}
 	}
@@ -29,7 +33,7 @@ func (s Service) fixOverReserved(ctx context.Context, account string, records []
 
 // takeBack releases up to deficit units of sku at wh from the newest open
 // orders allocated there.
-func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit int, whs []string) error {
+func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit int) error {
 	seqs, err := holdingAt(ctx, s.Table, account, wh, sku)
 	if err != nil {
 		return err
@@ -57,13 +61,7 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 			if taken == 0 {
 				return nil
 			}
-			others := make([]string, 0, len(whs))
-			for _, w := range whs {
-				if w != wh {
-					others = append(others, w)
-				}
-			}
-			if err := allocate(ctx, s.Table, account, &next, others); err != nil {
+			if err := allocate(ctx, s.Table, account, &next, wh); err != nil {
 				return err
 			}
 			if err := save(ctx, s.Table, account, cur, &next, nil, nil); err != nil {

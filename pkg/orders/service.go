@@ -129,43 +129,55 @@ func (s Service) SaveShipment(ctx context.Context, account string, cur, next *Or
 	return released(cur, next, shipped), nil
 }
 
-// StockAvailable implements inventory.StockListener: after records changed,
-// it first takes back allocations where more is reserved than is on hand
-// (newest orders first, re-planning them elsewhere), then allocates the
-// unassigned quantities of the SKUs concerned, oldest order first.
+// StockAvailable implements inventory.StockListener: after records were
+// created or stock was released at them, it allocates the unassigned
+// quantities of their SKUs, oldest order first.
 func (s Service) StockAvailable(ctx context.Context, account string, records []inventory.SKUWarehouse) error {
-	if len(records) == 0 {
-		return nil
-	}
-	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
-	if err != nil {
-		return err
-	}
-	ids := warehouseIDs(whs)
 	skus := map[string]bool{}
 	for _, r := range records {
 		skus[r.SKU] = true
 	}
-	if err := s.fixOverReserved(ctx, account, records, ids); err != nil {
+	return s.allocateWaiting(ctx, account, slices.Sorted(maps.Keys(skus)))
+}
+
+// Service is the stock listener of the inventory domain (wired in pkg/app),
+// told the results of adjustments.
+var _ inventory.StockAdjuster = Service{}
+
+// StockAdjusted implements inventory.StockAdjuster: after an adjustment was
+// applied, given each item's result and the record's quantities its write
+// returned, it first takes back allocations where the write left more
+// reserved than on hand (newest orders first, re-planning them elsewhere),
+// then allocates the unassigned quantities of the SKUs adjusted, oldest
+// order first. Only the records left over-reserved are read again (they may
+// have changed since).
+func (s Service) StockAdjusted(ctx context.Context, account string, results []inventory.Result) error {
+	var changed, over []inventory.SKUWarehouse
+	for _, r := range results {
+		if r.Result == inventory.ResultSkipped {
+			continue
+		}
+		rec := inventory.SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse}
+		changed = append(changed, rec)
+		if r.Available == nil || *r.Available < 0 {
+			over = append(over, rec)
+		}
+	}
+	if err := s.fixOverReserved(ctx, account, over); err != nil {
 		return err
 	}
-	return s.allocateWaiting(ctx, account, slices.Sorted(maps.Keys(skus)), ids)
+	return s.StockAvailable(ctx, account, changed)
 }
 
 // OnArchive is the warehouses.ArchiveHook: the open orders allocated at the
 // archived warehouse release it and are planned again over the others.
 func (s Service) OnArchive(ctx context.Context, account, warehouse string) error {
-	whs, err := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
-	if err != nil {
-		return err
-	}
-	ids := warehouseIDs(whs)
 	seqs, err := allocatedAtWarehouse(ctx, s.Table, account, warehouse)
 	if err != nil {
 		return err
 	}
 	for _, seq := range seqs {
-		if err := s.reallocate(ctx, account, seq, ids, warehouse, nil); err != nil {
+		if err := s.reallocate(ctx, account, seq, warehouse, nil); err != nil {
 			return fmt.Errorf("re-allocate order %d: %w", seq, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Item kinds of the orders domain (see docs/data-model.md).
@@ -188,22 +189,44 @@ func seedItems(account string, o *Order) ([]map[string]types.AttributeValue, err
 	return out, nil
 }
 
-// readStock returns what is available of each SKU in each warehouse: one
-// strongly consistent BatchGetItem per 100 records.
-func readStock(ctx context.Context, t store.Table, account string, skus, whs []string) (allocation.Stock, error) {
-	keys := make([]inventory.SKUWarehouse, 0, len(skus)*len(whs))
-	for _, sku := range skus {
-		for _, wh := range whs {
-			keys = append(keys, inventory.SKUWarehouse{SKU: sku, Warehouse: wh})
+// supply is what a plan draws on: the stock available at the records of
+// the SKUs concerned, and the warehouses to plan over (the active ones, in
+// priority order).
+type supply struct {
+	stock allocation.Stock
+	whs   []string
+}
+
+// readSupply reads the stock of skus, only the records that exist (one
+// strongly consistent Query per SKU), and the warehouses to plan it over:
+// this process's copy of the list (warehouses.Cached), read again when a
+// record is at a warehouse the copy lacks. Records at archived
+// warehouses are left out. No SKUs, no reads.
+func readSupply(ctx context.Context, t store.Table, account string, skus []string) (supply, error) {
+	if len(skus) == 0 {
+		return supply{}, nil
+	}
+	bySKU, err := inventory.Service{Table: t}.BySKU(ctx, account, skus)
+	if err != nil {
+		return supply{}, fmt.Errorf("read stock: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, recs := range bySKU {
+		for _, r := range recs {
+			seen[r.Warehouse] = true
 		}
 	}
-	records, err := inventory.Service{Table: t}.Records(ctx, account, keys)
+	all, err := warehouses.Service{Table: t}.Cached(ctx, account, slices.Sorted(maps.Keys(seen)))
 	if err != nil {
-		return nil, fmt.Errorf("read stock: %w", err)
+		return supply{}, err
 	}
-	stock := allocation.Stock{}
-	for _, r := range records {
-		stock[allocation.Record{SKU: r.SKU, Warehouse: r.Warehouse}] = int(r.Available)
+	out := supply{stock: allocation.Stock{}, whs: warehouseIDs(warehouses.Allocatable(all))}
+	for _, recs := range bySKU {
+		for _, r := range recs {
+			if slices.Contains(out.whs, r.Warehouse) {
+				out.stock[allocation.Record{SKU: r.SKU, Warehouse: r.Warehouse}] = int(r.Available)
+			}
+		}
 	}
-	return stock, nil
+	return out, nil
 }

@@ -2,12 +2,14 @@ package orders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -41,16 +43,36 @@ func fulfillPK(account, warehouse string) string {
 	return store.PK(account, kindFulfill+"#"+warehouse)
 }
 
+// unassignedPK is the partition of the open orders waiting for stock of
+// many SKUs (more than maxWaitItems), each item listing them.
 func unassignedPK(account string) string { return store.PK(account, kindUnassigned) }
+
+// waitingPK is the partition of the open orders waiting for stock of sku
+// (those waiting for a few SKUs have one item in each). It ends with the
+// separator, so that no SKU makes it end like another kind's partition (the
+// stream's filters match partition key suffixes).
+func waitingPK(account, sku string) string {
+	return store.PK(account, kindUnassigned+"#"+store.Join(store.KeyText(sku), ""))
+}
+
+// An order waiting for at most maxWaitItems SKUs has one index item per SKU;
+// past that, or when so many items would leave a save no room for a
+// reservation change beside its index changes (1 + 2 × maxIndexItems +
+// maxIndexItems < maxTxItems: see save), it has one in unassignedPK.
+const (
+	maxWaitItems  = 8
+	maxIndexItems = (maxTxItems - 2) / 3
+)
 
 // orderSK is the sort key of o in every index partition.
 func orderSK(o *Order) string { return store.Join(o.OrderedAt, seqText(o.Seq)) }
 
 // indexItems returns the index items o must have, by partition key: one
 // in each list partition it belongs to, one per warehouse it holds stock
-// at while open, and one in the unassigned partition while it waits for
-// stock. Each carries the statuses (so other filters apply to it) and the
-// SKUs concerned.
+// at while open, and while it waits for stock one per SKU it waits for (or
+// one in the unassigned partition, see maxWaitItems). Each carries the
+// statuses (so other filters apply to it) and, in partitions of many SKUs,
+// the SKUs concerned.
 func indexItems(account string, o *Order) map[string]map[string]types.AttributeValue {
 	sk := orderSK(o)
 	base := func(pk string) map[string]types.AttributeValue {
@@ -78,7 +100,15 @@ func indexItems(account string, o *Order) map[string]map[string]types.AttributeV
 		out[pk] = base(pk)
 		out[pk]["skus"] = &types.AttributeValueMemberSS{Value: o.allocatedAt(wh)}
 	}
-	if skus := o.needs(); len(skus) > 0 {
+	skus := o.needs()
+	switch {
+	case len(skus) == 0:
+	case len(skus) <= maxWaitItems && len(out)+len(skus) <= maxIndexItems:
+		for _, sku := range skus {
+			pk := waitingPK(account, sku)
+			out[pk] = base(pk)
+		}
+	default:
 		pk := unassignedPK(account)
 		out[pk] = base(pk)
 		out[pk]["skus"] = &types.AttributeValueMemberSS{Value: skus}
@@ -214,21 +244,30 @@ const (
 // queryIndex returns every seq of an index partition that passes f, oldest
 // first when forward.
 func queryIndex(ctx context.Context, t store.Table, pk string, forward bool, f *filter) ([]int64, error) {
-	in := indexQuery(t, pk, skMin, skMax, forward, f)
-	in.ConsistentRead = aws.Bool(true) // sees the writes that came just before
-	var out []int64
+	items, err := queryIndexItems(ctx, t, indexQuery(t, pk, skMin, skMax, forward, f))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(items))
+	for i, it := range items {
+		if out[i], err = itemSeq(it); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// queryIndexItems returns every item in reads, strongly consistent: it
+// sees the writes that came just before.
+func queryIndexItems(ctx context.Context, t store.Table, in *dynamodb.QueryInput) ([]map[string]types.AttributeValue, error) {
+	in.ConsistentRead = aws.Bool(true)
+	var out []map[string]types.AttributeValue
 	for {
 		res, err := t.DB.Query(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("query %s: %w", pk, err)
+			return nil, fmt.Errorf("query %s: %w", aws.ToString(in.KeyConditionExpression), err)
 		}
-		for _, it := range res.Items {
-			seq, err := itemSeq(it)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, seq)
-		}
+		out = append(out, res.Items...)
 		if len(res.LastEvaluatedKey) == 0 {
 			return out, nil
 		}
@@ -250,10 +289,81 @@ func itemSeq(item map[string]types.AttributeValue) (int64, error) {
 	return seq, nil
 }
 
+// waitReaders is how many partitions of waiting orders waitingFor reads at
+// once.
+const waitReaders = 8
+
 // waitingFor returns the open orders with unassigned quantities of any of
-// skus, oldest first.
-func waitingFor(ctx context.Context, t store.Table, account string, skus []string) ([]int64, error) {
-	return queryIndex(ctx, t, unassignedPK(account), true, containsAny("skus", skus))
+// skus, oldest first, and the SKUs of skus they wait for: one strongly
+// consistent Query of each SKU's partition (up to waitReaders at once) and
+// one of the partition of orders waiting for many SKUs, filtered on skus.
+// No SKUs, no reads.
+func waitingFor(ctx context.Context, t store.Table, account string, skus []string) ([]int64, []string, error) {
+	if len(skus) == 0 {
+		return nil, nil, nil
+	}
+	var (
+		mu     sync.Mutex
+		bySK   = map[string]int64{}
+		waited = map[string]bool{}
+	)
+	read := func(in *dynamodb.QueryInput, skusOf func(map[string]types.AttributeValue) []string) error {
+		items, err := queryIndexItems(ctx, t, in)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, it := range items {
+			seq, err := itemSeq(it)
+			if err != nil {
+				return err
+			}
+			bySK[sk(it)] = seq
+			for _, s := range skusOf(it) {
+				waited[s] = true
+			}
+		}
+		return nil
+	}
+	many := indexQuery(t, unassignedPK(account), skMin, skMax, true, containsAny("skus", skus))
+	many.ProjectionExpression = aws.String("PK, SK, #seq, #skus")
+	errs := []error{read(many, func(it map[string]types.AttributeValue) []string {
+		set, _ := it["skus"].(*types.AttributeValueMemberSS)
+		if set == nil {
+			return nil
+		}
+		return slices.DeleteFunc(slices.Clone(set.Value), func(s string) bool { return !slices.Contains(skus, s) })
+	})}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, waitReaders)
+	perSKU := make([]error, len(skus))
+	for i, s := range skus {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			in := indexQuery(t, waitingPK(account, s), skMin, skMax, true, nil)
+			perSKU[i] = read(in, func(map[string]types.AttributeValue) []string { return []string{s} })
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(append(errs, perSKU...)...); err != nil {
+		return nil, nil, fmt.Errorf("read orders waiting for stock: %w", err)
+	}
+	out := make([]int64, 0, len(bySK))
+	for _, k := range slices.Sorted(maps.Keys(bySK)) {
+		out = append(out, bySK[k])
+	}
+	return out, slices.Sorted(maps.Keys(waited)), nil
+}
+
+// sk is the sort key of an item.
+func sk(item map[string]types.AttributeValue) string {
+	s, _ := item[store.AttrSK].(*types.AttributeValueMemberS)
+	if s == nil {
+		return ""
+	}
+	return s.Value
 }
 
 // allocatedAtWarehouse returns the open orders allocated at wh, oldest

@@ -3,7 +3,9 @@ package orders
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -69,7 +71,8 @@ func checkRefs(ctx context.Context, t store.Table, account string, all []Order, 
 }
 
 // checkIndex verifies that the index partitions hold exactly the index
-// items the orders imply.
+// items the orders imply (the waiting partitions of every SKU an order
+// line draws on).
 func checkIndex(ctx context.Context, t store.Table, account string, all []Order, bad func(string, ...any)) error {
 	want := map[string]map[string]types.AttributeValue{}
 	for i := range all {
@@ -90,6 +93,17 @@ func checkIndex(ctx context.Context, t store.Table, account string, all []Order,
 	}
 	for _, w := range whs {
 		pks = append(pks, fulfillPK(account, w.UUID))
+	}
+	skus := map[string]bool{}
+	for _, o := range all {
+		for _, it := range o.Items {
+			if it.InventorySKU != nil {
+				skus[*it.InventorySKU] = true
+			}
+		}
+	}
+	for _, sku := range slices.Sorted(maps.Keys(skus)) {
+		pks = append(pks, waitingPK(account, sku))
 	}
 	found := 0
 	for _, pk := range pks {

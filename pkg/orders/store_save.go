@@ -27,20 +27,20 @@ const maxTxItems = store.MaxWrites
 func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	next.derive()
 	if cur == nil {
-		create := extra
-		if 1+len(indexItems(account, next))+len(reserveDeltas(nil, next))+len(extra) > maxTxItems {
-			base := next.Clone()
-			for i := range base.Items {
-				base.Items[i].Alloc = nil
-			}
-			if err := write(ctx, t, account, nil, &base, extra, nil); err != nil {
-				return err
-			}
-			cur, create = &base, nil
+		if 1+len(indexItems(account, next))+len(reserveDeltas(nil, next))+len(extra) <= maxTxItems {
+			return write(ctx, t, account, nil, next, extra, nil)
 		}
-		if cur == nil {
-			return write(ctx, t, account, nil, next, create, nil)
+		// The new order first, without allocations, with the operation's
+		// own writes (which must not be written twice); then its
+		// allocations in steps.
+		base := next.Clone()
+		for i := range base.Items {
+			base.Items[i].Alloc = nil
 		}
+		if err := write(ctx, t, account, nil, &base, extra, nil); err != nil {
+			return err
+		}
+		cur, extra = &base, nil
 	}
 	for {
 		fixed := 1 + len(indexDiff(account, cur, next)) + len(extra)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -24,7 +23,8 @@ type Service struct {
 // held can be allocated elsewhere (the orders domain sets it).
 type ArchiveHook func(ctx context.Context, account, uuid string) error
 
-// Create stores a new warehouse of the account and returns its uuid.
+// Create stores a new warehouse of the account and returns its uuid, and
+// drops this process's copy of the account's list (Cached).
 // Without a priority the warehouse comes last: its priority is the number
 // of warehouses the account then has (one more Query).
 func (s Service) Create(ctx context.Context, account string, in Input) (string, error) {
@@ -45,11 +45,13 @@ func (s Service) Create(ctx context.Context, account string, in Input) (string, 
 	if err := put(ctx, s.Table, account, w); err != nil {
 		return "", err
 	}
+	forget(account)
 	return w.UUID, nil
 }
 
 // Update changes only what in sets or clears, with one conditional write,
-// and runs OnArchive when the change archives the warehouse. A uuid the
+// drops this process's copy of the account's list (Cached), and
+// runs OnArchive when the change archives the warehouse. A uuid the
 // account does not have is 404; an Input that changes nothing still is.
 func (s Service) Update(ctx context.Context, account, uuid string, in Input) error {
 	if err := in.check(false); err != nil {
@@ -66,6 +68,7 @@ func (s Service) Update(ctx context.Context, account, uuid string, in Input) err
 	if err != nil {
 		return notFound(err)
 	}
+	forget(account)
 	if s.OnArchive != nil && in.archives() && !wasArchived {
 		if err := s.OnArchive(ctx, account, uuid); err != nil {
 			return fmt.Errorf("re-allocate archived warehouse: %w", err)
@@ -104,12 +107,5 @@ func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, e
 	if err != nil {
 		return nil, err
 	}
-	active := all[:0]
-	for _, w := range all {
-		if !w.Archived {
-			active = append(active, w)
-		}
-	}
-	sort.SliceStable(active, func(i, j int) bool { return active[i].Priority < active[j].Priority })
-	return active, nil
+	return Allocatable(all), nil
 }
