@@ -15,6 +15,7 @@ import (
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // costCase is one endpoint at its largest: run makes the call (i numbers
@@ -64,6 +65,11 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	}
 	call := func(h api.Handler, method, b string, query map[string][]string) func(context.Context, int) error {
 		return func(ctx context.Context, _ int) error {
+			// The warehouse list as a busy instance has it: in its copy, fresh
+			// (naming a warehouse the copy lacks reads it again, unmetered).
+			if _, err := (warehouses.Service{Table: f.env.Deps.Table}).Cached(context.Background(), f.acct.ID, []string{"not a warehouse"}); err != nil {
+				return err
+			}
 			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
 			req.HTTPMethod, req.Body, req.MultiValueQueryStringParameters = method, b, query
 			_, err := h(ctx, req)
@@ -80,14 +86,14 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			want: map[string]int{"Query": 1, "BatchGetItem": 1}},
 		{name: "POST /inventory 50 items", run: func(ctx context.Context, i int) error {
 			return call(svc.Create, http.MethodPost, items(fmt.Sprintf("P%d-", i)), nil)(ctx, i)
-		}, want: map[string]int{"Query": 1, "TransactWriteItems": 1}},
+		}, want: map[string]int{"TransactWriteItems": 1}},
 		{name: "POST /inventory 1 item", run: func(ctx context.Context, i int) error {
 			return call(svc.Create, http.MethodPost, body(record(fmt.Sprintf("One%d", i), w, 1)), nil)(ctx, i)
-		}, want: map[string]int{"Query": 1, "PutItem": 1}},
+		}, want: map[string]int{"PutItem": 1}},
 		{name: "PUT /inventory 50 items", run: call(svc.Adjust, http.MethodPut, items("S"), nil),
-			want: map[string]int{"Query": 1, "PutItem": 1}, sends: 1},
+			want: map[string]int{"PutItem": 1}, sends: 1},
 		{name: "PATCH /inventory 50 items", run: call(svc.Adjust, http.MethodPatch, items("S"), nil),
-			want: map[string]int{"Query": 1, "BatchGetItem": 1, "PutItem": 1}, sends: 1},
+			want: map[string]int{"BatchGetItem": 1, "PutItem": 1}, sends: 1},
 		{name: "consumer 50-item message", run: func(ctx context.Context, _ int) error {
 			a := adj
 			a.RequestID = inventory.NewRequestID(f.acct.ID)

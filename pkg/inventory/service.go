@@ -40,9 +40,16 @@ func (s Service) notify(ctx context.Context, account string, records []SKUWareho
 }
 
 // checkWarehouses answers 404 Warehouse not found unless every item's
-// warehouse is one of the account's: one Query for all of them.
+// warehouse is one of the account's: from this process's copy of the list
+// (warehouses.Service.Cached), read again (one Query) when it is old or
+// lacks one of the items' warehouses, so a warehouse just created anywhere
+// is never refused.
 func (s Service) checkWarehouses(ctx context.Context, account string, items []Item) error {
-	all, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	named := make([]string, len(items))
+	for i, it := range items {
+		named[i] = it.Warehouse
+	}
+	all, err := warehouses.Service{Table: s.Table}.Cached(ctx, account, named)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,12 @@ func TestSampleEvents(t *testing.T) {
 				if err != nil || len(resp.BatchItemFailures) > 0 {
 					t.Fatalf("handler = %+v, %v", resp, err)
 				}
+			case func(context.Context, events.EventBridgeEvent) error:
+				var ev events.EventBridgeEvent
+				decodeEvent(t, data, &ev)
+				if err := h(ctx, ev); err != nil {
+					t.Fatal(err)
+				}
 			default:
 				t.Fatalf("unknown handler type %T", h)
 			}
