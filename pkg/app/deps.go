@@ -25,9 +25,9 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
-	// Webhooks posts webhook deliveries, keeping its connections between
-	// attempts.
-	Webhooks *webhookhttp.Sender
+	// WebhookSender posts webhook deliveries, keeping its connections
+	// between attempts.
+	WebhookSender *webhookhttp.Sender
 }
 
 // How long an AWS call may take on AWS: each attempt times out after
@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg Config) (*Deps, error) {
 		}
 	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
-	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, Webhooks: sender}, nil
+	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, WebhookSender: sender}, nil
 }
 
 // SetupLogging makes log/slog write JSON to stderr, as CloudWatch wants.

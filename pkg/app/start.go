@@ -16,13 +16,3 @@ func MustNew(cfg Config) *Deps {
 	}
 	return d
 }
-
-// MustHandler returns the handler of the function name or exits.
-func (d *Deps) MustHandler(name string) any {
-	h, err := d.Handler(name)
-	if err != nil {
-		slog.Error("start", "function", name, "error", err)
-		os.Exit(1)
-	}
-	return h
-}

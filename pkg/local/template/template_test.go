@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
@@ -71,7 +72,7 @@ func TestTemplateFunctions(t *testing.T) {
 	}
 }
 
-// TestTemplateNames: the template's functions, app.Names() and the folders
+// TestTemplateNames: the template's functions, functions.Names() and the folders
 // under functions/ are the same set.
 func TestTemplateNames(t *testing.T) {
 	tpl := loadTemplate(t)
@@ -88,12 +89,12 @@ func TestTemplateNames(t *testing.T) {
 	for _, d := range dirs {
 		onDisk = append(onDisk, filepath.Base(filepath.Dir(d)))
 	}
-	names := append([]string(nil), app.Names()...)
+	names := functions.Names()
 	cases := []struct {
 		name string
 		want []string
 	}{
-		{"app.Names()", names},
+		{"functions.Names()", names},
 		{"folders under functions/", onDisk},
 	}
 	for _, tc := range cases {

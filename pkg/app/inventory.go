@@ -1,0 +1,9 @@
+package app
+
+import "github.com/multisell/multisell/pkg/inventory"
+
+// Inventory is the inventory service: adjustments go through their queue,
+// and the orders service hears of the stock that changed.
+func (d *Deps) Inventory() inventory.Service {
+	return inventory.Service{Table: d.Table, Adjustments: d.queue(d.Config.AdjustmentsQueueURL), Stock: d.Orders()}
+}
