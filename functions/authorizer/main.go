@@ -10,6 +10,6 @@ import (
 )
 
 func main() {
-	d := app.MustNew(app.ConfigFromEnv())
+	d := app.NewLambda(app.ConfigFromEnv())
 	lambda.Start(d.Authorizer().Handle)
 }

@@ -11,6 +11,6 @@ import (
 )
 
 func main() {
-	d := app.MustNew(app.ConfigFromEnv())
+	d := app.NewLambda(app.ConfigFromEnv())
 	lambda.Start(d.HTTP(events.Handlers{Service: d.Events()}.List))
 }

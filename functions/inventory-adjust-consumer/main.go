@@ -11,6 +11,6 @@ import (
 )
 
 func main() {
-	d := app.MustNew(app.ConfigFromEnv())
+	d := app.NewLambda(app.ConfigFromEnv())
 	lambda.Start(inventory.Handlers{Service: d.Inventory()}.Consume)
 }

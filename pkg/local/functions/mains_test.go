@@ -33,7 +33,7 @@ func TestMainsMatchTable(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s has no entry in table.go", path)
 			}
-			wantBody := "{\n\td := app.MustNew(app.ConfigFromEnv())\n\tlambda.Start(" + expr + ")\n}"
+			wantBody := "{\n\td := app.NewLambda(app.ConfigFromEnv())\n\tlambda.Start(" + expr + ")\n}"
 			if got := mainBody(t, path); got != wantBody {
 				t.Errorf("func main() %s\nwant func main() %s", got, wantBody)
 			}
