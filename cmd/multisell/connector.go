@@ -28,7 +28,7 @@ func init() {
 }
 
 // findStack returns the running local stack, or nil; tests replace it.
-var findStack = readStackFile
+var findStack = func() (*stackFile, error) { return readStackFile(localDir()) }
 
 const connectorUse = "sim [--fail-rate P] [--dir D] [--report]"
 

@@ -23,8 +23,9 @@ import (
 // useStack makes the connector command see s as the running local stack (nil: none).
 func useStack(t *testing.T, s *stackFile, err error) {
 	t.Helper()
+	prev := findStack
 	findStack = func() (*stackFile, error) { return s, err }
-	t.Cleanup(func() { findStack = readStackFile })
+	t.Cleanup(func() { findStack = prev })
 }
 
 // channelQueues creates a channel outbox and inbox on the test stack's fauxqs, FIFO with

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -54,6 +53,10 @@ type stackFile struct {
 	AdjustmentsQueueURL string            `json:"adjustments_queue_url"`
 	QueueURLs           map[string]string `json:"queue_urls"` // by logical id
 	SyncRetryBase       string            `json:"sync_retry_base"`
+	// DynamoDBPID and SQSPID are the emulators' processes; serve writes the file again
+	// with the new pid when it restarts one.
+	DynamoDBPID int `json:"dynamodb_pid"`
+	SQSPID      int `json:"sqs_pid"`
 }
 
 // localDir returns the .local directory at the repository root (or the working directory).
@@ -65,10 +68,10 @@ func localDir() string {
 	return filepath.Join(root, ".local")
 }
 
-// readStackFile returns the running local stack, or nil when there is none (no file, or
-// the stack that wrote it is gone: see live).
-func readStackFile() (*stackFile, error) {
-	data, err := os.ReadFile(filepath.Join(localDir(), "stack.json"))
+// readStackFile returns the local stack running on the data in dir, or nil when there is
+// none (no stack.json, or the stack that wrote it is gone: see live).
+func readStackFile(dir string) (*stackFile, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "stack.json"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -108,20 +111,25 @@ func loadConfig() (app.Config, error) {
 	if os.Getenv("TABLE_NAME") != "" {
 		return app.ConfigFromEnv(), nil // named explicitly: that table, even with a local stack up
 	}
-	s, err := readStackFile()
+	s, err := readStackFile(localDir())
 	if err != nil {
 		return app.Config{}, err
 	}
 	if s == nil {
 		return app.Config{}, errors.New("no local stack is running (start one with `make run`) and TABLE_NAME is not set")
 	}
+	return s.config(), nil
+}
+
+// config is the application configuration of the stack s describes.
+func (s stackFile) config() app.Config {
 	env := map[string]string{
 		"TABLE_NAME": s.TableName, "ADJUSTMENTS_QUEUE_URL": s.AdjustmentsQueueURL,
 		"CHANNEL_INBOX_QUEUE_URL": s.QueueURLs["ChannelInboxQueue"], "CHANNEL_INBOX_DLQ_URL": s.QueueURLs["ChannelInboxDLQ"],
 		"CHANNEL_OUTBOX_QUEUE_URL": s.QueueURLs["ChannelOutboxQueue"], "CHANNEL_RETRY_QUEUE_URL": s.QueueURLs["ChannelRetryQueue"],
 		"SYNC_RETRY_BASE": s.SyncRetryBase, "DYNAMODB_ENDPOINT": s.DynamoDBEndpoint, "SQS_ENDPOINT": s.SQSEndpoint, "AWS_REGION": s.Region,
 	}
-	return app.ConfigFrom(func(k string) string { return env[k] }), nil
+	return app.ConfigFrom(func(k string) string { return env[k] })
 }
 
 func runServe(ctx context.Context, args []string) error {
@@ -129,6 +137,8 @@ func runServe(ctx context.Context, args []string) error {
 	port := fs.Int("port", envInt("PORT", 3000), "port to serve the API on (env PORT)")
 	host := fs.String("host", "127.0.0.1", "address to listen on")
 	authTTL := fs.Duration("auth-cache", -1, "authorizer result cache TTL (default: the template's ReauthorizeEvery)")
+	dir := fs.String("dir", localDir(), "the folder of the stack's data; the other commands find only a stack whose folder is .local")
+	withDemo := fs.Bool("demo", true, "create the demo account and its data when the table is new")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -140,11 +150,10 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(root, ".local")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create .local: %w", err)
+	if err := os.MkdirAll(*dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", *dir, err)
 	}
-	if running, err := readStackFile(); err != nil {
+	if running, err := readStackFile(*dir); err != nil {
 		return err
 	} else if running != nil {
 		return fmt.Errorf("a local stack is already running (pid %d, %s)", running.PID, running.APIURL)
@@ -155,18 +164,18 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer func() { _ = ln.Close() }()
-	logs, err := openServeLog(dir, os.Getenv("LOG"))
+	logs, err := openServeLog(*dir, os.Getenv("LOG"))
 	if err != nil {
 		return err
 	}
 	defer logs.close()
 
-	ddb, sqsProc, err := startEmulators(ctx, filepath.Join(dir, "dynoxide.db"))
+	emus, err := startEmulators(ctx, filepath.Join(*dir, "dynoxide.db"))
 	if err != nil {
 		return err
 	}
-	defer func() { _ = ddb.Stop() }()
-	defer func() { _ = sqsProc.Stop() }()
+	defer emus.stop()
+	ddb, sqsProc := emus.dynamoDB(), emus.sqs()
 	slog.Info("emulators started", "dynamodb", ddb.Endpoint, "sqs", sqsProc.Endpoint)
 
 	stack, err := gateway.Provision(ctx, tpl, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint}, gateway.ProvisionOptions{})
@@ -179,6 +188,9 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	deps, err := app.New(ctx, cfg)
 	if err != nil {
+		return err
+	}
+	if err := afterEmulatorsStart(ctx, deps, stack); err != nil {
 		return err
 	}
 
@@ -195,13 +207,13 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), gateway.PollerOptions{CheckpointFile: filepath.Join(dir, "stream-checkpoints.json")})
+	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), gateway.PollerOptions{CheckpointFile: filepath.Join(*dir, "stream-checkpoints.json")})
 	if err != nil {
 		return err
 	}
 	pollers.Start(ctx)
 	defer pollers.Stop()
-	sim := startServeSim(ctx, stack, filepath.Join(dir, "sim"))
+	sim := startServeSim(ctx, stack, filepath.Join(*dir, "sim"))
 	defer sim.stop()
 
 	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second}
@@ -214,7 +226,7 @@ func runServe(ctx context.Context, args []string) error {
 	}()
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
-	demo, err := demoAccount(ctx, dir, stack.TableCreated, deps)
+	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
 	if err != nil {
 		slog.Error("demo data", "error", err.Error())
 	}
@@ -227,14 +239,35 @@ func runServe(ctx context.Context, args []string) error {
 	for id, q := range stack.Queues {
 		sf.QueueURLs[id] = q.URL
 	}
-	stackPath := filepath.Join(dir, "stack.json")
-	if err := writeJSONFile(stackPath, sf); err != nil {
+	stackPath := filepath.Join(*dir, "stack.json")
+	// writeStack writes .local/stack.json with the emulators' pids of the moment.
+	writeStack := func() error {
+		sf.DynamoDBPID, sf.SQSPID = emus.dynamoDB().Pid(), emus.sqs().Pid()
+		return writeJSONFile(stackPath, sf)
+	}
+	if err := writeStack(); err != nil {
 		return err
 	}
 	defer func() { _ = os.Remove(stackPath) }()
 
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
 	printBanner(apiURL, demo, sim.bannerLine(), logs.where)
+
+	superviseCtx, stopSupervising := context.WithCancel(ctx)
+	supervised, supervisorDone := make(chan error, 1), make(chan struct{})
+	go func() {
+		defer close(supervisorDone)
+		supervised <- emus.supervise(superviseCtx, func(ctx context.Context) error {
+			if err := afterEmulatorsStart(ctx, deps, stack); err != nil {
+				return err
+			}
+			return writeStack()
+		})
+	}()
+	defer func() {
+		stopSupervising()
+		<-supervisorDone
+	}()
 
 	select {
 	case <-ctx.Done():
@@ -243,38 +276,9 @@ func runServe(ctx context.Context, args []string) error {
 		return nil
 	case err := <-serveErr:
 		return fmt.Errorf("serve: %w", err)
-	case <-ddb.Done():
-		return fmt.Errorf("dynoxide exited: %s", ddb.Output())
-	case <-sqsProc.Done():
-		return fmt.Errorf("fauxqs exited: %s", sqsProc.Output())
+	case err := <-supervised:
+		return err
 	}
-}
-
-// startEmulators starts Dynoxide (data in dbPath) and fauxqs side by side.
-func startEmulators(ctx context.Context, dbPath string) (ddb, sqsProc *emulators.Process, err error) {
-	var (
-		wg             sync.WaitGroup
-		ddbErr, sqsErr error
-	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		ddb, ddbErr = emulators.StartDynoxide(ctx, emulators.DynoxideOptions{DBPath: dbPath})
-	}()
-	go func() {
-		defer wg.Done()
-		sqsProc, sqsErr = emulators.StartFauxqs(ctx)
-	}()
-	wg.Wait()
-	if err := errors.Join(ddbErr, sqsErr); err != nil {
-		for _, p := range []*emulators.Process{ddb, sqsProc} {
-			if p != nil {
-				_ = p.Stop()
-			}
-		}
-		return nil, nil, err
-	}
-	return ddb, sqsProc, nil
 }
 
 // demoAccount runs onFirstStart when the table is new and keeps its credentials in

@@ -12,6 +12,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/multisell/multisell/pkg/deadline"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -45,6 +47,8 @@ var ErrRevoked = errors.New("credentials revoked")
 func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 	return func(ctx context.Context, ev events.APIGatewayProxyRequest) (resp events.APIGatewayProxyResponse, err error) {
 		start := time.Now()
+		ctx, cancel := deadline.Reserve(ctx, answerMargin)
+		defer cancel()
 		ctx, meter := store.EnsureMeter(ctx)
 		log := slog.Default().With("request_id", ev.RequestContext.RequestID,
 			"method", ev.HTTPMethod, "resource", ev.Resource)
@@ -71,7 +75,8 @@ func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 			}
 			if lerr != nil {
 				log.Error("rate limiter", "error", lerr)
-				return internalError(), nil
+				resp, _ = failure(lerr)
+				return resp, nil
 			}
 			defer func() { q.setHeaders(&resp) }()
 			if !q.Allowed {
@@ -86,9 +91,21 @@ func Lambda(h Handler, lim Limiter, replays Replays) LambdaHandler {
 	}
 }
 
-// serve runs h on r and turns its result into the proxy response.
+// answerMargin is how long before the function's deadline a request stops
+// waiting on its dependencies, so that it still answers (a 503) in time
+// rather than being cut off by the timeout (a 502 from API Gateway).
+const answerMargin = 2 * time.Second
+
+// serve runs h on r and turns its result into the proxy response. A write
+// that ran out of time may have taken effect: its 503 says the outcome is
+// unknown.
 func serve(ctx context.Context, log *slog.Logger, h Handler, r *Request) events.APIGatewayProxyResponse {
 	out, err := h(ctx, r)
+	if err != nil && writes[r.HTTPMethod] && errs.TimedOut(err) {
+		if e, ok := errs.As(err); !ok || !e.OutcomeUnknown {
+			err = errs.OutcomeUnknown("", err)
+		}
+	}
 	if err != nil {
 		resp, client := failure(err)
 		if !client {

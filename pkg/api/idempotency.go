@@ -101,7 +101,8 @@ func idempotent(ctx context.Context, log *slog.Logger, replays Replays, h Handle
 	switch {
 	case err != nil:
 		log.Error("idempotency key", "error", err)
-		return internalError()
+		resp, _ := failure(err)
+		return resp
 	case prior != nil && prior.Fingerprint != fp:
 		resp, _ := failure(errs.Invalid("Idempotency-Key was already used with another request"))
 		return resp

@@ -20,6 +20,11 @@ import (
 type Config struct {
 	TableName           string // TABLE_NAME
 	AdjustmentsQueueURL string // ADJUSTMENTS_QUEUE_URL
+	AdjustmentsDLQURL   string // ADJUSTMENTS_DLQ_URL
+	// AdjustmentResendAfter is how long an accepted adjustment may stay
+	// queued before the sweep sends it again (ADJUSTMENT_RESEND_AFTER, a Go
+	// duration; inventory.DefaultResendAfter when unset).
+	AdjustmentResendAfter time.Duration
 	// The channel queues (docs/channel-sync.md): connectors send to the
 	// inbox and read the outbox; failed pushes wait in the retry queue;
 	// rejected inbox messages go to the inbox's dead-letter queue.
@@ -46,7 +51,7 @@ type Config struct {
 }
 
 // EnvNames lists the environment variables Config reads.
-var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
+var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "ADJUSTMENTS_DLQ_URL", "ADJUSTMENT_RESEND_AFTER", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
 	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
@@ -60,9 +65,12 @@ func ConfigFrom(getenv func(string) string) Config {
 		schedule = webhooks.DefaultSchedule
 	}
 	timeout, _ := time.ParseDuration(getenv("WEBHOOK_TIMEOUT"))
+	resend, _ := time.ParseDuration(getenv("ADJUSTMENT_RESEND_AFTER"))
 	return Config{
 		TableName:               getenv("TABLE_NAME"),
 		AdjustmentsQueueURL:     getenv("ADJUSTMENTS_QUEUE_URL"),
+		AdjustmentsDLQURL:       getenv("ADJUSTMENTS_DLQ_URL"),
+		AdjustmentResendAfter:   resend,
 		ChannelInboxQueueURL:    getenv("CHANNEL_INBOX_QUEUE_URL"),
 		ChannelInboxDLQURL:      getenv("CHANNEL_INBOX_DLQ_URL"),
 		ChannelOutboxQueueURL:   getenv("CHANNEL_OUTBOX_QUEUE_URL"),

@@ -19,6 +19,9 @@ type AuthorizerHandler = func(context.Context, lambdaevents.APIGatewayCustomAuth
 // SQSHandler is the handler of an SQS-triggered function.
 type SQSHandler = func(context.Context, lambdaevents.SQSEvent) (lambdaevents.SQSEventResponse, error)
 
+// ScheduleHandler is the handler of a function run on a schedule.
+type ScheduleHandler = func(context.Context, lambdaevents.EventBridgeEvent) error
+
 // StreamHandler is the handler of a function the table's stream triggers.
 type StreamHandler = func(context.Context, lambdaevents.DynamoDBEvent) (lambdaevents.DynamoDBEventResponse, error)
 

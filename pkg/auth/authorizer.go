@@ -6,11 +6,13 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/deadline"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -22,6 +24,11 @@ var ErrUnauthorized = errors.New("Unauthorized")
 type Authorizer struct {
 	Table store.Table
 }
+
+// answerMargin is how long before its timeout the authorizer stops waiting
+// for the account's read: the error it then returns is API Gateway's
+// AUTHORIZER_FAILURE, which the template answers 503 with Retry-After.
+const answerMargin = 2 * time.Second
 
 // Handle authenticates the request's Basic credentials. On success it allows
 // every method of the API (the result is cached per Authorization header),
@@ -36,6 +43,8 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}
 	id := accounts.IDForToken(token)
+	ctx, cancel := deadline.Reserve(ctx, answerMargin)
+	defer cancel()
 	acct, err := accounts.Service{Table: a.Table}.Get(ctx, id)
 	if errors.Is(err, accounts.ErrNotFound) {
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized

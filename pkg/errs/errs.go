@@ -2,8 +2,9 @@
 // what went wrong (their Kind), so the code that finds a problem never
 // decides how a caller is told of it. The HTTP edge (pkg/api) maps each kind
 // to a status and a body in one table; a queue consumer logs and counts it.
-// An error that is not an *Error, or that has kind KindInternal, is a bug or an
-// outage, and no detail of it reaches a client.
+// An error that is not an *Error is a bug (KindInternal) or, when it is a
+// dependency's failure (see Outage), KindUnavailable; no detail of either
+// reaches a client.
 package errs
 
 import (
@@ -31,9 +32,16 @@ const (
 	KindConflict
 	// KindTooLarge is a request body over the size limit.
 	KindTooLarge
+	// KindUnavailable is a dependency (DynamoDB, SQS) that failed or did not
+	// answer in time: the client may retry after a short wait.
+	KindUnavailable
 )
 
-var kindNames = [...]string{"internal", "malformed", "invalid", "not found", "conflict", "too large"}
+var kindNames = [...]string{"internal", "malformed", "invalid", "not found", "conflict", "too large", "unavailable"}
+
+// Client reports whether the kind is the request's fault (a 4xx), as
+// opposed to a bug or an outage, which a retry may get past.
+func (k Kind) Client() bool { return k != KindInternal && k != KindUnavailable }
 
 // String returns the kind's name, as logs show it.
 func (k Kind) String() string {
@@ -50,6 +58,13 @@ type Error struct {
 	// Fields, when set, are per-field messages ({"field": ["message"]}),
 	// the warehouse validation shape; Message is then unused.
 	Fields map[string][]string
+	// OutcomeUnknown marks a KindUnavailable error of a write that may have
+	// taken effect; RequestID, when set, is where the client can look up
+	// what became of it.
+	OutcomeUnknown bool
+	RequestID      string
+	// Err is the cause, for the logs.
+	Err error
 }
 
 // Error implements the error interface.
@@ -59,6 +74,9 @@ func (e *Error) Error() string {
 	}
 	return fmt.Sprintf("%s: %s", e.Kind, e.Message)
 }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns an *Error of kind k with a formatted message.
 func Errorf(k Kind, format string, args ...any) *Error {
@@ -93,11 +111,15 @@ func As(err error) (*Error, bool) {
 }
 
 // KindOf returns the kind of err: that of the *Error in its chain, else
-// KindInternal. A nil err has no kind; KindOf(nil) is KindInternal too, so check
-// err != nil first.
+// KindUnavailable for a dependency's failure (Outage), else KindInternal. A
+// nil err has no kind; KindOf(nil) is KindInternal too, so check err != nil
+// first.
 func KindOf(err error) Kind {
 	if e, ok := As(err); ok {
 		return e.Kind
+	}
+	if Outage(err) {
+		return KindUnavailable
 	}
 	return KindInternal
 }

@@ -110,7 +110,7 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 
 // reject sorts an error of a domain: a client-kind error (invalid, not
 // found, ...) rejects the message, ErrStale is no error, anything else is a
-// failure to retry.
+// failure to retry (a bug or an outage).
 func reject(ctx context.Context, err error) ([]Rejection, error) {
 	switch {
 	case err == nil:
@@ -118,7 +118,7 @@ func reject(ctx context.Context, err error) ([]Rejection, error) {
 	case errors.Is(err, listings.ErrStale), errors.Is(err, shipments.ErrStale):
 		logctx.From(ctx).Info("stale inbox message: it changes nothing", "error", err.Error())
 		return nil, nil
-	case errs.KindOf(err) != errs.KindInternal:
+	case errs.KindOf(err).Client():
 		return []Rejection{{Reason: err.Error()}}, nil
 	}
 	return nil, err

@@ -2,7 +2,10 @@ package inventory
 
 import (
 	"context"
+	"errors"
+	"time"
 
+	"github.com/multisell/multisell/pkg/deadline"
 	"github.com/multisell/multisell/pkg/errs"
 )
 
@@ -24,12 +27,25 @@ type Adjustment struct {
 	Items     []Item `json:"items"`
 }
 
-// Enqueue queues an adjustment of the account's records by method
+// QueueRefusedReason is the reason of a request given up because the queue
+// did not take it (its PUT or PATCH was answered 503).
+const QueueRefusedReason = "the queue was unavailable; nothing was applied"
+
+// Enqueue accepts an adjustment of the account's records by method
 // (MethodPut or MethodPatch) and returns its request id; a PATCH none of
-// whose records exists is not found. The call becomes one message to the
-// FIFO queue, grouped by account so an account's adjustments apply in
-// order, with the request id as its deduplication id. The caller has
-// validated the items and checked the warehouses.
+// whose records exists is not found. The caller has validated the items
+// and checked the warehouses.
+//
+// Accepted means recorded: the request is written as queued (with its
+// items) before it is sent as one message to the FIFO queue, grouped by
+// account so an account's adjustments apply in order, with the request id
+// as its deduplication id. When the record cannot be written nothing is
+// accepted (KindUnavailable; the outcome is unknown when the write timed
+// out, and the error carries the id to look it up). When the queue refuses
+// the message the request is given up (failed, QueueRefusedReason) unless
+// the consumer has started it already; if even that cannot be written the
+// outcome is unknown. A request recorded but never delivered (a lost
+// message) is sent again by Resend.
 func (s Service) Enqueue(ctx context.Context, account, method string, items []Item) (string, error) {
 	if method == MethodPatch {
 		found, err := anyExists(ctx, s.Table, account, items)
@@ -41,8 +57,29 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 		}
 	}
 	adj := Adjustment{RequestID: newRequestID(account), Account: account, Method: method, Items: items}
-	if err := s.Adjustments.Send(ctx, adj.Account, adj.RequestID, adj); err != nil {
-		return "", err
+	if err := putRequest(ctx, s.Table, adj, time.Now()); err != nil {
+		if errs.TimedOut(err) {
+			return "", errs.OutcomeUnknown(adj.RequestID, err)
+		}
+		return "", errs.Unavailable(err)
 	}
-	return adj.RequestID, nil
+	sendErr := s.Adjustments.Send(ctx, adj.Account, adj.RequestID, adj)
+	if sendErr == nil {
+		return adj.RequestID, nil
+	}
+	// The request's own context may be spent (a queue that hung): give the
+	// request up with a little time of its own.
+	gctx, cancel := deadline.Detached(ctx, giveUpTimeout)
+	defer cancel()
+	failed, err := failRequest(gctx, s.Table, account, adj.RequestID, QueueRefusedReason, true)
+	switch {
+	case err != nil:
+		return "", errs.OutcomeUnknown(adj.RequestID, errors.Join(sendErr, err))
+	case !failed: // the consumer has it: the message was delivered after all
+		return adj.RequestID, nil
+	}
+	return "", errs.Unavailable(sendErr)
 }
+
+// giveUpTimeout bounds the write that gives up a request the queue refused.
+const giveUpTimeout = time.Second

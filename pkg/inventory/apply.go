@@ -13,22 +13,27 @@ import (
 const applyConcurrency = 10
 
 // Apply applies a queued adjustment exactly once, however often it is
-// delivered, and returns the result of each item in order.
+// delivered, and returns the result of each item in order (none for a
+// request given up: see Enqueue).
 //
-// Each item is one conditional UpdateItem that sets the quantity and keeps
-// available = on_hand - reserved in the same expression, and records the
-// request id on the record: a redelivery finds it there and changes nothing
-// (its result is read from the record). PUT creates a missing record, PATCH
-// skips it. Once every item is applied the results are stored as the
-// request's status; a delivery that finds the status returns it at once. So
-// a 50-item adjustment costs one GetItem and at most 51 writes, and a
-// failure part way leaves each item applied or not, never half-applied.
+// The request is first claimed (one conditional UpdateItem of its status
+// item, which also tells a delivery of a request already applied or given
+// up). Each item is then one conditional UpdateItem that sets the quantity
+// and keeps available = on_hand - reserved in the same expression, and
+// records the request id on the record: a redelivery finds it there and
+// changes nothing (its result is read from the record), and a request older
+// than the one that last set the record is superseded there (a request
+// re-sent late never undoes a newer one). PUT creates a missing record,
+// PATCH skips it. Once every item is applied the results are stored as the
+// request's status. So a 50-item adjustment costs at most 52 writes, and a
+// failure or a crash part way leaves each item applied or not, never
+// half-applied, and the request queued until a delivery completes it.
 func (s Service) Apply(ctx context.Context, adj Adjustment) ([]Result, error) {
 	t := s.Table
-	if st, found, err := getStatus(ctx, t, adj.Account, adj.RequestID); err != nil || found {
+	now := time.Now()
+	if st, done, _, err := claim(ctx, t, adj.Account, adj.RequestID, now); err != nil || done {
 		return st.Items, err
 	}
-	now := time.Now()
 	results := make([]Result, len(adj.Items))
 	errs := make([]error, len(adj.Items))
 	// The items name distinct records (duplicates are refused up front), so

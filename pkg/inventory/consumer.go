@@ -14,10 +14,10 @@ import (
 // consume applies one message and tells the stock listener which records
 // changed. A listener error fails the message: the retry applies nothing
 // again (the stored status answers it) but tells the listener once more.
-func (s Service) consume(ctx context.Context, body string) error {
+func (s Service) consume(ctx context.Context, messageID, body string) error {
 	adj, err := decodeAdjustment(body)
 	if err != nil {
-		return err
+		return s.reject(ctx, messageID, body, adj, err)
 	}
 	results, err := s.Apply(ctx, adj)
 	if err != nil {
@@ -39,6 +39,33 @@ func (s Service) consume(ctx context.Context, body string) error {
 		return fmt.Errorf("stock listener after %s: %w", adj.RequestID, err)
 	}
 	return nil
+}
+
+// maxReason is the most of an error's text a rejection keeps as its reason.
+const maxReason = 500
+
+// reject puts a message that can never be applied on the dead-letter queue
+// with the reason (message attribute "reason"), marks its request failed
+// with it when the message names one of its account's requests, and drops
+// the message (queue.Drop: logged, counted, deleted). If the dead-letter
+// queue does not take it, the message fails and comes back.
+func (s Service) reject(ctx context.Context, messageID, body string, adj Adjustment, cause error) error {
+	reason := cause.Error()
+	if len(reason) > maxReason {
+		reason = reason[:maxReason]
+	}
+	err := s.Rejects.SendMessage(ctx, queue.Message{
+		Group: "rejected", Dedup: messageID, Text: body, Attributes: map[string]string{"reason": reason},
+	})
+	if err != nil {
+		return fmt.Errorf("reject message %s (%w): %w", messageID, cause, err)
+	}
+	if _, _, ok := parseRequestID(adj.Account, adj.RequestID); ok {
+		if _, err := failRequest(ctx, s.Table, adj.Account, adj.RequestID, "rejected: "+reason, false); err != nil {
+			logctx.From(ctx).Error("mark a rejected adjustment failed", "request_id", adj.RequestID, "error", err)
+		}
+	}
+	return queue.Drop(fmt.Errorf("rejected to the dead-letter queue: %w", cause))
 }
 
 // decodeAdjustment reads and checks a message body.

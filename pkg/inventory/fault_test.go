@@ -81,7 +81,7 @@ func TestRedeliveryAfterPartialFailure(t *testing.T) {
 	f.create(record("A", w, 1), record("C", w, 1))
 	corrupt(t, f, "C", w, store.S("broken"))
 	id, m := f.message(inventory.MethodPut, onHand("A", w, 5), onHand("N", w, 3), onHand("C", w, 4))
-	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table}}
+	svc := f.consumer(nil)
 	ev := events.SQSEvent{Records: []events.SQSMessage{{MessageId: "m1", Body: m}}}
 	resp, err := svc.Consume(context.Background(), ev)
 	if err != nil || len(resp.BatchItemFailures) != 1 {
@@ -168,16 +168,21 @@ func TestFailureMidMessage(t *testing.T) {
 }
 
 // TestBatchFailureReportsTheRest: in one batch, a failing message and every
-// message after it are reported as failures; those before are applied.
+// message after it are reported as failures; those before are applied. A
+// message that can never be applied is rejected, not failed: it holds up
+// nothing after it.
 func TestBatchFailureReportsTheRest(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	w := f.warehouse("W")
+	f.create(record("B", w, 1))
+	corrupt(t, f, "B", w, store.S("broken"))
 	id1, m1 := f.message(inventory.MethodPut, onHand("A", w, 1))
-	_, m3 := f.message(inventory.MethodPut, onHand("C", w, 3))
-	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table}}
+	_, m3 := f.message(inventory.MethodPut, onHand("B", w, 3))
+	_, m4 := f.message(inventory.MethodPut, onHand("C", w, 4))
+	svc := f.consumer(nil)
 	resp, err := svc.Consume(context.Background(), events.SQSEvent{Records: []events.SQSMessage{
-		{MessageId: "1", Body: m1}, {MessageId: "2", Body: "poison"}, {MessageId: "3", Body: m3},
+		{MessageId: "1", Body: m1}, {MessageId: "2", Body: "poison for " + f.acct.ID}, {MessageId: "3", Body: m3}, {MessageId: "4", Body: m4},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -186,8 +191,8 @@ func TestBatchFailureReportsTheRest(t *testing.T) {
 	for _, bf := range resp.BatchItemFailures {
 		failed = append(failed, bf.ItemIdentifier)
 	}
-	if strings.Join(failed, ",") != "2,3" {
-		t.Errorf("failures %v, want 2,3", failed)
+	if got, want := strings.Join(failed, ","), "3,4"; got != want {
+		t.Errorf("failures %v, want %v", got, want)
 	}
 	if st := f.status(id1); st.Status != inventory.StatusApplied {
 		t.Errorf("first message: %+v", st)
@@ -195,35 +200,80 @@ func TestBatchFailureReportsTheRest(t *testing.T) {
 	if got := f.list("sku=C"); len(got) != 0 {
 		t.Errorf("message after the failure applied: %+v", got)
 	}
+	f.fromDLQ("poison for " + f.acct.ID)
 }
 
-// TestPoisonMessageToDLQ: a message that can never be applied is retried
-// and, after the queue's maxReceiveCount, lands in the dead-letter queue.
+// TestPoisonMessageToDLQ: a message that can never be applied goes to the
+// dead-letter queue at once, with the reason; when it names one of the
+// account's requests, that request is failed with the reason.
 func TestPoisonMessageToDLQ(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	w := f.warehouse("W")
 	poison := "poison for " + f.acct.ID
 	f.send(poison, "poison-"+f.acct.ID)
-	dlq := f.env.Stack.Queues["AdjustmentsDLQ"].URL
+	if reason := f.fromDLQ(poison); !strings.Contains(reason, "decode message") {
+		t.Errorf("reason %q, want the decoding error", reason)
+	}
+	// A recorded request whose message is unreadable (an item without a
+	// quantity): failed, with the reason.
+	id := f.adjust(http.MethodPut, body(record("A", w, 1)))
+	bad, err := queue.Encode(inventory.Adjustment{RequestID: id, Account: f.acct.ID, Method: inventory.MethodPut,
+		Items: []inventory.Item{{SKU: "A", Warehouse: w}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := f.consumer(nil).Consume(context.Background(), events.SQSEvent{Records: []events.SQSMessage{{MessageId: "bad-" + id, Body: bad}}})
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("rejection: %+v %v", resp, err)
+	}
+	f.fromDLQ(bad)
+	deadline := time.Now().Add(20 * time.Second)
+	for st := f.status(id); ; st = f.status(id) {
+		if st.Status == inventory.StatusFailed && strings.Contains(st.Reason, "one quantity") {
+			break // unless the real message came first: then it is applied, and stays so
+		}
+		if st.Status == inventory.StatusApplied || time.Now().After(deadline) {
+			if st.Status != inventory.StatusApplied {
+				t.Fatalf("status %+v, want failed with the reason", st)
+			}
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// fromDLQ waits for the message body on the adjustments dead-letter queue,
+// deletes it and returns its reason attribute.
+func (f *fixture) fromDLQ(msgBody string) string {
+	f.t.Helper()
+	dlq := f.env.Config.AdjustmentsDLQURL
 	ctx := context.Background()
-	deadline := time.Now().Add(40 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		out, err := f.env.Deps.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl: aws.String(dlq), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1,
+			MessageAttributeNames: []string{"All"},
 		})
 		if err != nil {
-			t.Fatal(err)
+			f.t.Fatal(err)
 		}
 		for _, m := range out.Messages {
-			if aws.ToString(m.Body) == poison {
-				if _, err := f.env.Deps.SQS.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(dlq), ReceiptHandle: m.ReceiptHandle}); err != nil {
-					t.Fatal(err)
-				}
-				return
+			if aws.ToString(m.Body) != msgBody {
+				continue
 			}
+			if _, err := f.env.Deps.SQS.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(dlq), ReceiptHandle: m.ReceiptHandle}); err != nil {
+				f.t.Fatal(err)
+			}
+			reason := aws.ToString(m.MessageAttributes["reason"].StringValue)
+			if reason == "" {
+				f.t.Errorf("dead letter %q has no reason", msgBody)
+			}
+			return reason
 		}
 	}
-	t.Fatal("the poison message never reached the dead-letter queue")
+	f.t.Fatalf("%q never reached the dead-letter queue", msgBody)
+	return ""
 }
 
 // failingListener fails its first calls, then records what it is told.
@@ -253,7 +303,7 @@ func TestListenerFailureRetries(t *testing.T) {
 	w := f.warehouse("W")
 	f.create(record("A", w, 1))
 	l := &failingListener{failures: 1}
-	svc := inventory.Handlers{Service: inventory.Service{Table: f.env.Deps.Table, Stock: l}}
+	svc := f.consumer(l)
 	_, m := f.message(inventory.MethodPatch, onHand("A", w, 9), onHand("Missing", w, 1))
 	ev := events.SQSEvent{Records: []events.SQSMessage{{MessageId: "1", Body: m}}}
 	resp, err := svc.Consume(context.Background(), ev)

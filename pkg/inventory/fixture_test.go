@@ -13,6 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -178,4 +179,16 @@ func errorMessage(t *testing.T, r *testenv.Response) string {
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// consumer is the adjustments consumer over the fixture's stack, telling
+// stock (when not nil) what changed.
+func (f *fixture) consumer(stock inventory.StockListener) inventory.Handlers {
+	cfg, sqs := f.env.Config, f.env.Deps.SQS
+	return inventory.Handlers{Service: inventory.Service{
+		Table:       f.env.Deps.Table,
+		Adjustments: queue.Sender{Client: sqs, URL: cfg.AdjustmentsQueueURL},
+		Rejects:     queue.Sender{Client: sqs, URL: cfg.AdjustmentsDLQURL},
+		Stock:       stock,
+	}}
 }

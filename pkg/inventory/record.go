@@ -28,9 +28,12 @@ const (
 	attrCreatedAt   = "created_at"
 	attrUpdatedAt   = "updated_at"
 	// attrCreatedBy is what created the record: the PUT's request id, or
-	// createdByPost. The record also holds last_request, the adjustment last
-	// applied to it, which a redelivered message finds and applies nothing.
+	// createdByPost.
 	attrCreatedBy = "created_by"
+	// attrLastRequest is the adjustment last applied to the record: a
+	// redelivered message finds itself there and applies nothing, an older
+	// one finds a newer id and is superseded.
+	attrLastRequest = "last_request"
 )
 
 // createdByPost is the created_by of records POST /inventory created.

@@ -3,6 +3,7 @@ package inventory
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,6 +31,15 @@ func parseRequestID(account, s string) (id string, at time.Time, ok bool) {
 	}
 	ms := int64(binary.BigEndian.Uint64(append([]byte{0, 0}, u[:6]...)))
 	return u.String(), time.UnixMilli(ms), true
+}
+
+// idPrefix is the beginning every request id made at t or later sorts at or
+// after: the canonical form of its 48-bit millisecond time ("0190a3f1-7c2e").
+func idPrefix(t time.Time) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(t.UnixMilli()))
+	h := hex.EncodeToString(b[2:])
+	return h[:8] + "-" + h[8:]
 }
 
 // checksum is the four bytes that tie a request id to its account.

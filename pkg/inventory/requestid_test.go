@@ -71,3 +71,18 @@ func FuzzParseRequestID(f *testing.F) {
 		}
 	})
 }
+
+// TestIDPrefix: every id made at or after a time sorts at or after its
+// prefix, every id made before sorts before it.
+func TestIDPrefix(t *testing.T) {
+	t.Parallel()
+	before := newRequestID("acct_a")
+	time.Sleep(2 * time.Millisecond)
+	at := time.Now()
+	time.Sleep(time.Millisecond)
+	after := newRequestID("acct_a")
+	p := idPrefix(at)
+	if len(p) != len("0190a3f1-7c2e") || !(before < p) || !(after >= p) {
+		t.Errorf("idPrefix = %q; ids before %q and after %q", p, before, after)
+	}
+}

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"context"
+	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/logctx"
@@ -16,6 +17,12 @@ type Service struct {
 	Table store.Table
 	// Adjustments is the FIFO queue PUT and PATCH queue adjustments on.
 	Adjustments queue.Sender
+	// Rejects is its dead-letter queue, where the consumer puts a message
+	// it can never apply, with the reason.
+	Rejects queue.Sender
+	// ResendAfter is how long an accepted adjustment may stay queued before
+	// the sweep sends it again (DefaultResendAfter when zero).
+	ResendAfter time.Duration
 	// Stock, if set, is told which records changed after POST creates
 	// records and after the consumer applies an adjustment.
 	Stock StockListener

@@ -8,18 +8,23 @@ import (
 )
 
 // Adjustment statuses and per-item results (GET /inventory/adjustments/{id}).
+// A request is queued from its acceptance until it is applied, or failed
+// with a reason (the queue refused it, or its message could not be read).
+// An item is skipped_superseded when a request accepted after it has set
+// the record already (a request re-sent late never undoes a newer one).
 const (
 	StatusQueued  = "queued"
 	StatusApplied = "applied"
+	StatusFailed  = "failed"
 
-	ResultApplied = "applied"
-	ResultCreated = "created"
-	ResultSkipped = "skipped_not_found"
+	ResultApplied    = "applied"
+	ResultCreated    = "created"
+	ResultSkipped    = "skipped_not_found"
+	ResultSuperseded = "skipped_superseded"
 )
 
-// statusRetention is how long an applied adjustment's status is kept (the
-// status item's ttl), and how long a request id not yet applied is
-// reported as queued.
+// statusRetention is how long a request's status is kept (the status
+// item's ttl).
 const statusRetention = 30 * 24 * time.Hour
 
 // AdjustmentNotFoundMessage is the 404 of an unknown request id.
@@ -37,18 +42,20 @@ type Result struct {
 }
 
 // Status is an adjustment request as GET /inventory/adjustments/{id}
-// returns it; once applied it is stored at (<acct>#ADJ, request id).
+// returns it, stored at (<acct>#ADJ, request id) from its acceptance on:
+// queued (no items yet), applied (a result per item), or failed (the
+// reason, no items).
 type Status struct {
 	RequestID string   `json:"request_id" dynamodbav:"request_id"`
 	Status    string   `json:"status" dynamodbav:"status"`
+	Reason    string   `json:"reason,omitempty" dynamodbav:"reason,omitempty"`
 	Items     []Result `json:"items" dynamodbav:"items"`
 }
 
-// AdjustmentStatus returns the status of the account's request id: an
-// applied request with its per-item results, or a recent request that is
-// still queued (with no items yet); anything else is not found.
+// AdjustmentStatus returns the status of the account's request id; an id
+// that is not the account's, or that was never accepted, is not found.
 func (s Service) AdjustmentStatus(ctx context.Context, account, requestID string) (Status, error) {
-	id, at, ok := parseRequestID(account, requestID)
+	id, _, ok := parseRequestID(account, requestID)
 	if !ok {
 		return Status{}, errs.NotFound(AdjustmentNotFoundMessage)
 	}
@@ -56,10 +63,11 @@ func (s Service) AdjustmentStatus(ctx context.Context, account, requestID string
 	switch {
 	case err != nil:
 		return Status{}, err
-	case found:
-		return st, nil
-	case time.Since(at) > statusRetention:
+	case !found:
 		return Status{}, errs.NotFound(AdjustmentNotFoundMessage)
 	}
-	return Status{RequestID: id, Status: StatusQueued, Items: []Result{}}, nil
+	if st.Items == nil {
+		st.Items = []Result{}
+	}
+	return st, nil
 }

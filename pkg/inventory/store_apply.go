@@ -21,6 +21,10 @@ func applyItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now 
 	case errors.As(err, &ccf) && len(ccf.Item) == 0:
 		res.Result = ResultSkipped
 		return res, nil
+	case errors.As(err, &ccf) && lastRequest(ccf.Item) != adj.RequestID:
+		// Set by a request accepted after this one.
+		res.Result = ResultSuperseded
+		return res, nil
 	case errors.As(err, &ccf):
 		// Applied by an earlier delivery of this request.
 		return res, res.fill(ccf.Item, adj.RequestID)
@@ -28,6 +32,15 @@ func applyItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now 
 		return res, fmt.Errorf("apply %s of %s: %w", it.Record(), adj.RequestID, err)
 	}
 	return res, res.fill(out.Attributes, adj.RequestID)
+}
+
+// lastRequest is the id of the request that last set the record item.
+func lastRequest(item map[string]types.AttributeValue) string {
+	v, _ := item[attrLastRequest].(*types.AttributeValueMemberS)
+	if v == nil {
+		return ""
+	}
+	return v.Value
 }
 
 // fill sets the result and the quantities from the record after the
@@ -52,17 +65,18 @@ func (r *Result) fill(item map[string]types.AttributeValue, requestID string) er
 
 // itemUpdate is the UpdateItem of one item: on_hand X sets available =
 // X - reserved, available X sets on_hand = X + reserved, both against the
-// reserved of that instant. The condition refuses a record this request
-// was applied to already and, for PATCH, a missing record. It returns the
-// record after the update, or before it when the condition fails.
+// reserved of that instant. The condition refuses a record this request, or
+// a later one, was applied to already (request ids sort by the time they
+// were made) and, for PATCH, a missing record. It returns the record after
+// the update, or before it when the condition fails.
 func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.UpdateItemInput {
 	u := store.Update{
 		Set: []string{
 			"#reserved = if_not_exists(#reserved, :zero)",
-			"#updated_at = :now", "#GSI2SK = :now", "#last_request = :req",
+			"#updated_at = :now", "#GSI2SK = :now", "#" + attrLastRequest + " = :req",
 		},
 		Remove:    it.Clear,
-		Condition: "(attribute_not_exists(#last_request) OR #last_request <> :req)",
+		Condition: "(attribute_not_exists(#" + attrLastRequest + ") OR #" + attrLastRequest + " < :req)",
 		Values:    map[string]types.AttributeValue{":zero": store.N(0), ":now": store.S(now), ":req": store.S(adj.RequestID)},
 	}
 	if it.OnHand != nil {

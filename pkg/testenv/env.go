@@ -2,7 +2,6 @@ package testenv
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -114,29 +113,11 @@ func start() (env *Env, err error) {
 	}
 	startCtx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
-	var (
-		wg             sync.WaitGroup
-		ddb, sqs       *emulators.Process
-		ddbErr, sqsErr error
-	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		ddb, ddbErr = emulators.StartDynoxide(startCtx, emulators.DynoxideOptions{})
-	}()
-	go func() {
-		defer wg.Done()
-		sqs, sqsErr = emulators.StartFauxqs(startCtx)
-	}()
-	wg.Wait()
-	for _, p := range []*emulators.Process{ddb, sqs} {
-		if p != nil {
-			env.procs = append(env.procs, p)
-		}
-	}
-	if err := errors.Join(ddbErr, sqsErr); err != nil {
+	ddb, sqs, err := emulators.StartDynoxideAndFauxqs(startCtx, emulators.DynoxideOptions{})
+	if err != nil {
 		return nil, err
 	}
+	env.procs = append(env.procs, ddb, sqs)
 	env.Stack, err = gateway.Provision(startCtx, env.Template, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqs.Endpoint}, gateway.ProvisionOptions{})
 	if err != nil {
 		return nil, err

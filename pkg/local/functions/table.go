@@ -48,6 +48,7 @@ var table = map[string]func(d *app.Deps) any{
 	"inventory-adjust":          func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.Adjust) },
 	"inventory-adjustment-get":  func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.GetAdjustment) },
 	"inventory-adjust-consumer": func(d *app.Deps) any { return inventory.Handlers{Service: d.Inventory()}.Consume },
+	"inventory-adjust-sweep":    func(d *app.Deps) any { return inventory.Handlers{Service: d.Inventory()}.Sweep },
 
 	// orders and fulfillments
 	"orders-list":                 func(d *app.Deps) any { return d.HTTP(orders.Handlers{Service: d.Orders()}.List) },

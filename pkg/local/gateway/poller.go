@@ -51,11 +51,13 @@ type PollerOptions struct {
 
 // Pollers play the Lambda event source mappings of a template: one receive loop per enabled
 // SQS event, and a stream reader per enabled DynamoDB event, invoking the function's handler
-// with each batch.
+// with each batch; and its EventBridge schedules, invoking a function with a Schedule event
+// every rate.
 type Pollers struct {
 	stack       *Stack
 	sources     []*source
 	streams     []*streamSource
+	schedules   []*scheduleSource
 	checkpoints *checkpoints
 	opts        PollerOptions
 	log         *slog.Logger
@@ -84,6 +86,9 @@ func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, erro
 	opts.StreamRetryDelay = cmp.Or(opts.StreamRetryDelay, 100*time.Millisecond)
 	p := &Pollers{stack: stack, opts: opts, log: cmp.Or(opts.Logger, slog.Default())}
 	if err := p.addStreams(lookup); err != nil {
+		return nil, err
+	}
+	if err := p.addSchedules(lookup); err != nil {
 		return nil, err
 	}
 	tpl := stack.Template()
@@ -179,6 +184,9 @@ func (p *Pollers) Start(ctx context.Context) {
 			defer p.wg.Done()
 			s.run(ctx, &p.wg)
 		}()
+	}
+	for _, s := range p.schedules {
+		p.wg.Go(func() { p.runSchedule(ctx, s) })
 	}
 }
 

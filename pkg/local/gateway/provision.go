@@ -86,10 +86,40 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 	if len(tpl.Queues) > 0 && ep.SQS == "" {
 		return nil, errors.New("provision: the template has queues but no SQS endpoint was given")
 	}
-	created := map[string]bool{}
+	queues, err := s.provisionQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.Queues = queues
+	return s, nil
+}
+
+// ProvisionQueues creates the template's queues again as Provision did (dead-letter queues
+// first, each queue with its attributes and RedrivePolicy; existing queues are reused), for
+// an SQS emulator that was restarted without them (fauxqs keeps its queues in memory). It
+// fails when a queue's URL is not the one Provision returned: the clients and the
+// functions' environment hold those.
+func (s *Stack) ProvisionQueues(ctx context.Context) error {
+	queues, err := s.provisionQueues(ctx)
+	if err != nil {
+		return err
+	}
+	for id, q := range queues {
+		if was := s.Queues[id]; q != was {
+			return fmt.Errorf("provision queue %s again: it is now %+v, was %+v", id, q, was)
+		}
+	}
+	return nil
+}
+
+// provisionQueues creates the template's queues, dead-letter queues first, and returns
+// them by logical id; each one's name, URL and ARN resolve in the queues after it.
+func (s *Stack) provisionQueues(ctx context.Context) (map[string]QueueInfo, error) {
+	tpl := s.template
+	queues := map[string]QueueInfo{}
 	var create func(q *template.Queue, depth int) error
 	create = func(q *template.Queue, depth int) error {
-		if created[q.LogicalID] {
+		if _, done := queues[q.LogicalID]; done {
 			return nil
 		}
 		if depth > len(tpl.Queues) {
@@ -104,10 +134,15 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 				return err
 			}
 		}
-		if err := s.provisionQueue(ctx, q); err != nil {
+		info, err := s.provisionQueue(ctx, q, queues)
+		if err != nil {
 			return fmt.Errorf("provision queue %s: %w", q.LogicalID, err)
 		}
-		created[q.LogicalID] = true
+		queues[q.LogicalID] = info
+		s.resolver.Refs[q.LogicalID] = info.URL
+		s.resolver.Attrs[q.LogicalID+".Arn"] = info.ARN
+		s.resolver.Attrs[q.LogicalID+".QueueName"] = info.Name
+		s.resolver.Attrs[q.LogicalID+".QueueUrl"] = info.URL
 		return nil
 	}
 	for i := range tpl.Queues {
@@ -115,7 +150,7 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 			return nil, err
 		}
 	}
-	return s, nil
+	return queues, nil
 }
 
 func (s *Stack) provisionTable(ctx context.Context, tb *template.Table) error {
@@ -350,10 +385,11 @@ func (s *Stack) queueName(q *template.Queue) (string, error) {
 
 func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
-func (s *Stack) provisionQueue(ctx context.Context, q *template.Queue) error {
+// provisionQueue creates one queue, its dead-letter queue already in queues, and returns it.
+func (s *Stack) provisionQueue(ctx context.Context, q *template.Queue, queues map[string]QueueInfo) (QueueInfo, error) {
 	name, err := s.queueName(q)
 	if err != nil {
-		return err
+		return QueueInfo{}, err
 	}
 	attrs := map[string]string{
 		string(sqstypes.QueueAttributeNameVisibilityTimeout):             seconds(q.VisibilityTimeout),
@@ -372,35 +408,30 @@ func (s *Stack) provisionQueue(ctx context.Context, q *template.Queue) error {
 		}
 	}
 	if q.DeadLetterQueue != "" {
-		dlq, ok := s.Queues[q.DeadLetterQueue]
+		dlq, ok := queues[q.DeadLetterQueue]
 		if !ok {
-			return fmt.Errorf("dead-letter queue %s is not provisioned", q.DeadLetterQueue)
+			return QueueInfo{}, fmt.Errorf("dead-letter queue %s is not provisioned", q.DeadLetterQueue)
 		}
 		policy, err := json.Marshal(map[string]any{"deadLetterTargetArn": dlq.ARN, "maxReceiveCount": q.MaxReceiveCount})
 		if err != nil {
-			return err
+			return QueueInfo{}, err
 		}
 		attrs[string(sqstypes.QueueAttributeNameRedrivePolicy)] = string(policy)
 	}
 	out, err := s.SQS.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(name), Attributes: attrs})
 	if err != nil {
-		return fmt.Errorf("create queue %s: %w", name, err)
+		return QueueInfo{}, fmt.Errorf("create queue %s: %w", name, err)
 	}
 	url := aws.ToString(out.QueueUrl)
 	got, err := s.SQS.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
 		QueueUrl: aws.String(url), AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn},
 	})
 	if err != nil {
-		return fmt.Errorf("get ARN of queue %s: %w", name, err)
+		return QueueInfo{}, fmt.Errorf("get ARN of queue %s: %w", name, err)
 	}
 	arn := got.Attributes[string(sqstypes.QueueAttributeNameQueueArn)]
 	if !strings.HasPrefix(arn, "arn:") {
-		return fmt.Errorf("queue %s has no ARN", name)
+		return QueueInfo{}, fmt.Errorf("queue %s has no ARN", name)
 	}
-	s.Queues[q.LogicalID] = QueueInfo{LogicalID: q.LogicalID, Name: name, URL: url, ARN: arn}
-	s.resolver.Refs[q.LogicalID] = url
-	s.resolver.Attrs[q.LogicalID+".Arn"] = arn
-	s.resolver.Attrs[q.LogicalID+".QueueName"] = name
-	s.resolver.Attrs[q.LogicalID+".QueueUrl"] = url
-	return nil
+	return QueueInfo{LogicalID: q.LogicalID, Name: name, URL: url, ARN: arn}, nil
 }

@@ -64,6 +64,16 @@ type Function struct {
 	SQSEvents []SQSEvent
 	// DynamoDBEvents lists the function's events of type DynamoDB, sorted by name.
 	DynamoDBEvents []DynamoDBEvent
+	// ScheduleEvents lists the function's events of type Schedule, sorted by name.
+	ScheduleEvents []ScheduleEvent
+}
+
+// ScheduleEvent is an event source of type Schedule with a rate expression
+// (rate(5 minutes)); cron expressions are not supported.
+type ScheduleEvent struct {
+	Name    string
+	Rate    time.Duration
+	Enabled bool
 }
 
 // APIEvent is an event source of type Api.

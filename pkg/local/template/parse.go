@@ -215,6 +215,12 @@ func (t *Template) parseFunction(r Resource, globals map[string]any) (Function, 
 				return f, fmt.Errorf("event %s: %w", name, err)
 			}
 			f.DynamoDBEvents = append(f.DynamoDBEvents, d)
+		case "Schedule":
+			sc, err := parseScheduleEvent(name, props)
+			if err != nil {
+				return f, fmt.Errorf("event %s: %w", name, err)
+			}
+			f.ScheduleEvents = append(f.ScheduleEvents, sc)
 		}
 	}
 	return f, nil

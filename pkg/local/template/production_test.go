@@ -405,3 +405,16 @@ func asText(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// TestTemplateOutageResponses: when the authorizer cannot read the account
+// (an outage), API Gateway answers as the functions do in one: 503 with
+// Retry-After and the same body.
+func TestTemplateOutageResponses(t *testing.T) {
+	tpl := loadTemplate(t)
+	want := api.Unavailable()
+	got := tpl.API.GatewayResponses["AUTHORIZER_FAILURE"]
+	if got.StatusCode != want.StatusCode || got.Templates["application/json"] != want.Body ||
+		got.Headers["Retry-After"] != want.Headers["Retry-After"] || got.Headers["Content-Type"] != want.Headers["Content-Type"] {
+		t.Errorf("AUTHORIZER_FAILURE = %+v, want the functions' 503: %d %s %v", got, want.StatusCode, want.Body, want.Headers)
+	}
+}
