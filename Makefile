@@ -89,7 +89,7 @@ test: deps lint ## the whole suite: lint, then every test with the race detector
 	@echo "== go test"
 	@$(GO) test -race -timeout 15m ./...
 
-bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request, as a table
+bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request; per function: binary size and init time
 	@mkdir -p .local
 	@$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./... | tee .local/bench.txt | awk -f .ci/benchtable.awk
 

@@ -1,5 +1,6 @@
 # Turns `go test -bench` output into a table: one row per benchmark with its
-# DynamoDB calls, read and write capacity units and time per request.
+# DynamoDB calls, read and write capacity units and time per request, then
+# any other metric (a function's binary size and init time, latencies).
 function metric(name,   i) {
 	for (i = 3; i < NF; i++) if ($(i + 1) == name) return $i
 	return "-"

@@ -17,6 +17,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/local/template"
 )
@@ -202,11 +203,11 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	gw, err := gateway.NewGateway(tpl, deps.Handler, gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Table)})
+	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Table)})
 	if err != nil {
 		return err
 	}
-	pollers, err := gateway.NewPollers(stack, deps.Handler, gateway.PollerOptions{CheckpointFile: filepath.Join(*dir, "stream-checkpoints.json")})
+	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), gateway.PollerOptions{CheckpointFile: filepath.Join(*dir, "stream-checkpoints.json")})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
-// Command authorizer is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "authorizer" in
-// pkg/app/functions.go.
+// Command authorizer is the Lambda function AuthorizerFunction of template.yaml: it reads
+// its configuration from the environment and serves auth.Authorizer.Handle over the
+// services pkg/app wires.
 package main
 
 import (
@@ -10,6 +10,6 @@ import (
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("authorizer"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.Authorizer().Handle)
 }

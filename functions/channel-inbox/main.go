@@ -1,15 +1,16 @@
-// Command channel-inbox is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "channel-inbox" in
-// pkg/app/functions.go.
+// Command channel-inbox is the Lambda function ChannelInboxFunction of template.yaml: it
+// reads its configuration from the environment and serves inbox.Handlers.Consume over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/inbox"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("channel-inbox"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(inbox.Handlers{Service: d.Inbox()}.Consume)
 }

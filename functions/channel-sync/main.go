@@ -1,15 +1,16 @@
-// Command channel-sync is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "channel-sync" in
-// pkg/app/functions.go.
+// Command channel-sync is the Lambda function ChannelSyncFunction of template.yaml: it
+// reads its configuration from the environment and serves listings.Handlers.Stream over
+// the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/listings"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("channel-sync"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(listings.Handlers{Service: d.Listings()}.Stream)
 }

@@ -1,15 +1,16 @@
-// Command channels-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "channels-list" in
-// pkg/app/functions.go.
+// Command channels-list is the Lambda function ChannelsListFunction of template.yaml: it
+// reads its configuration from the environment and serves channels.Handlers.List over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/channels"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("channels-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(channels.Handlers{Service: d.Channels()}.List))
 }

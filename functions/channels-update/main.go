@@ -1,15 +1,16 @@
-// Command channels-update is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "channels-update" in
-// pkg/app/functions.go.
+// Command channels-update is the Lambda function ChannelsUpdateFunction of template.yaml:
+// it reads its configuration from the environment and serves channels.Handlers.Update over
+// the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/channels"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("channels-update"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(channels.Handlers{Service: d.Channels()}.Update))
 }

@@ -1,15 +1,16 @@
-// Command events-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "events-list" in
-// pkg/app/functions.go.
+// Command events-list is the Lambda function EventsListFunction of template.yaml: it reads
+// its configuration from the environment and serves events.Handlers.List over the services
+// pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/events"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("events-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(events.Handlers{Service: d.Events()}.List))
 }

@@ -1,15 +1,16 @@
-// Command events is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "events" in
-// pkg/app/functions.go.
+// Command events is the Lambda function EventsFunction of template.yaml: it reads its
+// configuration from the environment and serves events.Handlers.Stream over the services
+// pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/events"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("events"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(events.Handlers{Service: d.Events()}.Stream)
 }

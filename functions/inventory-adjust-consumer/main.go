@@ -1,15 +1,16 @@
-// Command inventory-adjust-consumer is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "inventory-adjust-consumer" in
-// pkg/app/functions.go.
+// Command inventory-adjust-consumer is the Lambda function InventoryAdjustConsumerFunction
+// of template.yaml: it reads its configuration from the environment and serves
+// inventory.Handlers.Consume over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/inventory"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("inventory-adjust-consumer"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(inventory.Handlers{Service: d.Inventory()}.Consume)
 }

@@ -1,15 +1,16 @@
-// Command inventory-adjust is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "inventory-adjust" in
-// pkg/app/functions.go.
+// Command inventory-adjust is the Lambda function InventoryAdjustFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// inventory.Handlers.Adjust over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/inventory"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("inventory-adjust"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(inventory.Handlers{Service: d.Inventory()}.Adjust))
 }

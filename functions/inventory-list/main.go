@@ -1,15 +1,16 @@
-// Command inventory-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "inventory-list" in
-// pkg/app/functions.go.
+// Command inventory-list is the Lambda function InventoryListFunction of template.yaml: it
+// reads its configuration from the environment and serves inventory.Handlers.List over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/inventory"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("inventory-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(inventory.Handlers{Service: d.Inventory()}.List))
 }

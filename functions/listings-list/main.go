@@ -1,15 +1,16 @@
-// Command listings-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "listings-list" in
-// pkg/app/functions.go.
+// Command listings-list is the Lambda function ListingsListFunction of template.yaml: it
+// reads its configuration from the environment and serves listings.Handlers.List over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/listings"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("listings-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(listings.Handlers{Service: d.Listings()}.List))
 }

@@ -1,15 +1,16 @@
-// Command listings-put is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "listings-put" in
-// pkg/app/functions.go.
+// Command listings-put is the Lambda function ListingsPutFunction of template.yaml: it
+// reads its configuration from the environment and serves listings.Handlers.Put over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/listings"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("listings-put"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(listings.Handlers{Service: d.Listings()}.Put))
 }

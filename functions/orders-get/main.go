@@ -1,15 +1,16 @@
-// Command orders-get is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "orders-get" in
-// pkg/app/functions.go.
+// Command orders-get is the Lambda function OrdersGetFunction of template.yaml: it reads
+// its configuration from the environment and serves orders.Handlers.GetOne over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/orders"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("orders-get"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(orders.Handlers{Service: d.Orders()}.GetOne))
 }

@@ -1,15 +1,16 @@
-// Command orders-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "orders-list" in
-// pkg/app/functions.go.
+// Command orders-list is the Lambda function OrdersListFunction of template.yaml: it reads
+// its configuration from the environment and serves orders.Handlers.List over the services
+// pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/orders"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("orders-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(orders.Handlers{Service: d.Orders()}.List))
 }

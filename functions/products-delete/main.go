@@ -1,15 +1,16 @@
-// Command products-delete is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "products-delete" in
-// pkg/app/functions.go.
+// Command products-delete is the Lambda function ProductsDeleteFunction of template.yaml:
+// it reads its configuration from the environment and serves catalog.Handlers.Delete over
+// the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("products-delete"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(catalog.Handlers{Service: d.Catalog()}.Delete))
 }

@@ -1,15 +1,16 @@
-// Command products-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "products-list" in
-// pkg/app/functions.go.
+// Command products-list is the Lambda function ProductsListFunction of template.yaml: it
+// reads its configuration from the environment and serves catalog.Handlers.List over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("products-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(catalog.Handlers{Service: d.Catalog()}.List))
 }

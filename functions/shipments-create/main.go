@@ -1,15 +1,16 @@
-// Command shipments-create is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "shipments-create" in
-// pkg/app/functions.go.
+// Command shipments-create is the Lambda function ShipmentsCreateFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// shipments.Handlers.Create over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("shipments-create"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(shipments.Handlers{Service: d.Shipments()}.Create))
 }

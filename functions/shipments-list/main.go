@@ -1,15 +1,16 @@
-// Command shipments-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "shipments-list" in
-// pkg/app/functions.go.
+// Command shipments-list is the Lambda function ShipmentsListFunction of template.yaml: it
+// reads its configuration from the environment and serves shipments.Handlers.List over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("shipments-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(shipments.Handlers{Service: d.Shipments()}.List))
 }

@@ -1,15 +1,16 @@
-// Command variation-groups-delete is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "variation-groups-delete" in
-// pkg/app/functions.go.
+// Command variation-groups-delete is the Lambda function VariationGroupsDeleteFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// catalog.Handlers.DeleteGroup over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("variation-groups-delete"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(catalog.Handlers{Service: d.Catalog()}.DeleteGroup))
 }

@@ -1,15 +1,16 @@
-// Command variation-groups-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "variation-groups-list" in
-// pkg/app/functions.go.
+// Command variation-groups-list is the Lambda function VariationGroupsListFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// catalog.Handlers.ListGroups over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("variation-groups-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(catalog.Handlers{Service: d.Catalog()}.ListGroups))
 }

@@ -1,15 +1,16 @@
-// Command variation-groups-put is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "variation-groups-put" in
-// pkg/app/functions.go.
+// Command variation-groups-put is the Lambda function VariationGroupsPutFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// catalog.Handlers.PutGroup over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("variation-groups-put"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(catalog.Handlers{Service: d.Catalog()}.PutGroup))
 }

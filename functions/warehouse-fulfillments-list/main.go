@@ -1,15 +1,16 @@
-// Command warehouse-fulfillments-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "warehouse-fulfillments-list" in
-// pkg/app/functions.go.
+// Command warehouse-fulfillments-list is the Lambda function
+// WarehouseFulfillmentsListFunction of template.yaml: it reads its configuration from the
+// environment and serves orders.Handlers.Fulfillments over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/orders"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("warehouse-fulfillments-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(orders.Handlers{Service: d.Orders()}.Fulfillments))
 }

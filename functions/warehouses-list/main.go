@@ -1,15 +1,16 @@
-// Command warehouses-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "warehouses-list" in
-// pkg/app/functions.go.
+// Command warehouses-list is the Lambda function WarehousesListFunction of template.yaml:
+// it reads its configuration from the environment and serves warehouses.Handlers.List over
+// the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("warehouses-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(warehouses.Handlers{Service: d.Warehouses()}.List))
 }

@@ -1,15 +1,16 @@
-// Command webhook-deliveries-list is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "webhook-deliveries-list" in
-// pkg/app/functions.go.
+// Command webhook-deliveries-list is the Lambda function WebhookDeliveriesListFunction of
+// template.yaml: it reads its configuration from the environment and serves
+// webhooks.Handlers.Deliveries over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("webhook-deliveries-list"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Deliveries))
 }

@@ -1,15 +1,16 @@
-// Command webhook-deliveries-retry is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "webhook-deliveries-retry" in
-// pkg/app/functions.go.
+// Command webhook-deliveries-retry is the Lambda function WebhookDeliveriesRetryFunction
+// of template.yaml: it reads its configuration from the environment and serves
+// webhooks.Handlers.Retry over the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("webhook-deliveries-retry"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Retry))
 }

@@ -1,15 +1,16 @@
-// Command webhooks-get is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "webhooks-get" in
-// pkg/app/functions.go.
+// Command webhooks-get is the Lambda function WebhooksGetFunction of template.yaml: it
+// reads its configuration from the environment and serves webhooks.Handlers.Get over the
+// services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("webhooks-get"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Get))
 }

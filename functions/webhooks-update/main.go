@@ -1,15 +1,16 @@
-// Command webhooks-update is a Lambda function of multisell: it reads its configuration
-// from the environment and serves the handler registered as "webhooks-update" in
-// pkg/app/functions.go.
+// Command webhooks-update is the Lambda function WebhooksUpdateFunction of template.yaml:
+// it reads its configuration from the environment and serves webhooks.Handlers.Update over
+// the services pkg/app wires.
 package main
 
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/webhooks"
 )
 
 func main() {
-	deps := app.MustNew(app.ConfigFromEnv())
-	lambda.Start(deps.MustHandler("webhooks-update"))
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Update))
 }

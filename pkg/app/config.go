@@ -1,7 +1,11 @@
 // Package app wires multisell together: configuration from the environment,
-// the AWS clients, and the table of Lambda functions, each mapped to the
-// domain handler it runs. functions/<name>/main.go, the local gateway and
-// the CLI all take their handlers from here, so they run the very same code.
+// the AWS clients every function shares (Deps), the HTTP envelope of the API
+// functions, and one constructor per domain service, each in a file of its
+// own with the hooks between services. functions/<name>/main.go builds Deps
+// and starts its one domain handler over these constructors, so a function's
+// binary links only the services its handler reaches; pkg/local/functions
+// maps every function name to the same handler for the local stack and the
+// tests.
 package app
 
 import (

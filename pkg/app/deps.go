@@ -25,9 +25,9 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
-	// Webhooks posts webhook deliveries, keeping its connections between
-	// attempts.
-	Webhooks *webhookhttp.Sender
+	// WebhookSender posts webhook deliveries, keeping its connections
+	// between attempts.
+	WebhookSender *webhookhttp.Sender
 }
 
 // How long an AWS call may take on AWS: each attempt times out after
@@ -43,28 +43,28 @@ const (
 	SDKCallBudget     = SDKMaxAttempts*SDKAttemptTimeout + (SDKMaxAttempts-1)*SDKMaxBackoff
 )
 
-// New builds the clients. With local endpoints set it uses static dummy
-// credentials, as the emulators want, and the SDK's own timeouts (the
-// emulators share a loaded machine; their latency says nothing about
-// AWS's); otherwise the standard AWS chain and the limits above.
+// New builds the clients with the AWS SDK's configuration chain (the
+// environment, shared config files, SSO, ...): for the CLI, the local stack
+// and the tests. With local endpoints set it uses static dummy credentials,
+// as the emulators want, and the SDK's own timeouts (the emulators share a
+// loaded machine; their latency says nothing about AWS's); otherwise the
+// limits above. A function on Lambda builds its clients with NewLambda.
 func New(ctx context.Context, cfg Config) (*Deps, error) {
 	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region), awsconfig.WithLogger(sdkLogger{})}
-	if cfg.DynamoDBEndpoint != "" || cfg.SQSEndpoint != "" {
-		opts = append(opts, awsconfig.WithCredentialsProvider(
-			credentials.NewStaticCredentialsProvider("local", "local", "")))
+	if cfg.local() {
+		opts = append(opts, awsconfig.WithCredentialsProvider(localCredentials))
 	} else {
-		opts = append(opts,
-			awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(SDKAttemptTimeout)),
-			awsconfig.WithRetryer(func() aws.Retryer {
-				return retry.NewStandard(func(o *retry.StandardOptions) {
-					o.MaxAttempts, o.MaxBackoff = SDKMaxAttempts, SDKMaxBackoff
-				})
-			}))
+		opts = append(opts, awsconfig.WithHTTPClient(sdkHTTPClient()), awsconfig.WithRetryer(sdkRetryer))
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
+	return newDeps(cfg, awsCfg), nil
+}
+
+// newDeps builds the clients over awsCfg.
+func newDeps(cfg Config, awsCfg aws.Config) *Deps {
 	db := dynamodb.NewFromConfig(awsCfg, store.Metering, func(o *dynamodb.Options) {
 		if cfg.DynamoDBEndpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
@@ -76,7 +76,26 @@ func New(ctx context.Context, cfg Config) (*Deps, error) {
 		}
 	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
-	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, Webhooks: sender}, nil
+	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, WebhookSender: sender}
+}
+
+// local reports whether cfg names the emulators' endpoints.
+func (c Config) local() bool { return c.DynamoDBEndpoint != "" || c.SQSEndpoint != "" }
+
+// localCredentials are what the emulators accept.
+var localCredentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+
+// sdkHTTPClient gives up an attempt after SDKAttemptTimeout.
+func sdkHTTPClient() aws.HTTPClient {
+	return awshttp.NewBuildableClient().WithTimeout(SDKAttemptTimeout)
+}
+
+// sdkRetryer makes at most SDKMaxAttempts attempts, SDKMaxBackoff apart at
+// most.
+func sdkRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts, o.MaxBackoff = SDKMaxAttempts, SDKMaxBackoff
+	})
 }
 
 // SetupLogging makes log/slog write JSON to stderr, as CloudWatch wants.

@@ -1,28 +1,33 @@
 package app
 
 import (
-	"context"
-	"log/slog"
 	"os"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 )
 
-// MustNew builds Deps from cfg or exits: for a function's main.
-func MustNew(cfg Config) *Deps {
+// NewLambda sets up logging and builds the clients of a function on Lambda,
+// for its main. It reads the AWS settings from the environment Lambda gives
+// every function (the region in cfg, the execution role's credentials in
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) and skips
+// the SDK's configuration chain, which a function never needs and whose
+// code (shared files, SSO, STS, instance metadata) would be most of what
+// the binary links beyond its handler (docs/decisions.md). The limits on an
+// AWS call and the local endpoints are New's.
+func NewLambda(cfg Config) *Deps {
 	SetupLogging()
-	d, err := New(context.Background(), cfg)
-	if err != nil {
-		slog.Error("start", "error", err)
-		os.Exit(1)
-	}
-	return d
+	return newDeps(cfg, lambdaAWSConfig(cfg, os.Getenv))
 }
 
-// MustHandler returns the handler of the function name or exits.
-func (d *Deps) MustHandler(name string) any {
-	h, err := d.Handler(name)
-	if err != nil {
-		slog.Error("start", "function", name, "error", err)
-		os.Exit(1)
+// lambdaAWSConfig is the AWS configuration of a function on Lambda, with the
+// credentials getenv returns.
+func lambdaAWSConfig(cfg Config, getenv func(string) string) aws.Config {
+	awsCfg := aws.Config{Region: cfg.Region, Logger: sdkLogger{}, Credentials: localCredentials}
+	if !cfg.local() {
+		awsCfg.Credentials = credentials.NewStaticCredentialsProvider(
+			getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"), getenv("AWS_SESSION_TOKEN"))
+		awsCfg.HTTPClient, awsCfg.Retryer = sdkHTTPClient(), sdkRetryer
 	}
-	return h
+	return awsCfg
 }

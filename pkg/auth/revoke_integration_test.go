@@ -26,7 +26,7 @@ func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.I
 	t.Helper()
 	var calls atomic.Int32
 	lookup := func(name string) (any, error) {
-		h, err := env.Deps.Handler(name)
+		h, err := env.Handler(name)
 		if name != "authorizer" || err != nil {
 			return h, err
 		}

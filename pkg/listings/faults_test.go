@@ -74,7 +74,7 @@ func TestReplayedRecordSendsNothing(t *testing.T) {
 	w.waitSynced(wanted(15))
 	before, _ := w.Env.SimListing(w.Acct.ID, w.Amazon, "P")
 	listed, _ := json.Marshal(w.listings(""))
-	h, err := w.Env.Deps.Handler("channel-sync")
+	h, err := w.Env.Handler("channel-sync")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/ratelimit"
@@ -178,7 +179,7 @@ func TestScenario(t *testing.T) {
 	env := testenv.Get(t)
 	eachBackend(t, func(t *testing.T, d *app.Deps) {
 		ctx := context.Background()
-		gw, err := gateway.NewGateway(env.Template, d.Handler, gateway.Options{})
+		gw, err := gateway.NewGateway(env.Template, functions.Lookup(d), gateway.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

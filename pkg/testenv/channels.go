@@ -182,7 +182,7 @@ var errInjected = errors.New("testenv: injected channel-sync failure")
 // handler is the pollers' handler lookup: the application's, with the
 // channel-sync function wrapped for FailStream.
 func (e *Env) handler(name string) (any, error) {
-	h, err := e.Deps.Handler(name)
+	h, err := e.Handler(name)
 	if err != nil {
 		return h, err
 	}

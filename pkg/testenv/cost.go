@@ -43,7 +43,7 @@ var (
 func (e *Env) Request(acct Account, method, path string, want int, body func(i int) any) func(context.Context, int) error {
 	return func(ctx context.Context, i int) error {
 		cachedOnce.Do(func() {
-			cachedGW, cachedErr = gateway.NewGateway(e.Template, e.Deps.Handler,
+			cachedGW, cachedErr = gateway.NewGateway(e.Template, e.Handler,
 				gateway.Options{AuthCacheTTL: time.Hour, Logger: testLogger()})
 		})
 		if cachedErr != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
 	"github.com/multisell/multisell/pkg/local/template"
 )
@@ -38,6 +39,10 @@ type Env struct {
 	procs  []*emulators.Process
 	cancel context.CancelFunc
 }
+
+// Handler returns the handler of the function name over the stack's
+// clients: what its Lambda runs (pkg/local/functions).
+func (e *Env) Handler(name string) (any, error) { return functions.Lookup(e.Deps)(name) }
 
 var (
 	mu       sync.Mutex
@@ -131,7 +136,7 @@ func start() (env *Env, err error) {
 	}
 	log := testLogger()
 	slog.SetDefault(log) // the handlers' request logs: warnings and errors only
-	env.Gateway, err = gateway.NewGateway(env.Template, env.Deps.Handler, gateway.Options{Logger: log})
+	env.Gateway, err = gateway.NewGateway(env.Template, env.Handler, gateway.Options{Logger: log})
 	if err != nil {
 		return nil, err
 	}

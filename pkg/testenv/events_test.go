@@ -30,7 +30,7 @@ func TestSampleEvents(t *testing.T) {
 				t.Fatalf("every function needs a sample event: %v", err)
 			}
 			data := []byte(replacer.Replace(string(raw)))
-			h, err := env.Deps.Handler(fn.Folder)
+			h, err := env.Handler(fn.Folder)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,7 @@ type Gateway struct {
 func (e *Env) NewGateway(t testing.TB, opts gateway.Options, lookup gateway.Lookup) *Gateway {
 	t.Helper()
 	if lookup == nil {
-		lookup = e.Deps.Handler
+		lookup = e.Handler
 	}
 	if opts.Logger == nil {
 		opts.Logger = testLogger()

@@ -46,7 +46,7 @@ func TestDeliveryMessages(t *testing.T) {
 		{"another account", encode(webhooks.Message{Account: other.ID, Webhook: h.hook.ID, Delivery: ping.Delivery.ID})},
 		{"odd ids", encode(webhooks.Message{Account: h.Acct.ID + "\x1f", Webhook: "../" + h.hook.ID, Delivery: "dlv_\u00e9"})},
 	}
-	handler, err := h.Env.Deps.Handler("webhook-delivery")
+	handler, err := h.Env.Handler("webhook-delivery")
 	if err != nil {
 		t.Fatal(err)
 	}

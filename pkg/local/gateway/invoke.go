@@ -14,8 +14,8 @@ import (
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
-// Lookup returns the handler registered for a function folder name (as app.Deps.Handler
-// does): an HTTP, authorizer or SQS handler function.
+// Lookup returns the handler registered for a function folder name, as pkg/local/functions
+// looks it up: an HTTP, authorizer or SQS handler function.
 type Lookup func(name string) (any, error)
 
 // errTimeout is returned when a handler runs past its function's timeout.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
@@ -21,8 +22,10 @@ import (
 const root = "../../.."
 
 // localOnlyEnv are variables app reads that the template must not set: the emulator
-// endpoints (local stack only) and AWS_REGION (set by the Lambda runtime).
-var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "AWS_REGION": true, "WEBHOOK_LOOPBACK": true}
+// endpoints (local stack only), and AWS_REGION and the execution role's credentials (set
+// by the Lambda runtime).
+var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "AWS_REGION": true, "WEBHOOK_LOOPBACK": true,
+	"AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true}
 
 func loadTemplate(t *testing.T) *template.Template {
 	t.Helper()
@@ -71,7 +74,7 @@ func TestTemplateFunctions(t *testing.T) {
 	}
 }
 
-// TestTemplateNames: the template's functions, app.Names() and the folders
+// TestTemplateNames: the template's functions, functions.Names() and the folders
 // under functions/ are the same set.
 func TestTemplateNames(t *testing.T) {
 	tpl := loadTemplate(t)
@@ -88,12 +91,12 @@ func TestTemplateNames(t *testing.T) {
 	for _, d := range dirs {
 		onDisk = append(onDisk, filepath.Base(filepath.Dir(d)))
 	}
-	names := append([]string(nil), app.Names()...)
+	names := functions.Names()
 	cases := []struct {
 		name string
 		want []string
 	}{
-		{"app.Names()", names},
+		{"functions.Names()", names},
 		{"folders under functions/", onDisk},
 	}
 	for _, tc := range cases {

@@ -81,7 +81,7 @@ func (f *Fixture) Warehouse(name string) string {
 // Invoke runs another domain's endpoint in-process as the account.
 func (f *Fixture) Invoke(function, method string, params map[string]string, body any) events.APIGatewayProxyResponse {
 	f.T.Helper()
-	h, err := f.Env.Deps.Handler(function)
+	h, err := f.Env.Handler(function)
 	if err != nil {
 		f.T.Fatal(err)
 	}

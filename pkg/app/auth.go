@@ -1,0 +1,6 @@
+package app
+
+import "github.com/multisell/multisell/pkg/auth"
+
+// Authorizer is the API's REQUEST authorizer, which reads accounts.
+func (d *Deps) Authorizer() auth.Authorizer { return auth.Authorizer{Table: d.Table} }

@@ -1,0 +1,14 @@
+package app
+
+import "github.com/multisell/multisell/pkg/listings"
+
+// Listings is the listings service and channel sync: it reads channels,
+// products, stock and warehouses, pushes to the channel queues, and hands
+// shipments' tracking on.
+func (d *Deps) Listings() listings.Service {
+	return listings.Service{
+		Table: d.Table, Channels: d.Channels(), Catalog: d.Catalog(), Inventory: d.Inventory(), Warehouses: d.Warehouses(),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase, Tracking: d.Shipments(),
+	}
+}

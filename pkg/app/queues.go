@@ -1,0 +1,12 @@
+package app
+
+import "github.com/multisell/multisell/pkg/queue"
+
+// queue is a sender to the queue url.
+func (d *Deps) queue(url string) queue.Sender { return queue.Sender{Client: d.SQS, URL: url} }
+
+// channelQueue is a sender to one of the channel queues, which connectors
+// read and write: plain JSON bodies.
+func (d *Deps) channelQueue(url string) queue.Sender {
+	return queue.Sender{Client: d.SQS, URL: url, Plain: true}
+}

@@ -1,0 +1,14 @@
+package app
+
+import "github.com/multisell/multisell/pkg/shipments"
+
+// Shipments is the shipments service: the orders service hears of the stock
+// a shipment releases, and tracking goes to the channels through their
+// queues.
+func (d *Deps) Shipments() shipments.Service {
+	return shipments.Service{
+		Table: d.Table, Stock: d.Orders(),
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase,
+	}
+}
