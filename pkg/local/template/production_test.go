@@ -97,6 +97,28 @@ func canCountRequests(grants []grant) bool {
 	})
 }
 
+// idempotencyOnly reports whether a grant is limited to Idempotency-Key records.
+func idempotencyOnly(g grant) bool { return slices.Equal(g.leadingKeys(), []string{"*#IDEM"}) }
+
+// canKeepIdempotencyKeys reports whether grants allow pkg/idempotency's PutItem and
+// DeleteItem on <account>#IDEM items.
+func canKeepIdempotencyKeys(grants []grant) bool {
+	allows := func(action string) bool {
+		return slices.ContainsFunc(grants, func(g grant) bool {
+			return g.action == action && (g.leadingKeys() == nil || idempotencyOnly(g))
+		})
+	}
+	return allows("dynamodb:PutItem") && allows("dynamodb:DeleteItem")
+}
+
+// servesWrites reports whether a function serves a POST, PUT, PATCH or DELETE route: those
+// take an Idempotency-Key.
+func servesWrites(f template.Function) bool {
+	return slices.ContainsFunc(f.APIEvents, func(e template.APIEvent) bool {
+		return e.Method == "POST" || e.Method == "PUT" || e.Method == "PATCH" || e.Method == "DELETE"
+	})
+}
+
 // deleters are the functions that delete items, and what they delete.
 var deleters = map[string]string{
 	"ProductsDeleteFunction":          "products (and a dissolved group's)",
@@ -111,8 +133,9 @@ var deleters = map[string]string{
 }
 
 // TestTemplatePermissions: every function gets only the table actions it
-// uses. No Scan, no wildcard, DeleteItem only where something is deleted,
-// and the authorizer one GetItem on account items.
+// uses. No Scan, no wildcard, DeleteItem only where something is deleted
+// (or on Idempotency-Key records, which every function serving writes
+// claims and releases), and the authorizer one GetItem on account items.
 func TestTemplatePermissions(t *testing.T) {
 	tpl := loadTemplate(t)
 	for _, f := range tpl.Functions {
@@ -126,8 +149,11 @@ func TestTemplatePermissions(t *testing.T) {
 				}
 			}
 			_, deletes := deleters[f.LogicalID]
-			if got := slices.Contains(actions, "dynamodb:DeleteItem"); got != deletes {
+			if got := slices.ContainsFunc(grants, func(g grant) bool { return g.action == "dynamodb:DeleteItem" && !idempotencyOnly(g) }); got != deletes {
 				t.Errorf("DeleteItem allowed: %v, want %v (deleters lists the functions that delete)", got, deletes)
+			}
+			if servesWrites(f) && !canKeepIdempotencyKeys(grants) {
+				t.Errorf("serves writes but cannot claim (PutItem) and release (DeleteItem) Idempotency-Key records")
 			}
 			if f.Folder != "authorizer" {
 				return
