@@ -74,6 +74,10 @@ func TestOutageAnswers(t *testing.T) {
 	}{
 		{"a read hangs", "GET", hang, nil, `{"error":"Service temporarily unavailable"}`},
 		{"a write hangs", "POST", hang, nil, `{"error":"Service temporarily unavailable","outcome":"unknown"}`},
+		{"a write that knows it did nothing", "PUT", func(ctx context.Context, r *Request) (*Response, error) {
+			_, err := hang(ctx, r)
+			return nil, errs.Unavailable(err)
+		}, nil, `{"error":"Service temporarily unavailable"}`},
 		{"the limiter is down", "POST", nil, limiterFunc(func(context.Context, Account) (Quota, error) {
 			return Quota{}, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 		}), `{"error":"Service temporarily unavailable"}`},

@@ -98,13 +98,12 @@ const answerMargin = 2 * time.Second
 
 // serve runs h on r and turns its result into the proxy response. A write
 // that ran out of time may have taken effect: its 503 says the outcome is
-// unknown.
+// unknown, unless the handler's error is typed (an errs.Error), which says
+// what is known.
 func serve(ctx context.Context, log *slog.Logger, h Handler, r *Request) events.APIGatewayProxyResponse {
 	out, err := h(ctx, r)
-	if err != nil && writes[r.HTTPMethod] && errs.TimedOut(err) {
-		if e, ok := errs.As(err); !ok || !e.OutcomeUnknown {
-			err = errs.OutcomeUnknown("", err)
-		}
+	if _, typed := errs.As(err); err != nil && !typed && writes[r.HTTPMethod] && errs.TimedOut(err) {
+		err = errs.OutcomeUnknown("", err) // a typed error says itself what is known
 	}
 	if err != nil {
 		resp, client := failure(err)

@@ -80,7 +80,12 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 	case !failed: // the consumer has it: the message was delivered after all
 		return adj.RequestID, nil
 	}
-	return "", errs.Unavailable(sendErr)
+	if !errs.Outage(sendErr) {
+		return "", sendErr // a bug; the request is given up all the same
+	}
+	e := errs.Unavailable(sendErr)
+	e.RequestID = adj.RequestID // for the log: it is failed, the client need not look
+	return "", e
 }
 
 // notRecorded is the error of a request whose record could not be written.
@@ -89,7 +94,7 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 // unless that write fails too.
 func (s Service) notRecorded(ctx context.Context, adj Adjustment, err error) error {
 	if !errs.TimedOut(err) {
-		return errs.Unavailable(err)
+		return err // an outage (KindOf: unavailable) or a bug, and nothing written
 	}
 	gctx, cancel := deadline.Detached(ctx, giveUpTimeout)
 	defer cancel()
