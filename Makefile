@@ -85,9 +85,15 @@ openapi-lint: emulators/node_modules/.installed
 
 lint: fmt-check vet staticcheck cfn-lint openapi-lint ## gofmt, go vet, staticcheck, cfn-lint and the OpenAPI linter
 
-test: deps lint ## the whole suite: lint, then every test with the race detector
+# The fault tests (pkg/local/faults: SIGKILL and SIGSTOP of the local stack under load) run
+# after the rest, alone, with their figures printed.
+FAULTS := ./pkg/local/faults
+
+test: deps lint ## the whole suite: lint, every test with the race detector, then the fault tests
 	@echo "== go test"
-	@$(GO) test -race -timeout 15m ./...
+	@$(GO) test -race -timeout 15m $$($(GO) list ./... | grep -v '/pkg/local/faults$$')
+	@echo "== fault tests (about 4 minutes)"
+	@$(GO) test -race -timeout 10m -v $(FAULTS) | grep -vE '^(\{|time=)'
 
 bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request; per function: binary size and init time
 	@mkdir -p .local
