@@ -188,3 +188,16 @@ func memberChanges(sku string, in GroupInput, old []string, recs map[string]*rec
 	}
 	return out
 }
+
+// sameCombo reports whether the child next, a new state of cur, keeps the
+// variation values cur had, all of them: its group then holds nothing that
+// changes, and the write is the child's alone. The child's own version
+// guards its group's variation attributes, since changing them rewrites it.
+func sameCombo(cur, next *record) bool {
+	if cur == nil {
+		return false
+	}
+	was, _ := combo(cur.CustomAttributes, cur.Keys)
+	is, missing := combo(next.CustomAttributes, next.Keys)
+	return missing == "" && is == was
+}

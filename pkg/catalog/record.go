@@ -26,6 +26,15 @@ type record struct {
 	Combos []string `dynamodbav:"combos,omitempty"`
 }
 
+// bySKU keys records by SKU.
+func bySKU(recs []*record) map[string]*record {
+	out := make(map[string]*record, len(recs))
+	for _, r := range recs {
+		out[r.SKU] = r
+	}
+	return out
+}
+
 // quantity is the record's derived quantity (0 until first set, as GET
 // shows it).
 func (r *record) quantity() int64 {

@@ -27,13 +27,13 @@ const maxAttempts = 6
 // (422), as the handlers do before reading a body.
 type Service struct{ Table store.Table }
 
-// Get returns the product sku: one read, plus one BatchGetItem per 100 of a
-// group's children. An unknown SKU is a 404.
+// Get returns the product sku: one eventually consistent GetItem, plus for
+// a group one Query of its children. An unknown SKU is a 404.
 func (s Service) Get(ctx context.Context, account, sku string) (Product, error) {
 	if err := checkSKU(sku); err != nil {
 		return Product{}, err
 	}
-	rec, err := getRecord(ctx, s.Table, account, sku)
+	rec, err := getRecord(ctx, s.Table, account, sku, eventual)
 	if err != nil {
 		return Product{}, err
 	}
@@ -48,11 +48,12 @@ func (s Service) Get(ctx context.Context, account, sku string) (Product, error) 
 
 // Lookup returns the account's products with the given SKUs, keyed by SKU;
 // unknown (or invalid) SKUs are absent from the map. It makes one
-// BatchGetItem per 100 distinct SKUs and no other reads, so a variation
+// eventually consistent BatchGetItem per 100 distinct SKUs and no other
+// reads, so a variation
 // group comes with its own fields only: no Variations and nothing inherited
 // from its children.
 func (s Service) Lookup(ctx context.Context, account string, skus []string) (map[string]Product, error) {
-	recs, err := getRecords(ctx, s.Table, account, skus)
+	recs, err := getRecords(ctx, s.Table, account, skus, eventual)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +84,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 	if err != nil {
 		return Listing[Product]{}, err
 	}
-	known := make(map[string]*record, len(recs))
-	for _, r := range recs {
-		known[r.SKU] = r
-	}
+	known := bySKU(recs)
 	total := -1
 	if f.filtered() {
 		recs = f.matching(recs)
@@ -123,17 +121,19 @@ func (s Service) ListGroups(ctx context.Context, account string, skus []string, 
 }
 
 // Upsert creates or updates the product sku with the validated input and
-// returns it as now stored. Creating needs a name. Writing a child also
-// writes its group (its modified_at, and the child's variation values for
-// the uniqueness rule) in the same transaction, and a child must keep a
-// value for each of its group's variation attributes, unique in the group.
+// returns it as now stored: one GetItem and one conditional PutItem, the
+// id of a creation coming from the ids the process reserved (store_ids.go).
+// A child must keep a value for each of its group's variation attributes,
+// unique in the group: a write that changes those values also reads the
+// group and writes it (the values' hashes, its modified_at) in the same
+// transaction; any other write of a child is the child's alone.
 func (s Service) Upsert(ctx context.Context, account, sku string, in ProductInput) (Product, error) {
 	if err := checkSKU(sku); err != nil {
 		return Product{}, err
 	}
 	var id int64
 	return retry(ctx, func() (Product, error) {
-		cur, err := getRecord(ctx, s.Table, account, sku)
+		cur, err := getRecord(ctx, s.Table, account, sku, strong)
 		if err != nil {
 			return Product{}, err
 		}
@@ -157,8 +157,8 @@ func (s Service) Upsert(ctx context.Context, account, sku string, in ProductInpu
 			next.ID = id
 		}
 		changes := []change{put(next)}
-		if next.isChild() {
-			group, err := getRecord(ctx, s.Table, account, *next.ParentSKU)
+		if next.isChild() && !sameCombo(cur, next) {
+			group, err := getRecord(ctx, s.Table, account, *next.ParentSKU, strong)
 			if err != nil {
 				return Product{}, err
 			}
@@ -187,7 +187,7 @@ func (s Service) Delete(ctx context.Context, account, sku string) error {
 		return err
 	}
 	found, err := retry(ctx, func() (bool, error) {
-		cur, err := getRecord(ctx, s.Table, account, sku)
+		cur, err := getRecord(ctx, s.Table, account, sku, strong)
 		if err != nil || cur == nil {
 			return false, err
 		}
@@ -196,7 +196,7 @@ func (s Service) Delete(ctx context.Context, account, sku string) error {
 		}
 		changes := []change{del(cur)}
 		if cur.isChild() {
-			group, err := getRecord(ctx, s.Table, account, *cur.ParentSKU)
+			group, err := getRecord(ctx, s.Table, account, *cur.ParentSKU, strong)
 			if err != nil {
 				return false, err
 			}
@@ -226,7 +226,7 @@ func (s Service) PutGroup(ctx context.Context, account, sku string, in GroupInpu
 	}
 	var id int64
 	return retry(ctx, func() (VariationGroup, error) {
-		cur, err := getRecord(ctx, s.Table, account, sku)
+		cur, err := getRecord(ctx, s.Table, account, sku, strong)
 		if err != nil {
 			return VariationGroup{}, err
 		}
@@ -237,7 +237,7 @@ func (s Service) PutGroup(ctx context.Context, account, sku string, in GroupInpu
 			}
 			*next = *cur
 		}
-		recs, err := getRecords(ctx, s.Table, account, append(slices.Clone(in.children), next.Children...))
+		recs, err := getRecords(ctx, s.Table, account, append(slices.Clone(in.children), next.Children...), strong)
 		if err != nil {
 			return VariationGroup{}, err
 		}
@@ -279,7 +279,7 @@ func (s Service) DeleteGroup(ctx context.Context, account, sku string) error {
 		return err
 	}
 	found, err := retry(ctx, func() (bool, error) {
-		g, err := getRecord(ctx, s.Table, account, sku)
+		g, err := getRecord(ctx, s.Table, account, sku, strong)
 		if err != nil || g == nil || !g.isGroup() {
 			return false, err
 		}
@@ -291,19 +291,23 @@ func (s Service) DeleteGroup(ctx context.Context, account, sku string) error {
 	return err
 }
 
-// loadGroup renders the group g with its children, read in one
-// BatchGetItem per 100.
+// loadGroup renders the group g with its children, read in one Query of
+// GSI1; any the index does not hold yet are read in one BatchGetItem.
 func (s Service) loadGroup(ctx context.Context, account string, g *record) (Product, error) {
-	children, err := getRecords(ctx, s.Table, account, g.Children)
+	children, err := groupChildren(ctx, s.Table, account, g.SKU)
 	if err != nil {
 		return Product{}, err
 	}
-	return g.groupProduct(children), nil
+	out, err := s.render(ctx, account, []*record{g}, children)
+	if err != nil {
+		return Product{}, err
+	}
+	return out[0], nil
 }
 
 // render renders records, completing each group with its children: those
 // among known (records already read, keyed by SKU) and the others read in
-// one BatchGetItem per 100.
+// one eventually consistent BatchGetItem per 100.
 func (s Service) render(ctx context.Context, account string, recs []*record, known map[string]*record) ([]Product, error) {
 	var missing []string
 	for _, r := range recs {
@@ -314,7 +318,7 @@ func (s Service) render(ctx context.Context, account string, recs []*record, kno
 		}
 	}
 	if len(missing) > 0 {
-		more, err := getRecords(ctx, s.Table, account, missing)
+		more, err := getRecords(ctx, s.Table, account, missing, eventual)
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +340,7 @@ func (s Service) render(ctx context.Context, account string, recs []*record, kno
 // dissolve deletes the group g and makes its children stand-alone, in one
 // transaction.
 func (s Service) dissolve(ctx context.Context, account string, g *record) error {
-	children, err := getRecords(ctx, s.Table, account, g.Children)
+	children, err := getRecords(ctx, s.Table, account, g.Children, strong)
 	if err != nil {
 		return err
 	}
@@ -377,7 +381,7 @@ func (s Service) SetQuantities(ctx context.Context, account string, quantities m
 	for sku := range quantities {
 		skus = append(skus, sku)
 	}
-	recs, err := getRecords(ctx, s.Table, account, skus)
+	recs, err := getRecords(ctx, s.Table, account, skus, strong)
 	if err != nil {
 		return err
 	}
@@ -396,11 +400,11 @@ func (s Service) SetQuantities(ctx context.Context, account string, quantities m
 // differs. A SKU that
 // is no longer a group is left alone.
 func (s Service) SumGroup(ctx context.Context, account, sku string) error {
-	g, err := getRecord(ctx, s.Table, account, sku)
+	g, err := getRecord(ctx, s.Table, account, sku, strong)
 	if err != nil || g == nil || !g.isGroup() {
 		return err
 	}
-	children, err := getRecords(ctx, s.Table, account, g.Children)
+	children, err := getRecords(ctx, s.Table, account, g.Children, strong)
 	if err != nil {
 		return err
 	}

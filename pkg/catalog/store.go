@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -19,7 +18,18 @@ const (
 	kindProduct  = "P"      // every product and group, SK = sku
 	kindGroups   = "PGROUP" // GSI1: the groups, GSI1SK = sku
 	kindModified = "PMOD"   // GSI2: every product, GSI2SK = modified_at
+	kindChildren = "PKIDS"  // GSI1: a group's children, GSI1PK = <acct>#PKIDS␟<group>, GSI1SK = sku
 	kindSequence = "PSEQ"   // the product id counter
+)
+
+// readMode is how a read is made: strong inside a read-modify-write, whose
+// write is conditioned on what it read; eventual for what is only shown.
+type readMode bool
+
+// The read modes.
+const (
+	strong   readMode = true
+	eventual readMode = false
 )
 
 // maxTransactionBytes keeps a transaction below DynamoDB's 4 MB.
@@ -33,15 +43,24 @@ func productKey(account, sku string) map[string]types.AttributeValue {
 	return store.Key(productsPK(account), sku)
 }
 
+// childrenPK is the GSI1 partition of the children of the group sku.
+func childrenPK(account, sku string) string {
+	return store.Join(store.PK(account, kindChildren), sku)
+}
+
 // itemKeys are the key attributes of the record's item: its primary key,
-// GSI2 (every product by modified_at) and, for a group, GSI1 (the groups
-// by SKU).
+// GSI2 (every product by modified_at) and GSI1: for a group the groups by
+// SKU, for a child its group's children by SKU.
 func itemKeys(account string, r *record) map[string]types.AttributeValue {
 	keys := productKey(account, r.SKU)
 	keys[store.AttrGSI2PK] = store.S(store.PK(account, kindModified))
 	keys[store.AttrGSI2SK] = store.S(r.ModifiedAt)
-	if r.isGroup() {
+	switch {
+	case r.isGroup():
 		keys[store.AttrGSI1PK] = store.S(store.PK(account, kindGroups))
+		keys[store.AttrGSI1SK] = store.S(r.SKU)
+	case r.isChild():
+		keys[store.AttrGSI1PK] = store.S(childrenPK(account, *r.ParentSKU))
 		keys[store.AttrGSI1SK] = store.S(r.SKU)
 	}
 	return keys
@@ -60,21 +79,19 @@ func itemSize(r *record, keys map[string]types.AttributeValue) int {
 	return n
 }
 
-// getRecord reads the product item sku with a strongly consistent read; nil
-// if there is none.
-func getRecord(ctx context.Context, t store.Table, account, sku string) (*record, error) {
+// getRecord reads the product item sku; nil if there is none.
+func getRecord(ctx context.Context, t store.Table, account, sku string, mode readMode) (*record, error) {
 	var r record
-	found, err := t.Get(ctx, productKey(account, sku), &r, true)
+	found, err := t.Get(ctx, productKey(account, sku), &r, bool(mode))
 	if err != nil || !found {
 		return nil, err
 	}
 	return &r, nil
 }
 
-// getRecords reads the product items of the given SKUs with strongly
-// consistent reads (one BatchGetItem per 100), keyed by SKU. Duplicates and
-// invalid SKUs are skipped.
-func getRecords(ctx context.Context, t store.Table, account string, skus []string) (map[string]*record, error) {
+// getRecords reads the product items of the given SKUs (one BatchGetItem
+// per 100), keyed by SKU. Duplicates and invalid SKUs are skipped.
+func getRecords(ctx context.Context, t store.Table, account string, skus []string, mode readMode) (map[string]*record, error) {
 	seen := make(map[string]bool, len(skus))
 	keys := make([]map[string]types.AttributeValue, 0, len(skus))
 	for _, s := range skus {
@@ -84,7 +101,7 @@ func getRecords(ctx context.Context, t store.Table, account string, skus []strin
 		seen[s] = true
 		keys = append(keys, productKey(account, s))
 	}
-	items, err := t.BatchGet(ctx, keys, true)
+	items, err := t.BatchGet(ctx, keys, bool(mode))
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +109,7 @@ func getRecords(ctx context.Context, t store.Table, account string, skus []strin
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]*record, len(recs))
-	for _, r := range recs {
-		out[r.SKU] = r
-	}
-	return out, nil
+	return bySKU(recs), nil
 }
 
 // decodeRecords unmarshals stored product items.
@@ -109,27 +122,6 @@ func decodeRecords(items []map[string]types.AttributeValue) ([]*record, error) {
 		}
 	}
 	return out, nil
-}
-
-// nextID returns the account's next product id from its counter item.
-func nextID(ctx context.Context, t store.Table, account string) (int64, error) {
-	u := store.Update{Add: []string{"#next :one"}}
-	u.Value(":one", store.N(1))
-	in := u.Input(t, store.Key(store.PK(account, kindSequence), "product_id"))
-	in.ReturnValues = types.ReturnValueUpdatedNew
-	out, err := t.DB.UpdateItem(ctx, in)
-	if err != nil {
-		return 0, fmt.Errorf("next product id: %w", err)
-	}
-	n, ok := out.Attributes["next"].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0, fmt.Errorf("next product id: no counter returned")
-	}
-	id, err := strconv.ParseInt(n.Value, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("next product id: %w", err)
-	}
-	return id, nil
 }
 
 // condition is the change's condition on the version read: the item must

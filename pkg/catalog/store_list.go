@@ -15,36 +15,42 @@ import (
 )
 
 // firstProducts reads the account's first n products in SKU order from the
-// table (one Query while they fit in 1 MB).
+// table (one eventually consistent Query while they fit in 1 MB).
 func firstProducts(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
 	return queryRecords(ctx, t, dynamodb.QueryInput{
 		KeyConditionExpression:    aws.String("#PK = :pk"),
 		ExpressionAttributeNames:  store.Names("#PK"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(productsPK(account))},
-		ConsistentRead:            aws.Bool(true),
 	}, n)
 }
 
 // firstGroups reads the account's first n variation groups in SKU order
 // from GSI1 (one Query while they fit in 1 MB).
 func firstGroups(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
+	return indexed(ctx, t, store.PK(account, kindGroups), n)
+}
+
+// indexed reads the first n records of the GSI1 partition pk in SKU order
+// (one Query while they fit in 1 MB; eventually consistent, as every
+// index).
+func indexed(ctx context.Context, t store.Table, pk string, n int) ([]*record, error) {
 	return queryRecords(ctx, t, dynamodb.QueryInput{
 		IndexName:                 aws.String(store.GSI1),
 		KeyConditionExpression:    aws.String("#GSI1PK = :pk"),
 		ExpressionAttributeNames:  store.Names("#GSI1PK"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(store.PK(account, kindGroups))},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk)},
 	}, n)
 }
 
-// recordsBySKU reads the products of the given SKUs (BatchGetItem), sorted
-// by SKU.
+// recordsBySKU reads the products of the given SKUs (an eventually
+// consistent BatchGetItem), sorted by SKU.
 func recordsBySKU(ctx context.Context, t store.Table, account string, skus []string) ([]*record, error) {
-	bySKU, err := getRecords(ctx, t, account, skus)
+	found, err := getRecords(ctx, t, account, skus, eventual)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*record, 0, len(bySKU))
-	for _, r := range bySKU {
+	out := make([]*record, 0, len(found))
+	for _, r := range found {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b *record) int { return strings.Compare(a.SKU, b.SKU) })
@@ -86,4 +92,15 @@ func queryRecords(ctx context.Context, t store.Table, in dynamodb.QueryInput, n 
 		return nil, err
 	}
 	return decodeRecords(items)
+}
+
+// groupChildren reads the children of the group sku from GSI1, keyed by
+// SKU. The index is eventually consistent: a child that joined a moment ago may be missing yet, and one
+// that left may still be there.
+func groupChildren(ctx context.Context, t store.Table, account, sku string) (map[string]*record, error) {
+	recs, err := indexed(ctx, t, childrenPK(account, sku), math.MaxInt)
+	if err != nil {
+		return nil, err
+	}
+	return bySKU(recs), nil
 }
