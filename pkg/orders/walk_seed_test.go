@@ -34,9 +34,8 @@ func productSKU(i int) string { return fmt.Sprintf("p-%06d", i) }
 
 // newWalkWorld seeds the shop's orders in bulk (seed), then its products
 // through catalog.Service.Upsert and its records through
-// inventory.Service.Create, by seedWorkers concurrent writers, waits for
-// the stream consumers to finish with what that wrote, and builds two
-// gateways, each with its own authorizer cache, warmed outside any
+// inventory.Service.Create, by seedWorkers concurrent writers, and builds
+// two gateways, each with its own authorizer cache, warmed outside any
 // meter.
 func newWalkWorld(tb testing.TB, n int) *walkWorld {
 	tb.Helper()
@@ -62,7 +61,6 @@ func newWalkWorld(tb testing.TB, n int) *walkWorld {
 		}
 		return inventory.Service{Table: t}.Create(ctx, w.acct.ID, items)
 	})
-	w.env.Drain(tb) // the stream consumers' work on the seed ends before any page is timed
 	for i := range w.gws {
 		w.gws[i] = w.env.NewGateway(tb, gateway.Options{AuthCacheTTL: time.Hour}, nil)
 		if rec := serveAs(ctx, w.gws[i], w.acct, http.MethodGet, "/channels"); rec.Code != http.StatusOK {
