@@ -1,0 +1,207 @@
+package orders_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// walkLimit is the page size of every traversal.
+const walkLimit = 100
+
+// walkList is one paged list of a walkWorld: its path, the partition
+// holding its items (docs/data-model.md), how an entry of a page is named
+// and the names of the world's items in the list's order.
+type walkList struct {
+	name, path, kind string
+	key              func(entry map[string]any) string
+	want             func(n int) []string
+}
+
+// skus are the SKUs of a walkWorld of n in byte order: "S", then the
+// seeded products.
+func skus(n int) []string {
+	out := []string{"S"}
+	for i := range n {
+		out = append(out, productSKU(i))
+	}
+	return out
+}
+
+var walkLists = []walkList{
+	{name: "products", path: "/products", kind: "P", want: skus,
+		key: func(e map[string]any) string { return fmt.Sprint(e["sku"]) }},
+	{name: "inventory", path: "/inventory", kind: "INV", want: skus,
+		key: func(e map[string]any) string { return fmt.Sprint(e["sku"]) }},
+	{name: "orders", path: "/orders", kind: "O",
+		key: func(e map[string]any) string { return fmt.Sprint(e["display_ref"]) },
+		want: func(n int) []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = fmt.Sprintf("SEED-%07d", i+1) // seedOrder's, by ordered_at
+			}
+			return out
+		}},
+}
+
+// walkPage is what one request of a traversal cost and returned.
+type walkPage struct {
+	calls int
+	rcu   float64
+	took  time.Duration
+	keys  []string
+}
+
+// walk traverses every page of l at limit 100, pages 1, 3, 5... through
+// the first gateway and 2, 4, 6... through the second, until a page holds
+// fewer than the limit (an empty page past the end when the count is a
+// multiple of it: a client of /orders, which never sends Total-Pages, must
+// ask for that page too). Each request has its own meter. The list's
+// function is first started in both gateways with a request it refuses
+// (page=0, 422, no read but the rate limiter's write), so no page's time
+// holds a cold start.
+func (w *walkWorld) walk(tb testing.TB, l walkList) []walkPage {
+	tb.Helper()
+	for _, g := range w.gws {
+		if rec := serveAs(context.Background(), g, w.acct, http.MethodGet, l.path+"?page=0"); rec.Code != http.StatusUnprocessableEntity {
+			tb.Fatalf("GET %s?page=0: status %d, want 422", l.path, rec.Code)
+		}
+	}
+	var pages []walkPage
+	for n := 1; ; n++ {
+		ctx, meter := store.WithMeter(context.Background())
+		path := fmt.Sprintf("%s?limit=%d&page=%d", l.path, walkLimit, n)
+		start := time.Now()
+		rec := serveAs(ctx, w.gws[(n-1)%2], w.acct, http.MethodGet, path)
+		took := time.Since(start)
+		if rec.Code != http.StatusOK {
+			tb.Fatalf("GET %s: status %d: %.300s", path, rec.Code, rec.Body.String())
+		}
+		var entries []map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &entries); err != nil {
+			tb.Fatalf("GET %s: %v", path, err)
+		}
+		p := walkPage{calls: meter.Calls(), rcu: meter.ReadUnits(), took: took}
+		for _, e := range entries {
+			p.keys = append(p.keys, l.key(e))
+		}
+		pages = append(pages, p)
+		if len(entries) < walkLimit {
+			return pages
+		}
+	}
+}
+
+// onceRCU is the read capacity of reading each item of l once: a Query of
+// its partition to the end. That Query reads eventually consistent (half a
+// strong read per 4 KB of the items a response holds); the lists read
+// strongly, so it is doubled.
+func (w *walkWorld) onceRCU(tb testing.TB, l walkList) float64 {
+	tb.Helper()
+	ctx, meter := store.WithMeter(context.Background())
+	items, err := w.env.Deps.Table.QueryAll(ctx, store.PK(w.acct.ID, l.kind))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if want := len(l.want(w.n)); len(items) != want || meter.ReadUnits() == 0 {
+		tb.Fatalf("%s: %d items read for %g RCU, want %d items", l.name, len(items), meter.ReadUnits(), want)
+	}
+	return 2 * meter.ReadUnits()
+}
+
+// TestWalkSeesEachOnce walks each list of a 250-order world, its pages
+// taking turns between two gateways, and checks that every item comes
+// exactly once and in the list's order, on three pages.
+func TestWalkSeesEachOnce(t *testing.T) {
+	w := newWalkWorld(t, 250)
+	for _, l := range walkLists {
+		t.Run(l.name, func(t *testing.T) {
+			pages := w.walk(t, l)
+			var got []string
+			for _, p := range pages {
+				got = append(got, p.keys...)
+			}
+			if want := l.want(w.n); !slices.Equal(got, want) {
+				t.Errorf("%d keys, want %d in order; %s", len(got), len(want), firstDiff(got, want))
+			}
+			if len(pages) != 3 {
+				t.Errorf("%d pages, want 3", len(pages))
+			}
+		})
+	}
+}
+
+// firstDiff says where got and want first differ.
+func firstDiff(got, want []string) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("key %d is %q, want %q", i, got[i], want[i])
+		}
+	}
+	return fmt.Sprintf("one is a prefix of the other (%d and %d keys)", len(got), len(want))
+}
+
+// BenchmarkWalk reports one full traversal (walk) of GET /products,
+// GET /inventory and GET /orders at limit 100, with 1,000 and 10,000 of
+// each in the account, pages alternating between two gateways. It walks
+// once whatever -benchtime asks (a walk of 10,000 products takes minutes
+// today, and a second walk would find the orders' page starts cached):
+// ddb-calls/op and ddb-rcu/op are the walk's totals and ns/op the sum of
+// its pages' times (`make bench` prints it as ms/request); rcu/item its
+// read units per item; first-rcu, last-rcu, first-ms and last-ms those of
+// its first and last page holding items; x-once its read units over those
+// of reading each item once (onceRCU); pages its requests.
+//
+// It lives with the orders' tests, though it spans three domains, because
+// only this package's test-only item builders (seed) write orders in bulk;
+// the import, the one other way in, takes about 25 ms an order on the
+// local stack. The two gateways share one process, so what a function
+// keeps in package variables is shared by both, unlike two Lambda
+// instances: the orders list's cache of page starts (pkg/orders) is, so
+// the orders figures are a lower bound of what two instances cost.
+// The stream consumers (events, channel sync) are still working through
+// the seed while the pages are read: waiting for them takes longer than
+// testenv.Drain allows at 10,000, so the times are those of a busy stack,
+// and a product read before its quantity is synced is a little smaller.
+// Seeding takes minutes, so `go test` without -bench does not run it.
+func BenchmarkWalk(b *testing.B) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			w := newWalkWorld(b, n)
+			for _, l := range walkLists {
+				once := w.onceRCU(b, l)
+				b.Run(l.name, func(b *testing.B) { reportWalk(b, w.walk(b, l), len(l.want(n)), once) })
+			}
+		})
+	}
+}
+
+// reportWalk reports the metrics of BenchmarkWalk for the pages of a walk
+// over items items whose single read costs once.
+func reportWalk(b *testing.B, pages []walkPage, items int, once float64) {
+	calls, rcu, took := 0, 0.0, time.Duration(0)
+	for _, p := range pages {
+		calls, rcu, took = calls+p.calls, rcu+p.rcu, took+p.took
+	}
+	first, last := pages[0], pages[len(pages)-1]
+	if len(last.keys) == 0 {
+		last = pages[len(pages)-2]
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(float64(took.Nanoseconds()), "ns/op")
+	b.ReportMetric(float64(calls), "ddb-calls/op")
+	b.ReportMetric(rcu, "ddb-rcu/op")
+	b.ReportMetric(rcu/float64(items), "rcu/item")
+	b.ReportMetric(first.rcu, "first-rcu")
+	b.ReportMetric(last.rcu, "last-rcu")
+	b.ReportMetric(ms(first.took), "first-ms")
+	b.ReportMetric(ms(last.took), "last-ms")
+	b.ReportMetric(rcu/once, "x-once")
+	b.ReportMetric(float64(len(pages)), "pages")
+}
