@@ -1,9 +1,11 @@
 package inventory
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -64,6 +66,29 @@ func TestItemUpdate(t *testing.T) {
 				if !isName && !isValue {
 					t.Errorf("undefined placeholder %s", p)
 				}
+			}
+		})
+	}
+}
+
+func TestReasonOf(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", maxReason) // two bytes each: the cut falls inside one at an odd length
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"short", errors.New("no items"), "no items"},
+		{"long, cut between characters", errors.New(long), strings.Repeat("é", maxReason/2)},
+		{"long, cut inside a character", errors.New("x" + long), "x" + strings.Repeat("é", (maxReason-1)/2)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := reasonOf(tt.err)
+			if got != tt.want || !utf8.ValidString(got) || len(got) > maxReason {
+				t.Errorf("reasonOf = %q (%d bytes), want %q", got, len(got), tt.want)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/queue"
@@ -50,10 +51,7 @@ const maxReason = 500
 // the message (queue.Drop: logged, counted, deleted). If the dead-letter
 // queue does not take it, the message fails and comes back.
 func (s Service) reject(ctx context.Context, messageID, body string, adj Adjustment, cause error) error {
-	reason := cause.Error()
-	if len(reason) > maxReason {
-		reason = reason[:maxReason]
-	}
+	reason := reasonOf(cause)
 	err := s.Rejects.SendMessage(ctx, queue.Message{
 		Group: "rejected", Dedup: messageID, Text: body, Attributes: map[string]string{"reason": reason},
 	})
@@ -66,6 +64,16 @@ func (s Service) reject(ctx context.Context, messageID, body string, adj Adjustm
 		}
 	}
 	return queue.Drop(fmt.Errorf("rejected to the dead-letter queue: %w", cause))
+}
+
+// reasonOf is the reason a rejection gives: the error's text, at most
+// maxReason bytes, never cut inside a character (SQS refuses invalid text).
+func reasonOf(err error) string {
+	reason := err.Error()
+	if len(reason) > maxReason {
+		reason = strings.ToValidUTF8(reason[:maxReason], "")
+	}
+	return reason
 }
 
 // decodeAdjustment reads and checks a message body.
