@@ -217,7 +217,9 @@ func TestAdjustUnknownWarehouse(t *testing.T) {
 func TestAdjustmentUnknownID(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	for _, id := range []string{"0190a4c2-0000-7000-8000-000000000001", "nope", "A%2FB%20C%2B%23%3F", "%C3%9Cn%C3%AF"} {
+	// The last: a well-formed id of the account itself that was never
+	// accepted (no record): not found, never "queued".
+	for _, id := range []string{"0190a4c2-0000-7000-8000-000000000001", "nope", "A%2FB%20C%2B%23%3F", "%C3%9Cn%C3%AF", inventory.NewRequestID(f.acct.ID)} {
 		t.Run(id, func(t *testing.T) {
 			r := f.c.Do(http.MethodGet, "/inventory/adjustments/"+id, nil)
 			if r.Status != http.StatusNotFound || errorMessage(t, r) != inventory.AdjustmentNotFoundMessage {

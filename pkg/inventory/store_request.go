@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strconv"
 	"time"
 
@@ -103,12 +104,18 @@ func failRequest(ctx context.Context, t store.Table, account, id, reason string,
 	if unstartedOnly {
 		u.Condition += " AND attribute_not_exists(#" + attrStarted + ")"
 	}
+	return updateIf(ctx, t, account, id, u, "fail")
+}
+
+// updateIf makes the conditional update u of the request's status item and
+// reports whether its condition held; what names the update in errors.
+func updateIf(ctx context.Context, t store.Table, account, id string, u store.Update, what string) (bool, error) {
 	_, err := t.DB.UpdateItem(ctx, u.Input(t, store.Key(statusPK(account), id)))
 	switch {
 	case store.ConditionFailed(err):
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("fail adjustment %s: %w", id, err)
+		return false, fmt.Errorf("%s adjustment %s: %w", what, id, err)
 	}
 	return true, nil
 }
@@ -154,7 +161,6 @@ type queuedRequest struct {
 // their time, so the range is a sort key range), in the order accepted.
 func queuedBefore(ctx context.Context, t store.Table, n int, before time.Time) ([]queuedRequest, error) {
 	in := dynamodb.QueryInput{
-		TableName:                t.TableName(),
 		IndexName:                aws.String("GSI1"),
 		KeyConditionExpression:   aws.String("#GSI1PK = :pk AND #GSI1SK < :before"),
 		ExpressionAttributeNames: store.Names("#GSI1PK", "#GSI1SK"),
@@ -162,24 +168,15 @@ func queuedBefore(ctx context.Context, t store.Table, n int, before time.Time) (
 			":pk": store.S(queuedPK(n)), ":before": store.S(idPrefix(before)),
 		},
 	}
-	var out []queuedRequest
-	for {
-		page, err := t.DB.Query(ctx, &in)
-		if err != nil {
-			return nil, fmt.Errorf("query queued adjustments: %w", err)
-		}
-		for _, item := range page.Items {
-			var q queuedRequest
-			if err := attributevalue.UnmarshalMap(item, &q); err != nil {
-				return nil, fmt.Errorf("unmarshal queued adjustment: %w", err)
-			}
-			out = append(out, q)
-		}
-		if len(page.LastEvaluatedKey) == 0 {
-			return out, nil
-		}
-		in.ExclusiveStartKey = page.LastEvaluatedKey
+	items, err := t.QueryUpTo(ctx, in, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("query queued adjustments: %w", err)
 	}
+	var out []queuedRequest
+	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
+		return nil, fmt.Errorf("unmarshal queued adjustments: %w", err)
+	}
+	return out, nil
 }
 
 // countSend counts one more send of a queued request; it reports false when
@@ -190,12 +187,5 @@ func countSend(ctx context.Context, t store.Table, account, id string) (bool, er
 		Condition: "#status = :queued",
 		Values:    map[string]types.AttributeValue{":one": store.N(1), ":queued": store.S(StatusQueued)},
 	}
-	_, err := t.DB.UpdateItem(ctx, u.Input(t, store.Key(statusPK(account), id)))
-	switch {
-	case store.ConditionFailed(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("count a send of adjustment %s: %w", id, err)
-	}
-	return true, nil
+	return updateIf(ctx, t, account, id, u, "count a send of")
 }

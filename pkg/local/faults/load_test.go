@@ -74,10 +74,12 @@ type worker struct {
 	answers map[int]int
 	slow    []string
 	refused []string
+	// settled are the values the worker's records held at the last check (none at first).
+	settled map[string]int64
 }
 
 func newWorker(c client, warehouse, name string, skus int) *worker {
-	w := &worker{c: c, warehouse: warehouse, answers: map[int]int{}}
+	w := &worker{c: c, warehouse: warehouse, answers: map[int]int{}, settled: map[string]int64{}}
 	for i := range skus {
 		w.skus = append(w.skus, fmt.Sprintf("%s-%02d", name, i))
 	}
@@ -162,9 +164,10 @@ type outcome struct {
 
 // settle waits (up to bound) until every request the worker sent is done with, then
 // checks: every accepted request applied (none lost, none still queued), the unknown one
-// applied, failed or never recorded (after a sweep, when it is still queued), and the worker's records holding the values of one
-// request, the last accepted or the unknown one (nothing half-applied, nothing older
-// applied over newer), with available = on_hand - reserved.
+// applied, failed or never recorded (after a sweep, when it is still queued), and the
+// worker's records holding the values of one request: the last accepted (what they held
+// at the last check, when none was accepted since) or the unknown one (nothing
+// half-applied, nothing older applied over newer), with available = on_hand - reserved.
 func (w *worker) settle(api string, bound time.Duration, sweep func()) outcome {
 	o := outcome{accepted: len(w.accepted)}
 	deadline := time.Now().Add(bound)
@@ -208,23 +211,24 @@ func (w *worker) settle(api string, bound time.Duration, sweep func()) outcome {
 		unknownApplied = code == http.StatusOK && st.Status == "applied"
 	}
 	recs := w.records(api)
-	candidates := []*adjustment{}
-	if len(w.accepted) > 0 {
-		candidates = append(candidates, &w.accepted[len(w.accepted)-1])
-	}
-	if w.unknown != nil && (unknownApplied || w.unknown.id == "") {
-		candidates = append(candidates, w.unknown) // no id: killed before the answer; it may have been recorded
-	}
-	if len(candidates) == 0 {
-		return o
-	}
 	for _, r := range recs {
 		if r.Available != r.OnHand-r.Reserved || r.OnHand < 0 || r.Reserved < 0 {
 			o.problems = append(o.problems, fmt.Sprintf("%s: on_hand %d reserved %d available %d", r.SKU, r.OnHand, r.Reserved, r.Available))
 		}
 	}
+	// What the records may hold: the values of the last request accepted, or (none
+	// accepted since) those they held at the last check; or the values of the request
+	// whose outcome is unknown, if it landed.
+	candidates := []map[string]int64{w.settled}
+	if len(w.accepted) > 0 {
+		candidates[0] = w.accepted[len(w.accepted)-1].values
+	}
+	if w.unknown != nil && (unknownApplied || w.unknown.id == "") {
+		candidates = append(candidates, w.unknown.values) // no id: killed before the answer; it may have been recorded
+	}
 	for _, c := range candidates {
-		if matches(recs, c.values) {
+		if matches(recs, c) {
+			w.settled = c
 			return o
 		}
 	}

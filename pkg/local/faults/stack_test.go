@@ -37,6 +37,7 @@ type stack struct {
 	cmd  *exec.Cmd
 	done chan struct{}
 	info stackInfo
+	d    *app.Deps
 }
 
 // startStack starts serve on dir (a new folder makes a new table, without demo data) and
@@ -144,14 +145,18 @@ func (s *stack) signal(pid int, sig syscall.Signal) {
 	}
 }
 
-// deps are the application's clients on the stack's emulators.
+// deps are the application's clients on the stack's emulators, built once.
 func (s *stack) deps() *app.Deps {
 	s.t.Helper()
+	if s.d != nil {
+		return s.d
+	}
 	d, err := app.New(context.Background(), app.Config{TableName: s.info.TableName, DynamoDBEndpoint: s.info.DynamoDBEndpoint,
 		SQSEndpoint: s.info.SQSEndpoint, Region: s.info.Region, AdjustmentsQueueURL: s.info.AdjustmentsQueueURL})
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	s.d = d
 	return d
 }
 
