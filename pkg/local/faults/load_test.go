@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,7 @@ func (c client) do(api, method, path string, body any) answer {
 // adjustment is one PUT /inventory a worker sent: the values it set.
 type adjustment struct {
 	id     string
+	seq    int64            // the worker's count of requests: later is newer
 	values map[string]int64 // by SKU
 }
 
@@ -74,8 +76,11 @@ type worker struct {
 	answers map[int]int
 	slow    []string
 	refused []string
-	// settled are the values the worker's records held at the last check (none at first).
-	settled map[string]int64
+	// settled are the values the worker's records held at the last check (none at first),
+	// of its request settledSeq; pending are the requests of unknown outcome newer than it.
+	settled    map[string]int64
+	settledSeq int64
+	pending    []adjustment
 }
 
 func newWorker(c client, warehouse, name string, skus int) *worker {
@@ -99,7 +104,7 @@ func (w *worker) run(api func() string, stop <-chan struct{}) {
 		default:
 		}
 		w.seq++
-		adj := adjustment{values: map[string]int64{}}
+		adj := adjustment{seq: w.seq, values: map[string]int64{}}
 		items := make([]map[string]any, len(w.skus))
 		for i, sku := range w.skus {
 			v := w.seq*100 + int64(i)
@@ -165,9 +170,10 @@ type outcome struct {
 // settle waits (up to bound) until every request the worker sent is done with, then
 // checks: every accepted request applied (none lost, none still queued), the unknown one
 // applied, failed or never recorded (after a sweep, when it is still queued), and the
-// worker's records holding the values of one request: the last accepted (what they held
-// at the last check, when none was accepted since) or the unknown one (nothing
-// half-applied, nothing older applied over newer), with available = on_hand - reserved.
+// worker's records coming to hold, within the bound, the values of one request: the last
+// accepted (what they held at the last check, when none was accepted since) or a newer one
+// of unknown outcome (nothing half-applied, nothing older applied over newer), with
+// available = on_hand - reserved.
 func (w *worker) settle(api string, bound time.Duration, sweep func()) outcome {
 	o := outcome{accepted: len(w.accepted)}
 	deadline := time.Now().Add(bound)
@@ -210,31 +216,55 @@ func (w *worker) settle(api string, bound time.Duration, sweep func()) outcome {
 		}
 		unknownApplied = code == http.StatusOK && st.Status == "applied"
 	}
-	recs := w.records(api)
+	// What the records may hold in the end: the values of the last request accepted, or
+	// (none accepted since) those they held at the last check; or those of a newer request
+	// whose outcome is unknown (this round's, or an earlier round's still unresolved: its
+	// record may have landed and be applied only now, after the restart). The records are
+	// read until they hold one of them whole, up to the bound.
+	latest := adjustment{values: w.settled, seq: w.settledSeq}
+	if len(w.accepted) > 0 {
+		latest = w.accepted[len(w.accepted)-1]
+	}
+	if w.unknown != nil && (unknownApplied || w.unknown.id == "") {
+		w.pending = append(w.pending, *w.unknown) // no id: killed before the answer; it may have been recorded
+	}
+	candidates := []adjustment{latest}
+	for _, u := range w.pending {
+		if u.seq > latest.seq {
+			candidates = append(candidates, u)
+		}
+	}
+	var recs []record
+	deadline = time.Now().Add(bound)
+	for {
+		recs = w.records(api)
+		for _, c := range candidates {
+			if !matches(recs, c.values) {
+				continue
+			}
+			w.settled, w.settledSeq = c.values, c.seq
+			w.pending = slices.DeleteFunc(candidates[1:], func(u adjustment) bool { return u.seq <= c.seq })
+			checkInvariants(recs, &o)
+			return o
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	checkInvariants(recs, &o)
+	o.halfApplied++
+	o.problems = append(o.problems, fmt.Sprintf("records %v are no one request's values (last accepted, or an unknown one)", recs))
+	return o
+}
+
+// checkInvariants adds a problem for each record whose quantities do not hold together.
+func checkInvariants(recs []record, o *outcome) {
 	for _, r := range recs {
 		if r.Available != r.OnHand-r.Reserved || r.OnHand < 0 || r.Reserved < 0 {
 			o.problems = append(o.problems, fmt.Sprintf("%s: on_hand %d reserved %d available %d", r.SKU, r.OnHand, r.Reserved, r.Available))
 		}
 	}
-	// What the records may hold: the values of the last request accepted, or (none
-	// accepted since) those they held at the last check; or the values of the request
-	// whose outcome is unknown, if it landed.
-	candidates := []map[string]int64{w.settled}
-	if len(w.accepted) > 0 {
-		candidates[0] = w.accepted[len(w.accepted)-1].values
-	}
-	if w.unknown != nil && (unknownApplied || w.unknown.id == "") {
-		candidates = append(candidates, w.unknown.values) // no id: killed before the answer; it may have been recorded
-	}
-	for _, c := range candidates {
-		if matches(recs, c) {
-			w.settled = c
-			return o
-		}
-	}
-	o.halfApplied++
-	o.problems = append(o.problems, fmt.Sprintf("records %v are no one request's values (last accepted, or the unknown one)", recs))
-	return o
 }
 
 // matches reports whether the records hold exactly the values.
