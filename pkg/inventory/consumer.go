@@ -26,7 +26,7 @@ func (s Service) consume(ctx context.Context, messageID, body string) error {
 	}
 	var changed []SKUWarehouse
 	for _, r := range results {
-		if r.Result != ResultSkipped {
+		if r.Wrote() {
 			changed = append(changed, SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse})
 		}
 	}

@@ -3,7 +3,9 @@ package inventory_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -336,4 +338,29 @@ func TestListenerFailureRetries(t *testing.T) {
 		t.Errorf("listener calls %+v", l.calls)
 	}
 	check(t, f.get("B", w), 1, 0, 1)
+}
+
+// TestSupersededNotTold: a request consumed after a newer one has set its
+// records writes nothing (skipped_superseded) and so tells the stock
+// listener nothing and counts nothing applied.
+func TestSupersededNotTold(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.warehouse("W")
+	f.create(record("A", w, 1))
+	l := &failingListener{}
+	svc := f.consumer(l)
+	_, older := f.message(inventory.MethodPut, onHand("A", w, 5))
+	_, newer := f.message(inventory.MethodPut, onHand("A", w, 7))
+	for i, m := range []string{newer, older} {
+		ev := events.SQSEvent{Records: []events.SQSMessage{{MessageId: fmt.Sprint(i), Body: m}}}
+		if resp, err := svc.Consume(context.Background(), ev); err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("message %d: %+v %v", i, resp, err)
+		}
+	}
+	check(t, f.get("A", w), 7, 0, 7)
+	got, want := l.calls, [][]inventory.SKUWarehouse{{{SKU: "A", Warehouse: w}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("listener calls %+v, want %+v (the newer request's only)", got, want)
+	}
 }

@@ -41,6 +41,12 @@ type Result struct {
 	Available *int64 `json:"available" dynamodbav:"available"`
 }
 
+// Wrote reports whether the item changed its record (applied or created),
+// not skipped as missing or superseded.
+func (r Result) Wrote() bool {
+	return r.Result == ResultApplied || r.Result == ResultCreated
+}
+
 // Status is an adjustment request as GET /inventory/adjustments/{id}
 // returns it, stored at (<acct>#ADJ, request id) from its acceptance on:
 // queued (no items yet), applied (a result per item), or failed (the

@@ -154,7 +154,7 @@ var _ inventory.StockAdjuster = Service{}
 func (s Service) StockAdjusted(ctx context.Context, account string, results []inventory.Result) error {
 	var changed, over []inventory.SKUWarehouse
 	for _, r := range results {
-		if r.Result == inventory.ResultSkipped {
+		if !r.Wrote() {
 			continue
 		}
 		rec := inventory.SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse}
