@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -155,3 +156,13 @@ func fromStreamValue(v events.DynamoDBAttributeValue) (types.AttributeValue, err
 // ImageOf wraps an item read from the table, so that stored items and
 // stream images decode the same way.
 func ImageOf(item map[string]types.AttributeValue) Image { return Image{item} }
+
+// Int returns the number attribute name as an integer (0 when absent or
+// not an integer).
+func (i Image) Int(name string) int64 {
+	if n, ok := i.item[name].(*types.AttributeValueMemberN); ok {
+		v, _ := strconv.ParseInt(n.Value, 10, 64)
+		return v
+	}
+	return 0
+}
