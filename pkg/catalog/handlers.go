@@ -12,7 +12,7 @@ import (
 type Handlers struct{ Service }
 
 // List serves GET /products: a page in SKU order, filtered by skus (every
-// array form) and min_/max_modified_at; Total-Pages when filtered.
+// array form) and min_/max_modified_at; Total-Pages on every page.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	page, err := api.ParsePage(r)
 	if err != nil {
@@ -82,7 +82,7 @@ func (h Handlers) Delete(ctx context.Context, r *api.Request) (*api.Response, er
 }
 
 // ListGroups serves GET /variation_groups: a page in SKU order, filtered
-// by skus; Total-Pages when filtered.
+// by skus; Total-Pages on every page.
 func (h Handlers) ListGroups(ctx context.Context, r *api.Request) (*api.Response, error) {
 	page, err := api.ParsePage(r)
 	if err != nil {
@@ -140,11 +140,7 @@ func pathSKU(r *api.Request) (string, error) {
 	return s, checkSKU(s)
 }
 
-// listResponse is the 200 of a page, with Total-Pages when it is known.
+// listResponse is the 200 of a page, with Total-Pages.
 func listResponse[T any](l Listing[T], page paging.Page) *api.Response {
-	resp := api.OK(l.Items)
-	if l.Total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(l.Total, page.Limit))
-	}
-	return resp
+	return api.OK(l.Items).WithTotalPages(paging.TotalPages(l.Total, page.Limit))
 }

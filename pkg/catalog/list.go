@@ -1,12 +1,10 @@
 package catalog
 
 import (
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/multisell/multisell/pkg/isotime"
-	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/sku"
 )
 
@@ -27,8 +25,8 @@ func (f Filter) matching(recs []*record) []*record {
 	return recs
 }
 
-// Listing is a page of a list, and the number of matches when it was cheap
-// to know (-1 otherwise).
+// Listing is a page of a list, and the number of items the whole list
+// holds (for Total-Pages).
 type Listing[T any] struct {
 	Items []T
 	Total int
@@ -49,12 +47,4 @@ func parseSKUs(values []string) ([]string, error) {
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// pageEnd is the number of records up to the end of page.
-func pageEnd(page paging.Page) int {
-	if page.Number > math.MaxInt/page.Limit {
-		return math.MaxInt
-	}
-	return page.Number * page.Limit
 }

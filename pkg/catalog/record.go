@@ -24,6 +24,9 @@ type record struct {
 	Children []string `dynamodbav:"child_skus,omitempty"`
 	// Combos[i] identifies the variation values of Children[i].
 	Combos []string `dynamodbav:"combos,omitempty"`
+	// CountDue is a change to the counts that its transaction had no room
+	// for, until channel sync settles it (store_counts.go).
+	CountDue *countDue `dynamodbav:"count_due,omitempty"`
 }
 
 // bySKU keys records by SKU.
@@ -103,13 +106,15 @@ type change struct {
 	sku  string
 	next *record
 	read int64
+	// group: the record deleted is a variation group (for the counts).
+	group bool
 }
 
 // put is the change that writes r, touched once since it was read.
 func put(r *record) change { return change{sku: r.SKU, next: r, read: r.Version - 1} }
 
 // del is the change that deletes r.
-func del(r *record) change { return change{sku: r.SKU, read: r.Version} }
+func del(r *record) change { return change{sku: r.SKU, read: r.Version, group: r.isGroup()} }
 
 // withDefaults returns p with its unset lists and objects empty rather than
 // null, as the API returns them.

@@ -64,14 +64,15 @@ func (s Service) Lookup(ctx context.Context, account string, skus []string) (map
 	return out, nil
 }
 
-// List returns a page of the account's products in SKU order. By SKUs it
-// reads those (BatchGetItem); by modified_at it reads the matches from GSI2
-// (one Query while they fit in 1 MB); otherwise it reads the table's first
-// page*limit products (one Query while they fit in 1 MB). Groups on the
+// List returns a page of the account's products in SKU order, and their
+// number. By SKUs it reads those (BatchGetItem); by modified_at it reads the
+// matches from GSI2 and sorts them; otherwise it reads the page from where
+// it starts (store.Table.Page: one Query, and the count). Groups on the
 // page get their children from what was read, and any others in one
-// BatchGetItem. The total is known when f filters.
+// BatchGetItem.
 func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (Listing[Product], error) {
 	var recs []*record
+	var total int64
 	var err error
 	switch {
 	case f.SKUs != nil:
@@ -79,45 +80,45 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 	case f.Modified.Active():
 		recs, err = recordsModified(ctx, s.Table, account, f.Modified)
 	default:
-		recs, err = firstProducts(ctx, s.Table, account, pageEnd(page))
+		recs, total, err = productsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
 		return Listing[Product]{}, err
 	}
 	known := bySKU(recs)
-	total := -1
 	if f.filtered() {
 		recs = f.matching(recs)
-		total = len(recs)
+		total = int64(len(recs))
+		recs = paging.Slice(recs, page)
 	}
-	items, err := s.render(ctx, account, paging.Slice(recs, page), known)
-	return Listing[Product]{Items: items, Total: total}, err
+	items, err := s.render(ctx, account, recs, known)
+	return Listing[Product]{Items: items, Total: int(total)}, err
 }
 
 // ListGroups returns a page of the account's variation groups in SKU
-// order: of skus if not nil (BatchGetItem; the total is then known),
-// otherwise the first page*limit groups from GSI1 (one Query while they fit
-// in 1 MB).
+// order, and their number: of skus if not nil (BatchGetItem), otherwise
+// the page from where it starts (store.Table.Page: one Query of GSI1, and
+// the count).
 func (s Service) ListGroups(ctx context.Context, account string, skus []string, page paging.Page) (Listing[VariationGroup], error) {
 	var recs []*record
+	var total int64
 	var err error
-	total := -1
 	if skus != nil {
 		recs, err = recordsBySKU(ctx, s.Table, account, skus)
 		recs = slices.DeleteFunc(recs, func(r *record) bool { return !r.isGroup() })
-		total = len(recs)
+		total = int64(len(recs))
+		recs = paging.Slice(recs, page)
 	} else {
-		recs, err = firstGroups(ctx, s.Table, account, pageEnd(page))
+		recs, total, err = groupsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
 		return Listing[VariationGroup]{}, err
 	}
-	recs = paging.Slice(recs, page)
 	out := make([]VariationGroup, len(recs))
 	for i, r := range recs {
 		out[i] = r.group()
 	}
-	return Listing[VariationGroup]{Items: out, Total: total}, nil
+	return Listing[VariationGroup]{Items: out, Total: int(total)}, nil
 }
 
 // Upsert creates or updates the product sku with the validated input and

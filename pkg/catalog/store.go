@@ -135,9 +135,14 @@ func (c change) condition() (string, map[string]types.AttributeValue) {
 
 // commit writes the changes all or nothing with one Commit (one PutItem or
 // DeleteItem, or one TransactWriteItems), each conditioned on the version it
-// was read at. A lost race surfaces as an error for which raced is true.
+// was read at, with the counts of products and groups when it creates or
+// deletes one (countChanges). A lost race surfaces as an error for which raced is true.
 func commit(ctx context.Context, t store.Table, account string, changes []change) error {
-	ws := make([]store.Write, len(changes))
+	countWrites, err := countChanges(account, changes)
+	if err != nil {
+		return err
+	}
+	ws := make([]store.Write, len(changes), len(changes)+len(countWrites))
 	size := 0
 	for i, c := range changes {
 		cond, values := c.condition()
@@ -153,6 +158,7 @@ func commit(ctx context.Context, t store.Table, account string, changes []change
 		size += itemSize(c.next, keys)
 		ws[i] = store.Put(item, cond, values)
 	}
+	ws = append(ws, countWrites...)
 	if size > maxTransactionBytes {
 		return errs.Invalid("this change writes %d bytes of products, more than one transaction holds (%d): change fewer children at once", size, maxTransactionBytes)
 	}

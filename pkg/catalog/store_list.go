@@ -11,35 +11,54 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// firstProducts reads the account's first n products in SKU order from the
-// table (one eventually consistent Query while they fit in 1 MB).
-func firstProducts(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
-	return queryRecords(ctx, t, dynamodb.QueryInput{
-		KeyConditionExpression:    aws.String("#PK = :pk"),
-		ExpressionAttributeNames:  store.Names("#PK"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(productsPK(account))},
-	}, n)
+// productsPage reads page p of the account's products in SKU order: one
+// Query of the table's partition from where the page starts, and the
+// count (store.Table.Page).
+func productsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, error) {
+	return pageRecords(ctx, t, store.PageQuery{Account: account, List: "products", Count: &productsCount,
+		Input: dynamodb.QueryInput{
+			KeyConditionExpression:    aws.String("#PK = :pk"),
+			ExpressionAttributeNames:  store.Names("#PK"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(productsPK(account))},
+		}}, p)
 }
 
-// firstGroups reads the account's first n variation groups in SKU order
-// from GSI1 (one Query while they fit in 1 MB).
-func firstGroups(ctx context.Context, t store.Table, account string, n int) ([]*record, error) {
-	return indexed(ctx, t, store.PK(account, kindGroups), n)
+// groupsPage reads page p of the account's variation groups in SKU order:
+// one Query of GSI1 from where the page starts, and the count.
+func groupsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, error) {
+	return pageRecords(ctx, t, store.PageQuery{Account: account, List: "groups", Count: &groupsCount,
+		Input: gsi1Query(store.PK(account, kindGroups))}, p)
+}
+
+// pageRecords reads a page of records and the list's total.
+func pageRecords(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]*record, int64, error) {
+	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	recs, err := decodeRecords(page.Items)
+	return recs, page.Total, err
 }
 
 // indexed reads the first n records of the GSI1 partition pk in SKU order
 // (one Query while they fit in 1 MB; eventually consistent, as every
 // index).
 func indexed(ctx context.Context, t store.Table, pk string, n int) ([]*record, error) {
-	return queryRecords(ctx, t, dynamodb.QueryInput{
+	return queryRecords(ctx, t, gsi1Query(pk), n)
+}
+
+// gsi1Query is the Query of the GSI1 partition pk.
+func gsi1Query(pk string) dynamodb.QueryInput {
+	return dynamodb.QueryInput{
 		IndexName:                 aws.String(store.GSI1),
 		KeyConditionExpression:    aws.String("#GSI1PK = :pk"),
 		ExpressionAttributeNames:  store.Names("#GSI1PK"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk)},
-	}, n)
+	}
 }
 
 // recordsBySKU reads the products of the given SKUs (an eventually

@@ -30,6 +30,7 @@ type plan struct {
 	created    []string // SKUs that became products: listings linking by equal SKU
 	deleted    []string // SKUs that stopped being products
 	groups     []string // variation groups whose sum may have changed
+	countsDue  []string // products carrying a change to the catalog's counts
 	sends      []*record
 	retries    []*record
 	// changes are the account's records, for the shipments' tracking.
@@ -89,6 +90,9 @@ func (p *plan) add(c store.Change) error {
 			p.groups = add(p.groups, g)
 		}
 	}
+	if sku, ok := catalog.CountDue(c); ok {
+		p.countsDue = add(p.countsDue, sku)
+	}
 	lc, ok, err := decodeListingChange(c)
 	if err != nil || !ok {
 		return err
@@ -129,6 +133,9 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 		return err
 	}
 	if err := s.relink(ctx, account, p); err != nil {
+		return err
+	}
+	if err := s.Catalog.SettleCounts(ctx, account, p.countsDue); err != nil {
 		return err
 	}
 	for _, wh := range p.warehouses {

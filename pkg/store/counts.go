@@ -1,8 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,9 +15,10 @@ import (
 
 // Counts are the exact sizes of lists, for Total-Pages: one small item per
 // account, list and filter value (<acct>#CNT / <list>␟<value>, attribute
-// n), changed by the same Commit that adds an item to the list or removes
+// n or the CountName's Attr), changed by the same Commit that adds an item to the list or removes
 // one, so a count is never off by a write that was lost or half done
-// (docs/data-model.md).
+// (docs/data-model.md). Each write of a count item also adds 1 to its
+// version v, which tells the pager that cursors written before are stale.
 const countKind = "CNT"
 
 // CountAll is the filter value of a list's count without a filter.
@@ -21,9 +26,21 @@ const CountAll = "all"
 
 // CountName names one count: the list (a domain's name for it, such as
 // "orders") and the filter value it counts (CountAll for the whole list,
-// else whatever the domain writes, such as "st=open").
+// else whatever the domain writes, such as "st=open"), which make its
+// item's key, and its attribute in the item (Attr; "n" when empty). Counts
+// that change together may share an item under different attributes, so
+// that a transaction writes one item for all of them.
 type CountName struct {
 	List, Value string
+	Attr        string // letters, digits and _ only
+}
+
+// attr is the count's attribute.
+func (c CountName) attr() string {
+	if c.Attr == "" {
+		return "n"
+	}
+	return c.Attr
 }
 
 // key is the count's item key.
@@ -38,31 +55,48 @@ type Counts map[CountName]int64
 // Add adds delta to the count name.
 func (c Counts) Add(name CountName, delta int64) { c[name] += delta }
 
-// Writes are the count updates of the account (ADD n), one per count that
-// changes, for the Commit that makes the changes.
+// Writes are the count updates of the account (ADD), one per count item
+// that changes, for the Commit that makes the changes.
 func (c Counts) Writes(account string) []Write {
-	var out []Write
-	for name, d := range c {
+	items := map[CountName]*Update{} // by item: List and Value
+	var order []CountName
+	for _, name := range slices.SortedFunc(maps.Keys(c), compareCounts) {
+		d := c[name]
 		if d == 0 {
 			continue
 		}
-		u := Update{Add: []string{"#n :d"}}
-		u.Value(":d", N(d))
-		out = append(out, u.Write(name.key(account)))
+		item := CountName{List: name.List, Value: name.Value}
+		u := items[item]
+		if u == nil {
+			u = &Update{Add: []string{"#v :one"}}
+			u.Value(":one", N(1))
+			items[item] = u
+			order = append(order, item)
+		}
+		u.Add = append(u.Add, "#"+name.attr()+" :"+name.attr())
+		u.Value(":"+name.attr(), N(d))
+	}
+	out := make([]Write, len(order))
+	for i, item := range order {
+		out[i] = items[item].Write(item.key(account))
 	}
 	return out
+}
+
+// compareCounts orders counts by list, value and attribute, so that the
+// writes of a Commit come in one order.
+func compareCounts(a, b CountName) int {
+	return cmp.Or(strings.Compare(a.List, b.List), strings.Compare(a.Value, b.Value), strings.Compare(a.attr(), b.attr()))
 }
 
 // Count reads the count name of the account: 0 when no write ever counted
 // anything in it (eventually consistent).
 func (t Table) Count(ctx context.Context, account string, name CountName) (int64, error) {
-	var c struct {
-		N int64 `dynamodbav:"n"`
-	}
-	if _, err := t.Get(ctx, name.key(account), &c, false); err != nil {
+	img, err := t.Item(ctx, name.key(account), false)
+	if err != nil {
 		return 0, fmt.Errorf("count %s %s: %w", name.List, name.Value, err)
 	}
-	return c.N, nil
+	return img.Int(name.attr()), nil
 }
 
 // CountQuery counts the items the Query in selects (its FilterExpression

@@ -54,12 +54,21 @@ const cursorKind = "CUR"
 const CursorTTL = 15 * time.Minute
 
 // cursor is where a page starts: its number, the position of the last
-// item before it (nil: the list's start) and, for a Bounded list, the
-// count taken when the walk began (-1: none).
+// item before it (nil: the list's start), the version of the list's count
+// item when it was written (a cursor of a counted list is used only while
+// the list has not changed since, so pages stay at their offsets) and, for
+// a Bounded list, the count taken when the walk began (-1: none).
 type cursor struct {
-	page  int
-	start map[string]types.AttributeValue
-	total int64
+	page    int
+	start   map[string]types.AttributeValue
+	version int64
+	total   int64
+}
+
+// listState is what the count item says of a list: its size (-1 when it
+// has no count) and its version.
+type listState struct {
+	total, version int64
 }
 
 // Page reads page number (from 1) of limit items of the list q, on any
@@ -68,15 +77,20 @@ type cursor struct {
 // page N left the position of its last item in a cursor item, where page
 // N+1 starts. A jump to a page no cursor knows starts at the nearest
 // earlier page known (one Query of the cursors) and reads the keys of the
-// pages in between.
+// pages in between. A counted list's cursors hold only while the list is
+// unchanged (the count item's version): after a change, pages are found
+// again from the list's start, so that page N is always the items from
+// offset (N-1)*limit and agrees with the count. A Bounded list's cursors
+// hold for their TTL: items added before a cursor shift the pages after it.
 func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, error) {
 	if number < 1 || limit < 1 {
 		return Page{}, fmt.Errorf("page %d of %d: out of range", number, limit)
 	}
-	c, total, err := t.pageStart(ctx, q, number, limit)
+	c, state, err := t.pageStart(ctx, q, number, limit)
 	if err != nil {
 		return Page{}, err
 	}
+	total := state.total
 	if q.Count == nil && q.Bounded {
 		if total = c.total; total < 0 {
 			n, ok, err := t.CountQuery(ctx, countInput(q), maxCountCalls)
@@ -100,7 +114,7 @@ func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, 
 		if err != nil || !more {
 			return page, err
 		}
-		if err := t.putCursor(ctx, q, limit, cursor{page: number, start: start, total: total}); err != nil {
+		if err := t.putCursor(ctx, q, limit, cursor{page: number, start: start, version: state.version, total: total}); err != nil {
 			return Page{}, err
 		}
 	}
@@ -109,7 +123,7 @@ func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, 
 		return Page{}, err
 	}
 	if more && (total < 0 || int64(number)*int64(limit) < total) {
-		if err := t.putCursor(ctx, q, limit, cursor{page: number + 1, start: end, total: total}); err != nil {
+		if err := t.putCursor(ctx, q, limit, cursor{page: number + 1, start: end, version: state.version, total: total}); err != nil {
 			return Page{}, err
 		}
 	}
@@ -124,45 +138,48 @@ func skipped(from, number, limit int) int {
 
 // pageStart finds where page number starts: the nearest page at or before
 // it whose start a cursor holds (page 1, the list's start, when none
-// does), and reads the list's exact count when it has one (else -1). For a
-// sequential walk this is one BatchGetItem of the page's cursor and the
-// count.
-func (t Table) pageStart(ctx context.Context, q PageQuery, number, limit int) (cursor, int64, error) {
-	c, total := cursor{page: 1, total: -1}, int64(-1)
+// does), and reads the list's exact count and version when it has a count.
+// For a sequential walk this is one BatchGetItem of the page's cursor and
+// the count.
+func (t Table) pageStart(ctx context.Context, q PageQuery, number, limit int) (cursor, listState, error) {
+	c, state := cursor{page: 1, total: -1}, listState{total: -1}
 	var keys []map[string]types.AttributeValue
 	if number > 1 {
 		keys = append(keys, cursorKey(q, limit, number))
 	}
 	if q.Count != nil {
 		keys = append(keys, q.Count.key(q.Account))
-		total = 0 // never counted: nothing was ever in the list
+		state.total = 0 // never counted: nothing was ever in the list
 	}
 	if len(keys) == 0 {
-		return c, total, nil
+		return c, state, nil
 	}
 	// Strongly consistent: a client asks for the next page right after
 	// the write of its cursor, and missing it would cost a re-read.
 	items, err := t.BatchGet(ctx, keys, true)
 	if err != nil {
-		return c, 0, fmt.Errorf("page start of %s: %w", q.List, err)
+		return c, state, fmt.Errorf("page start of %s: %w", q.List, err)
 	}
+	var found []map[string]types.AttributeValue
 	for _, it := range items {
-		img := Image{it}
-		if img.Text(AttrPK) == PK(q.Account, countKind) {
-			total = img.Int("n")
-		} else if found, ok := liveCursor(it); ok {
-			c = found
+		if img := (Image{it}); img.Text(AttrPK) == PK(q.Account, countKind) {
+			state = listState{total: img.Int(q.Count.attr()), version: img.Int("v")}
+		} else {
+			found = append(found, it)
 		}
 	}
-	if c.page == 1 && number > 2 {
-		c, err = t.nearestCursor(ctx, q, limit, number)
+	if live, ok := liveCursor(found, state.version); ok {
+		c = live
+	} else if number > 2 {
+		c, err = t.nearestCursor(ctx, q, limit, number, state.version)
 	}
-	return c, total, err
+	return c, state, err
 }
 
 // nearestCursor is the live cursor of the highest page before number
-// (page 1 when none is): one Query of the list's cursors, newest first.
-func (t Table) nearestCursor(ctx context.Context, q PageQuery, limit, number int) (cursor, error) {
+// (page 1 when none is) among the last few: one Query of the list's
+// cursors, highest page first.
+func (t Table) nearestCursor(ctx context.Context, q PageQuery, limit, number int, version int64) (cursor, error) {
 	out, err := t.DB.Query(ctx, &dynamodb.QueryInput{
 		TableName:              t.TableName(),
 		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
@@ -171,33 +188,37 @@ func (t Table) nearestCursor(ctx context.Context, q PageQuery, limit, number int
 			":lo": S(cursorSK(q, limit, 2)), ":hi": S(cursorSK(q, limit, number-1)),
 		},
 		ScanIndexForward: aws.Bool(false),
-		Limit:            aws.Int32(1),
+		Limit:            aws.Int32(nearestCursors),
 		ConsistentRead:   aws.Bool(true),
 	})
 	if err != nil {
 		return cursor{}, fmt.Errorf("cursors of %s: %w", q.List, err)
 	}
-	for _, it := range out.Items {
-		if c, ok := liveCursor(it); ok {
-			return c, nil
-		}
+	if c, ok := liveCursor(out.Items, version); ok {
+		return c, nil
 	}
 	return cursor{page: 1, total: -1}, nil
 }
 
-// liveCursor is the cursor an item holds, if it has not expired (DynamoDB
-// deletes expired items only eventually).
-func liveCursor(it map[string]types.AttributeValue) (cursor, bool) {
-	img := Image{it}
-	k, ok := it["k"].(*types.AttributeValueMemberM)
-	if !ok || img.Int(AttrTTL) <= time.Now().Unix() || img.Int("page") < 2 {
-		return cursor{}, false
+// nearestCursors is how many cursors a jump looks at.
+const nearestCursors = 10
+
+// liveCursor is the first cursor of items that has not expired (DynamoDB
+// deletes expired items only eventually) and is of the list's version.
+func liveCursor(items []map[string]types.AttributeValue, version int64) (cursor, bool) {
+	for _, it := range items {
+		img := Image{it}
+		k, ok := it["k"].(*types.AttributeValueMemberM)
+		if !ok || img.Int(AttrTTL) <= time.Now().Unix() || img.Int("page") < 2 || img.Int("v") != version {
+			continue
+		}
+		c := cursor{page: int(img.Int("page")), start: k.Value, version: version, total: -1}
+		if _, ok := it["total"]; ok {
+			c.total = img.Int("total")
+		}
+		return c, true
 	}
-	c := cursor{page: int(img.Int("page")), start: k.Value, total: -1}
-	if _, ok := it["total"]; ok {
-		c.total = img.Int("total")
-	}
-	return c, true
+	return cursor{}, false
 }
 
 // putCursor keeps where page c.page of q starts, for CursorTTL.
@@ -205,6 +226,7 @@ func (t Table) putCursor(ctx context.Context, q PageQuery, limit int, c cursor) 
 	item := cursorKey(q, limit, c.page)
 	item["k"] = &types.AttributeValueMemberM{Value: c.start}
 	item["page"] = N(int64(c.page))
+	item["v"] = N(c.version)
 	item[AttrTTL] = N(time.Now().Add(CursorTTL).Unix())
 	if q.Count == nil && c.total >= 0 {
 		item["total"] = N(c.total)

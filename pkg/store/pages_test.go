@@ -143,3 +143,35 @@ func TestPageCost(t *testing.T) {
 		}
 	})
 }
+
+// TestPageAfterChange: once a counted list changes, a cursor written before
+// is not used: the page is at its offset in the list as it is now.
+func TestPageAfterChange(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, d *app.Deps) {
+		ctx := context.Background()
+		account, pk := pagedList(t, d, 9)
+		q := store.PageQuery{Account: account, List: "changing", Count: &store.CountName{List: "things", Value: store.CountAll},
+			Input: dynamodb.QueryInput{
+				KeyConditionExpression:    aws.String("PK = :pk"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk)},
+			}}
+		for p := 1; p <= 2; p++ { // leaves the cursor of page 3, after "005"
+			if _, err := d.Table.Page(ctx, q, p, 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		counts := store.Counts{}
+		counts.Add(store.CountName{List: "things", Value: store.CountAll}, 1)
+		if err := d.Table.Commit(ctx, append(counts.Writes(account), store.Put(store.Key(pk, "!first"), "", nil))); err != nil {
+			t.Fatal(err)
+		}
+		page, err := d.Table.Page(ctx, q, 3, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := sks(page.Items), []string{"005", "006", "007"}; !slices.Equal(got, want) || page.Total != 10 {
+			t.Errorf("page 3 after an item was added first: %v of %d, want %v of 10", got, page.Total, want)
+		}
+	})
+}
