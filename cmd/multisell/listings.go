@@ -70,7 +70,9 @@ func listListings(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	all, err := allPages(func(p paging.Page) ([]listings.Listing, error) { return d.Listings().List(ctx, account, f, p) })
+	all, err := allPages(func(p paging.Page) (paging.Listing[listings.Listing], error) {
+		return d.Listings().List(ctx, account, f, p)
+	})
 	if err != nil {
 		return err
 	}
@@ -79,15 +81,15 @@ func listListings(ctx context.Context, args []string) error {
 
 // allPages reads every page of a list, pages of the largest size, until
 // one is short; never nil.
-func allPages[T any](read func(paging.Page) ([]T, error)) ([]T, error) {
+func allPages[T any](read func(paging.Page) (paging.Listing[T], error)) ([]T, error) {
 	all := []T{}
 	for page := 1; ; page++ {
 		got, err := read(paging.Page{Number: page, Limit: paging.MaxLimit})
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, got...)
-		if len(got) < paging.MaxLimit {
+		all = append(all, got.Items...)
+		if len(got.Items) < paging.MaxLimit {
 			return all, nil
 		}
 	}

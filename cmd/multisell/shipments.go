@@ -42,7 +42,9 @@ func runShipments(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	all, err := allPages(func(p paging.Page) ([]shipments.View, error) { return d.Shipments().List(ctx, account, f, p) })
+	all, err := allPages(func(p paging.Page) (paging.Listing[shipments.View], error) {
+		return d.Shipments().List(ctx, account, f, p)
+	})
 	if err != nil {
 		return err
 	}

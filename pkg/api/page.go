@@ -60,8 +60,8 @@ func ListAll[T any](ctx context.Context, r *Request, read func(context.Context) 
 
 // List serves a list read a page at a time: the page parameters, the
 // filters (parse reads them from the request), then read; 200 with the
-// page's items.
-func List[F, T any](ctx context.Context, r *Request, parse func(*Request) (F, error), read func(context.Context, F, paging.Page) ([]T, error)) (*Response, error) {
+// page's items, and Total-Pages when the list's size is known.
+func List[F, T any](ctx context.Context, r *Request, parse func(*Request) (F, error), read func(context.Context, F, paging.Page) (paging.Listing[T], error)) (*Response, error) {
 	page, err := ParsePage(r)
 	if err != nil {
 		return nil, err
@@ -70,9 +70,13 @@ func List[F, T any](ctx context.Context, r *Request, parse func(*Request) (F, er
 	if err != nil {
 		return nil, err
 	}
-	out, err := read(ctx, f, page)
+	l, err := read(ctx, f, page)
 	if err != nil {
 		return nil, err
 	}
-	return OK(out), nil
+	resp := OK(l.Items)
+	if l.Total >= 0 {
+		resp.WithTotalPages(paging.TotalPages(l.Total, page.Limit))
+	}
+	return resp, nil
 }

@@ -16,7 +16,7 @@ type Handlers struct{ Service }
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	return api.List(ctx, r, func(r *api.Request) (Filter, error) {
 		return ParseFilter(r.Query("channel_uuid"), r.Query("sku"), r.Query("sync_status"))
-	}, func(ctx context.Context, f Filter, p paging.Page) ([]Listing, error) {
+	}, func(ctx context.Context, f Filter, p paging.Page) (paging.Listing[Listing], error) {
 		return h.Service.List(ctx, r.Account.ID, f, p)
 	})
 }

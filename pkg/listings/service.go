@@ -62,25 +62,27 @@ func now() string { return isotime.Format(time.Now()) }
 
 // List returns a page of the listings the filter selects, in (channel,
 // channel SKU) order (by inventory SKU first with the sku filter): one
-// Query up to the page's end. A channel the account does not have is 404.
-func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Listing, error) {
+// Query from where the page starts (store.Table.Page), and their number
+// (a bounded count: -1 past it). A channel the account does not have is
+// 404.
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (paging.Listing[Listing], error) {
 	if f.Channel != "" && !validChannel(f.Channel) {
-		return nil, channels.ErrNotFound
+		return paging.Listing[Listing]{}, channels.ErrNotFound
 	}
-	recs, err := list(ctx, s.Table, account, f, p.Offset()+p.Limit)
+	recs, total, err := listPage(ctx, s.Table, account, f, p)
 	if err != nil {
-		return nil, err
+		return paging.Listing[Listing]{}, err
 	}
 	if len(recs) == 0 && f.Channel != "" {
 		if _, err := s.Channels.Get(ctx, account, f.Channel); err != nil {
-			return nil, err
+			return paging.Listing[Listing]{}, err
 		}
 	}
 	out := make([]Listing, 0, len(recs))
-	for _, r := range paging.Slice(recs, p) {
+	for _, r := range recs {
 		out = append(out, r.Listing)
 	}
-	return out, nil
+	return paging.Listing[Listing]{Items: out, Total: total}, nil
 }
 
 // Put creates or updates one listing and returns it: the channel must be

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -161,32 +163,44 @@ func query(account string, f Filter) dynamodb.QueryInput {
 		in.KeyConditionExpression = aws.String("PK = :pk AND begins_with(SK, :prefix)")
 		in.ExpressionAttributeValues[":prefix"] = store.S(f.Channel + store.Sep)
 	}
+	var filters []string
+	if f.SKU != "" {
+		// The key prefix is the SKU's; the filter keeps exact matches only
+		// (a local emulator compares key prefixes without case).
+		filters = append(filters, "#sku = :sku")
+		in.ExpressionAttributeValues[":sku"] = store.S(f.SKU)
+	}
 	if f.Status != "" {
-		in.FilterExpression = aws.String("#sync_status = :status")
-		in.ExpressionAttributeNames = map[string]string{"#sync_status": attrStatus}
+		filters = append(filters, "#"+attrStatus+" = :status")
 		in.ExpressionAttributeValues[":status"] = store.S(f.Status)
+	}
+	if len(filters) > 0 {
+		in.FilterExpression = aws.String(strings.Join(filters, " AND "))
+		in.ExpressionAttributeNames = store.Names(*in.FilterExpression)
 	}
 	return in
 }
 
-// list reads up to n listings the filter selects, in order.
-func list(ctx context.Context, t store.Table, account string, f Filter, n int) ([]*record, error) {
-	items, err := t.QueryUpTo(ctx, query(account, f), n)
+// listPage reads page p of the listings the filter selects, in order
+// (store.Table.Page, with a bounded count), and their number (-1 when
+// the count's bound came first).
+func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*record, int, error) {
+	q := store.PageQuery{Account: account, List: fmt.Sprintf("listings|%q|%q|%q", f.Channel, f.SKU, f.Status), Input: query(account, f), Bounded: true}
+	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("list listings: %w", err)
+		return nil, 0, fmt.Errorf("list listings: %w", err)
 	}
-	recs, err := decodeAll(items)
-	if err != nil || f.SKU == "" {
-		return recs, err
-	}
-	// The key prefix is the SKU's; keep exact matches only (a local
-	// emulator compares key prefixes without case).
-	return slices.DeleteFunc(recs, func(r *record) bool { return r.SKU == nil || *r.SKU != f.SKU }), nil
+	recs, err := decodeAll(page.Items)
+	return recs, int(page.Total), err
 }
 
 // listAll reads every listing the filter selects.
 func listAll(ctx context.Context, t store.Table, account string, f Filter) ([]*record, error) {
-	return list(ctx, t, account, f, math.MaxInt)
+	items, err := t.QueryUpTo(ctx, query(account, f), math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("list listings: %w", err)
+	}
+	return decodeAll(items)
 }
 
 // hasListings reports whether the account has any listing: one Query of at

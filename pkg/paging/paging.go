@@ -37,3 +37,10 @@ func Slice[T any](items []T, p Page) []T {
 	}
 	return items[start:min(start+p.Limit, len(items))]
 }
+
+// Listing is one page of a list and the number of items the whole list
+// holds (-1 when it is not known: no Total-Pages then).
+type Listing[T any] struct {
+	Items []T
+	Total int
+}

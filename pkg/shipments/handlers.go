@@ -35,7 +35,7 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	return api.List(ctx, r, func(r *api.Request) (Filter, error) {
 		return ParseFilter(r.Query("sb_order_seq"), r.Query("sync_status"))
-	}, func(ctx context.Context, f Filter, p paging.Page) ([]View, error) {
+	}, func(ctx context.Context, f Filter, p paging.Page) (paging.Listing[View], error) {
 		return h.Service.List(ctx, r.Account.ID, f, p)
 	})
 }

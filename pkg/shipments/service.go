@@ -163,17 +163,18 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 }
 
 // List returns a page of the shipments the filter selects, oldest first:
-// one Query (of GSI1 for one order) up to the page's end.
-func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]View, error) {
-	recs, err := list(ctx, s.Table, account, f, p.Offset()+p.Limit)
+// one Query (of GSI1 for one order) from where the page starts
+// (store.Table.Page), and their number (a bounded count: -1 past it).
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (paging.Listing[View], error) {
+	recs, total, err := listPage(ctx, s.Table, account, f, p)
 	if err != nil {
-		return nil, err
+		return paging.Listing[View]{}, err
 	}
 	out := make([]View, 0, len(recs))
-	for _, sh := range paging.Slice(recs, p) {
+	for _, sh := range recs {
 		out = append(out, sh.view())
 	}
-	return out, nil
+	return paging.Listing[View]{Items: out, Total: total}, nil
 }
 
 // Carriers returns every preferred carrier with its aliases and shipping

@@ -11,6 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -115,21 +116,24 @@ func query(account string, f Filter) dynamodb.QueryInput {
 	return in
 }
 
-// list reads up to n shipments the filter selects, in creation order.
-func list(ctx context.Context, t store.Table, account string, f Filter, n int) ([]*Shipment, error) {
-	items, err := t.QueryUpTo(ctx, query(account, f), n)
+// listPage reads page p of the shipments the filter selects, in creation
+// order (store.Table.Page, with a bounded count), and their number (-1
+// when the count's bound came first).
+func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*Shipment, int, error) {
+	q := store.PageQuery{Account: account, List: fmt.Sprintf("shipments|%d|%q", f.Seq, f.Status), Input: query(account, f), Bounded: true}
+	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("list shipments: %w", err)
+		return nil, 0, fmt.Errorf("list shipments: %w", err)
 	}
-	out := make([]*Shipment, 0, len(items))
-	for _, it := range items {
+	out := make([]*Shipment, 0, len(page.Items))
+	for _, it := range page.Items {
 		sh, err := decode(store.ImageOf(it))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, sh)
 	}
-	return out, nil
+	return out, int(page.Total), nil
 }
 
 // shipmentWrites are the writes of shipment sh besides the order's, in

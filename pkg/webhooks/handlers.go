@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/queue"
 )
 
@@ -103,7 +104,8 @@ func (h Handlers) Ping(ctx context.Context, r *api.Request) (*api.Response, erro
 }
 
 // Deliveries serves GET /webhooks/{id}/deliveries: {"deliveries":[...]},
-// newest first, a page at a time.
+// newest first, a page at a time, with Total-Pages when the bounded count
+// reached the end.
 func (h Handlers) Deliveries(ctx context.Context, r *api.Request) (*api.Response, error) {
 	p, err := api.ParsePage(r)
 	if err != nil {
@@ -113,7 +115,11 @@ func (h Handlers) Deliveries(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	return api.OK(map[string][]Delivery{"deliveries": ds}), nil
+	resp := api.OK(map[string][]Delivery{"deliveries": ds.Items})
+	if ds.Total >= 0 {
+		resp.WithTotalPages(paging.TotalPages(ds.Total, p.Limit))
+	}
+	return resp, nil
 }
 
 // Retry serves POST /webhooks/{id}/deliveries/{delivery_id}/retry: 202

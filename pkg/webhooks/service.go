@@ -159,16 +159,14 @@ func (s Service) Delete(ctx context.Context, account, id string) error {
 	return nil
 }
 
-// Deliveries returns a page of the webhook's deliveries, newest first.
-func (s Service) Deliveries(ctx context.Context, account, id string, p paging.Page) ([]Delivery, error) {
+// Deliveries returns a page of the webhook's deliveries, newest first, and
+// their number (a bounded count: deliveries expire by TTL, which no count
+// could follow; -1 past the bound).
+func (s Service) Deliveries(ctx context.Context, account, id string, p paging.Page) (paging.Listing[Delivery], error) {
 	if _, err := s.hook(ctx, account, id); err != nil {
-		return nil, err
+		return paging.Listing[Delivery]{}, err
 	}
-	ds, err := listDeliveries(ctx, s.Table, account, id, p.Offset()+p.Limit)
-	if err != nil {
-		return nil, err
-	}
-	return paging.Slice(ds, p), nil
+	return listDeliveries(ctx, s.Table, account, id, p)
 }
 
 // Ping creates a test delivery (type webhook.ping, not in the feed) to the

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -72,26 +73,27 @@ func saveDelivery(ctx context.Context, t store.Table, account string, d *deliver
 	return true, nil
 }
 
-// listDeliveries reads the first n deliveries of the webhook, newest first:
-// one Query.
-func listDeliveries(ctx context.Context, t store.Table, account, webhook string, n int) ([]Delivery, error) {
-	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+// listDeliveries reads page p of the webhook's deliveries, newest first
+// (store.Table.Page, with a bounded count), and their number.
+func listDeliveries(ctx context.Context, t store.Table, account, webhook string, p paging.Page) (paging.Listing[Delivery], error) {
+	q := store.PageQuery{Account: account, List: "deliveries|" + webhook, Bounded: true, Input: dynamodb.QueryInput{
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :webhook)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": store.S(store.PK(account, kindDelivery)), ":webhook": store.S(webhook + store.Sep),
 		},
 		ScanIndexForward: aws.Bool(false),
-	}, n)
+	}}
+	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("list deliveries: %w", err)
+		return paging.Listing[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
 	}
-	out := make([]Delivery, 0, len(items))
-	for _, it := range items {
+	out := paging.Listing[Delivery]{Items: make([]Delivery, 0, len(page.Items)), Total: int(page.Total)}
+	for _, it := range page.Items {
 		d, err := decodeDelivery(store.ImageOf(it))
 		if err != nil {
-			return nil, err
+			return paging.Listing[Delivery]{}, err
 		}
-		out = append(out, d.Delivery)
+		out.Items = append(out.Items, d.Delivery)
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ const listingsPerChannel = 12
 // as stock arrives (the inventory step runs next).
 func seedListings(ctx context.Context, e *Env, _ Sizes) error {
 	svc := e.Deps.Listings()
-	if have, err := svc.List(ctx, e.Account, listings.Filter{}, paging.Page{Number: 1, Limit: 1}); err != nil || len(have) > 0 {
+	if have, err := svc.List(ctx, e.Account, listings.Filter{}, paging.Page{Number: 1, Limit: 1}); err != nil || len(have.Items) > 0 {
 		return err
 	}
 	chs, err := svc.Channels.List(ctx, e.Account)
