@@ -87,8 +87,8 @@ func TestListPagination(t *testing.T) {
 	if len(page) != 20 || page[0].SKU != "SKU-020" || page[19].SKU != "SKU-039" {
 		t.Errorf("page 2: %s", skus(page))
 	}
-	if tp := r.Header.Get("Total-Pages"); tp != "" {
-		t.Errorf("Total-Pages %q on a page that did not reach the end", tp)
+	if tp := r.Header.Get("Total-Pages"); tp != "3" {
+		t.Errorf("page 2: Total-Pages %q, want 3 (on every page)", tp)
 	}
 	r = f.c.Do(http.MethodGet, "/inventory?limit=20&page=3", nil)
 	r.JSON(t, &page)

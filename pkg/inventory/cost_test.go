@@ -60,8 +60,10 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 		sku := fmt.Sprintf("S%02d", i)
 		f.product(sku, `{"name":"Product `+sku+`"}`)
 	}
-	if r := f.c.Do(http.MethodPost, "/inventory", items("S")); r.Status != http.StatusCreated {
-		tb.Fatalf("POST: %d %s", r.Status, r.Body)
+	for _, prefix := range []string{"S", "T"} {
+		if r := f.c.Do(http.MethodPost, "/inventory", items(prefix)); r.Status != http.StatusCreated {
+			tb.Fatalf("POST: %d %s", r.Status, r.Body)
+		}
 	}
 	call := func(h api.Handler, method, b string, query map[string][]string) func(context.Context, int) error {
 		return func(ctx context.Context, _ int) error {
@@ -84,12 +86,23 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	return []costCase{
 		{name: "GET /inventory page of 100", run: call(svc.List, http.MethodGet, "", map[string][]string{"limit": {"100"}}),
 			want: map[string]int{"Query": 1, "BatchGetItem": 1}},
+		// A walk's next page: its cursor and the count in one BatchGetItem,
+		// its records (product fields in them) in one Query.
+		{name: "GET /inventory page 2 of 50", run: func(ctx context.Context, i int) error {
+			page := func(n string) map[string][]string { return map[string][]string{"limit": {"50"}, "page": {n}} }
+			if err := call(svc.List, http.MethodGet, "", page("1"))(context.Background(), i); err != nil {
+				return err
+			}
+			return call(svc.List, http.MethodGet, "", page("2"))(ctx, i)
+		}, want: map[string]int{"Query": 1, "BatchGetItem": 1}},
+		// The products to copy in one BatchGetItem; the records and their
+		// counts in one transaction.
 		{name: "POST /inventory 50 items", run: func(ctx context.Context, i int) error {
 			return call(svc.Create, http.MethodPost, items(fmt.Sprintf("P%d-", i)), nil)(ctx, i)
-		}, want: map[string]int{"TransactWriteItems": 1}},
+		}, want: map[string]int{"BatchGetItem": 1, "TransactWriteItems": 1}},
 		{name: "POST /inventory 1 item", run: func(ctx context.Context, i int) error {
 			return call(svc.Create, http.MethodPost, body(record(fmt.Sprintf("One%d", i), w, 1)), nil)(ctx, i)
-		}, want: map[string]int{"PutItem": 1}},
+		}, want: map[string]int{"BatchGetItem": 1, "TransactWriteItems": 1}},
 		{name: "PUT /inventory 50 items", run: call(svc.Adjust, http.MethodPut, items("S"), nil),
 			want: map[string]int{"PutItem": 1}, sends: 1},
 		{name: "PATCH /inventory 50 items", run: call(svc.Adjust, http.MethodPatch, items("S"), nil),
@@ -100,6 +113,17 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, a)
 			return err
 		}, want: map[string]int{"UpdateItem": 51, "PutItem": 1}},
+		// A PUT of missing records: the update finds none, then per record
+		// its product and a transaction of the record and its counts.
+		{name: "consumer 50-item message creating", run: func(ctx context.Context, i int) error {
+			a := inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID), Account: f.acct.ID,
+				Method: inventory.MethodPut, Items: make([]inventory.Item, 50)}
+			for k := range a.Items {
+				a.Items[k] = onHand(fmt.Sprintf("N%d-%02d", i, k), w, 1)
+			}
+			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, a)
+			return err
+		}, want: map[string]int{"UpdateItem": 51, "BatchGetItem": 50, "TransactWriteItems": 50, "PutItem": 1}},
 		{name: "consumer redelivery", run: func(ctx context.Context, _ int) error {
 			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, adj)
 			return err

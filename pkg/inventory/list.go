@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
@@ -74,86 +75,44 @@ func inRange(r isotime.Range, s string) bool {
 // empty reports whether a range is empty (its min after its max).
 func empty(r isotime.Range) bool { return r.Min != nil && r.Max != nil && r.Min.After(*r.Max) }
 
-// Listing is what a listing read: the matching records up to the end of
-// the page, and their total when the read reached the end.
-type Listing struct {
-	Records []Record
-	// Total is the number of matching records, or -1 if not known.
-	Total int
-	// warehouseSeen is whether any record read was in the filter's
-	// warehouse, which proves the warehouse exists.
-	warehouseSeen bool
-}
-
-// List returns the account's records that match f, in (sku, warehouse)
-// order, reading no further than the end of page (plus one record to tell
-// whether more follow). An unfiltered first page is one Query.
-func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (Listing, error) {
-	t := s.Table
-	l := Listing{Total: -1}
-	if empty(f.Created) || empty(f.Updated) {
-		l.Total = 0
-		return l, nil
-	}
-	need := page.Offset() + page.Limit + 1
-	complete := true
-	for _, src := range f.sources(t, account) {
-		done, err := l.read(ctx, t, f, src, need)
-		if err != nil {
-			return l, err
-		}
-		if !done {
-			complete = false
-			break
-		}
-	}
-	if complete {
-		slices.SortFunc(l.Records, func(a, b Record) int {
-			return strings.Compare(sortKey(a.SKU, a.Warehouse), sortKey(b.SKU, b.Warehouse))
-		})
-		l.Total = len(l.Records)
-	}
-	return l, nil
-}
-
-// ListPage returns a page of the account's records as GET /inventory shows
-// them, in (sku, warehouse) order with the product fields joined in, and
-// the number of matching records when the read reached the end (else -1).
-// An unknown filter warehouse is not found.
+// ListPage returns a page of the account's records that match f as GET
+// /inventory shows them, in (sku, warehouse) order, and the number of
+// matching records (-1 when not known). Unfiltered, by warehouse and by
+// created_at it is a page of one Query (store.Table.Page) with exact counts
+// (bounded for created_at); by sku or updated_at it reads every match and
+// sorts them (listAll). An unknown filter warehouse is not found.
 func (s Service) ListPage(ctx context.Context, account string, f Filter, page paging.Page) ([]Inventory, int, error) {
-	l, err := s.List(ctx, account, f, page)
-	if err != nil {
-		return nil, 0, err
+	if empty(f.Created) || empty(f.Updated) {
+		return []Inventory{}, 0, nil
 	}
-	if f.Warehouse != "" && !l.warehouseSeen {
+	var recs []Record
+	total := -1
+	if q, ok := f.pageQuery(account); ok {
+		p, err := s.Table.Page(ctx, q, page.Number, page.Limit)
+		if err != nil {
+			return nil, 0, fmt.Errorf("list inventory: %w", err)
+		}
+		if err := attributevalue.UnmarshalListOfMaps(p.Items, &recs); err != nil {
+			return nil, 0, fmt.Errorf("unmarshal inventory: %w", err)
+		}
+		total = int(p.Total)
+	} else {
+		all, err := f.listAll(ctx, s.Table, account)
+		if err != nil {
+			return nil, 0, err
+		}
+		recs, total = paging.Slice(all, page), len(all)
+	}
+	if f.Warehouse != "" && len(recs) == 0 {
 		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
 			return nil, 0, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, 0, err
 		}
 	}
-	out, err := s.withProducts(ctx, account, paging.Slice(l.Records, page))
+	out, err := s.withProducts(ctx, account, recs)
 	if err != nil {
 		return nil, 0, err
 	}
-	return out, l.Total, nil
-}
-
-// withProducts returns the records as the API shows them, with the fields
-// of the product of the same SKU where one exists: one BatchGetItem for up
-// to 100 SKUs.
-func (s Service) withProducts(ctx context.Context, account string, recs []Record) ([]Inventory, error) {
-	skus := make([]string, len(recs))
-	for i, rec := range recs {
-		skus[i] = rec.SKU
-	}
-	products, err := catalog.Service{Table: s.Table}.Lookup(ctx, account, skus)
-	if err != nil {
-		return nil, fmt.Errorf("look up products: %w", err)
-	}
-	out := make([]Inventory, len(recs))
-	for i, rec := range recs {
-		out[i] = view(rec, products[rec.SKU])
-	}
-	return out, nil
+	return out, total, nil
 }

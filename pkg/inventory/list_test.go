@@ -103,29 +103,33 @@ func TestFilterMatch(t *testing.T) {
 	}
 }
 
-// TestSources checks which Query each filter reads: the cheapest one that
-// returns its records in (sku, warehouse) order where possible.
+// TestSources checks which Query each filter reads: a page of one Query in
+// (sku, warehouse) order with its exact count where a count exists, a
+// bounded one for created_at, and every match (listAll) for the sku and
+// updated_at filters.
 func TestSources(t *testing.T) {
 	t.Parallel()
-	tb := store.Table{Name: "T"}
 	tests := []struct {
-		name    string
-		query   map[string][]string
-		n       int
-		index   string
-		cond    string
-		sorted  bool
-		limited bool
+		name   string
+		query  map[string][]string
+		paged  bool
+		n      int // the Queries listAll reads
+		index  string
+		cond   string
+		filter string
+		count  string // the exact count's value; "" bounded
 	}{
-		{"all", nil, 1, "", "#PK = :pk", true, true},
-		{"created", map[string][]string{"created_at_min": {"2024-01-01"}}, 1, "", "#PK = :pk", true, false},
-		{"warehouse", map[string][]string{"warehouse_uuid": {wh}}, 1, store.GSI1, "#GSI1PK = :pk", true, true},
-		{"updated min", map[string][]string{"updated_at_min": {"2024-01-01"}, "warehouse_uuid": {wh}}, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK >= :min", false, false},
-		{"updated max", map[string][]string{"updated_at_max": {"2024-01-01"}}, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK <= :max", false, false},
-		{"updated range", map[string][]string{"updated_at_min": {"2024-01-01"}, "updated_at_max": {"2024-02-01"}}, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK BETWEEN :min AND :max", false, false},
-		{"skus", map[string][]string{"sku": {"B", "A"}}, 2, "", "#PK = :pk AND begins_with(#SK, :sk)", true, true},
-		{"sku and warehouse", map[string][]string{"sku": {"A"}, "warehouse_uuid": {wh}}, 1, "", "#PK = :pk AND #SK = :sk", true, true},
-		{"sku and updated", map[string][]string{"sku": {"A"}, "updated_at_min": {"2024-01-01"}}, 1, "", "#PK = :pk AND begins_with(#SK, :sk)", true, false},
+		{"all", nil, true, 1, "", "#PK = :pk", "", store.CountAll},
+		{"created", map[string][]string{"created_at_min": {"2024-01-01"}}, true, 1, "", "#PK = :pk", "#created_at >= :min", ""},
+		{"warehouse", map[string][]string{"warehouse_uuid": {wh}}, true, 1, store.GSI1, "#GSI1PK = :pk", "", "wh=" + wh},
+		{"warehouse and created", map[string][]string{"warehouse_uuid": {wh}, "created_at_min": {"2024-01-01"}, "created_at_max": {"2024-02-01"}},
+			true, 1, store.GSI1, "#GSI1PK = :pk", "#created_at BETWEEN :min AND :max", ""},
+		{"updated min", map[string][]string{"updated_at_min": {"2024-01-01"}, "warehouse_uuid": {wh}}, false, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK >= :min", "", ""},
+		{"updated max", map[string][]string{"updated_at_max": {"2024-01-01"}}, false, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK <= :max", "", ""},
+		{"updated range", map[string][]string{"updated_at_min": {"2024-01-01"}, "updated_at_max": {"2024-02-01"}}, false, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK BETWEEN :min AND :max", "", ""},
+		{"skus", map[string][]string{"sku": {"B", "A"}}, false, 2, "", "#PK = :pk AND begins_with(#SK, :sk)", "", ""},
+		{"sku and warehouse", map[string][]string{"sku": {"A"}, "warehouse_uuid": {wh}}, false, 1, "", "#PK = :pk AND #SK = :sk", "", ""},
+		{"sku and updated", map[string][]string{"sku": {"A"}, "updated_at_min": {"2024-01-01"}}, false, 1, "", "#PK = :pk AND begins_with(#SK, :sk)", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,27 +138,55 @@ func TestSources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srcs := f.sources(tb, "acct")
-			if len(srcs) != tt.n {
-				t.Fatalf("%d sources, want %d", len(srcs), tt.n)
+			q, paged := f.pageQuery("acct")
+			if paged != tt.paged {
+				t.Fatalf("paged %v, want %v", paged, tt.paged)
 			}
-			s := srcs[0]
-			if aws.ToString(s.in.IndexName) != tt.index || aws.ToString(s.in.KeyConditionExpression) != tt.cond ||
-				s.sorted != tt.sorted || s.exact != tt.limited {
-				t.Errorf("got index %q cond %q sorted %v exact %v", aws.ToString(s.in.IndexName),
-					aws.ToString(s.in.KeyConditionExpression), s.sorted, s.exact)
+			in := q.Input
+			if paged {
+				var count string
+				if q.Count != nil {
+					count = q.Count.Value
+				}
+				if count != tt.count || q.Bounded != (tt.count == "") {
+					t.Errorf("count %q bounded %v, want %q", count, q.Bounded, tt.count)
+				}
+			} else {
+				srcs := f.sources("acct")
+				if len(srcs) != tt.n {
+					t.Fatalf("%d sources, want %d", len(srcs), tt.n)
+				}
+				in = srcs[0]
 			}
-			for name := range s.in.ExpressionAttributeNames {
-				if !strings.Contains(aws.ToString(s.in.KeyConditionExpression), name) {
+			if got := aws.ToString(in.IndexName); got != tt.index {
+				t.Errorf("index %q, want %q", got, tt.index)
+			}
+			if got := aws.ToString(in.KeyConditionExpression); got != tt.cond {
+				t.Errorf("key condition %q, want %q", got, tt.cond)
+			}
+			if got := aws.ToString(in.FilterExpression); got != tt.filter {
+				t.Errorf("filter %q, want %q", got, tt.filter)
+			}
+			exprs := aws.ToString(in.KeyConditionExpression) + " " + aws.ToString(in.FilterExpression)
+			for name := range in.ExpressionAttributeNames {
+				if !strings.Contains(exprs, name) {
 					t.Errorf("unused name %s", name)
 				}
 			}
-			for v := range s.in.ExpressionAttributeValues {
-				if !strings.Contains(aws.ToString(s.in.KeyConditionExpression), v) {
+			for v := range in.ExpressionAttributeValues {
+				if !strings.Contains(exprs, v) {
 					t.Errorf("unused value %s", v)
 				}
 			}
 		})
+	}
+	// Two created_at ranges are two lists: their cursors never mix.
+	a, _ := parseFilter(request(map[string][]string{"created_at_min": {"2024-01-01"}}))
+	b, _ := parseFilter(request(map[string][]string{"created_at_max": {"2024-01-01"}}))
+	qa, _ := a.pageQuery("acct")
+	qb, _ := b.pageQuery("acct")
+	if qa.List == qb.List {
+		t.Errorf("two ranges share the list name %q", qa.List)
 	}
 }
 

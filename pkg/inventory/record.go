@@ -1,7 +1,7 @@
 package inventory
 
-// Record is an inventory record as stored: the quantities and the fields the
-// merchant sets on it. Product fields are joined in when it is returned.
+// Record is an inventory record as stored: the quantities, the fields the
+// merchant sets on it and the copy of its product's fields.
 type Record struct {
 	SKU         string   `dynamodbav:"sku"`
 	Warehouse   string   `dynamodbav:"warehouse_uuid"`
@@ -13,6 +13,11 @@ type Record struct {
 	Description *string  `dynamodbav:"description"`
 	CreatedAt   string   `dynamodbav:"created_at"`
 	UpdatedAt   string   `dynamodbav:"updated_at"`
+	// Product is the copy of the product's fields, of version PVersion
+	// (0: no product). A record written before copies has no PVersion: its
+	// product is read when it is shown.
+	Product  productCopy `dynamodbav:"prod"`
+	PVersion *int64      `dynamodbav:"pver"`
 }
 
 // Attribute names of a stored record.

@@ -59,12 +59,15 @@ func number(v float64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatFloat(v, 'f', -1, 64)}
 }
 
-// createWrites are the puts of a new record for each item at now, each on
-// the condition that the record does not exist yet.
-func createWrites(account string, items []Item, now string) []store.Write {
+// createWrites are the puts of a new record for each item at now, with the
+// fields of its product in ps, each on the condition that the record does
+// not exist yet.
+func createWrites(account string, items []Item, now string, ps productsBySKU) []store.Write {
 	ws := make([]store.Write, len(items))
 	for i, it := range items {
-		ws[i] = store.Put(newRecord(account, it, now), "attribute_not_exists(#PK)", nil)
+		item := newRecord(account, it, now)
+		setCopy(item, product(ps, it.SKU))
+		ws[i] = store.Put(item, "attribute_not_exists(#PK)", nil)
 	}
 	return ws
 }

@@ -12,26 +12,74 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// applyItem applies one item of adj with one conditional UpdateItem.
+// applyItem applies one item of adj: one conditional UpdateItem of an
+// existing record; a PUT of a missing one creates it (createItem) and, when
+// another write created it meanwhile, updates that.
 func applyItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now string) (Result, error) {
-	res := Result{SKU: it.SKU, Warehouse: it.Warehouse}
+	for range createAttempts {
+		res, missing, err := updateItem(ctx, t, adj, it, now)
+		if !missing || adj.Method == MethodPatch {
+			return res, err
+		}
+		if res, made, err := createItem(ctx, t, adj, it, now); made || err != nil {
+			return res, err
+		}
+	}
+	return Result{}, fmt.Errorf("apply %s of %s: the record kept coming and going", it.Record(), adj.RequestID)
+}
+
+// updateItem applies one item of adj to its record with one conditional
+// UpdateItem; missing is whether there is no record (a PATCH skips it).
+func updateItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now string) (res Result, missing bool, err error) {
+	res = Result{SKU: it.SKU, Warehouse: it.Warehouse}
 	out, err := t.DB.UpdateItem(ctx, itemUpdate(t, adj, it, now))
 	var ccf *types.ConditionalCheckFailedException
 	switch {
 	case errors.As(err, &ccf) && len(ccf.Item) == 0:
 		res.Result = ResultSkipped
-		return res, nil
+		return res, true, nil
 	case errors.As(err, &ccf) && lastRequest(ccf.Item) != adj.RequestID:
 		// Set by a request accepted after this one.
 		res.Result = ResultSuperseded
-		return res, nil
+		return res, false, nil
 	case errors.As(err, &ccf):
 		// Applied by an earlier delivery of this request.
-		return res, res.fill(ccf.Item, adj.RequestID)
+		return res, false, res.fill(ccf.Item, adj.RequestID)
 	case err != nil:
-		return res, fmt.Errorf("apply %s of %s: %w", it.Record(), adj.RequestID, err)
+		return res, false, fmt.Errorf("apply %s of %s: %w", it.Record(), adj.RequestID, err)
 	}
-	return res, res.fill(out.Attributes, adj.RequestID)
+	return res, false, res.fill(out.Attributes, adj.RequestID)
+}
+
+// createItem creates the missing record of a PUT's item: the item's
+// update on the condition that the record does not exist, with its
+// product's fields copied in (one strongly consistent read of the product)
+// and the counts of the list and of the warehouse, in one transaction.
+// made is false when the record exists after all.
+func createItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now string) (res Result, made bool, err error) {
+	ps, err := Service{Table: t}.products(ctx, adj.Account, []Item{it})
+	if err != nil {
+		return res, false, err
+	}
+	u := itemChange(adj, it, now)
+	u.Condition = "attribute_not_exists(#PK)"
+	p := product(ps, it.SKU)
+	u.SetValue(attrProduct, copyValue(copyOf(p)))
+	u.SetValue(attrPVersion, store.N(versionOf(p)))
+	writes := append([]store.Write{u.Write(key(adj.Account, it.SKU, it.Warehouse))}, created(it.Warehouse).Writes(adj.Account)...)
+	err = store.Retry(ctx, createAttempts, store.TransactionConflict, func() error { return t.Commit(ctx, writes) })
+	if i, ok := store.FailedWrite(err); ok && i == 0 {
+		return res, false, nil
+	}
+	if err != nil {
+		return res, false, fmt.Errorf("create %s of %s: %w", it.Record(), adj.RequestID, err)
+	}
+	qty := it.OnHand
+	if qty == nil {
+		qty = it.Available
+	}
+	zero := int64(0)
+	return Result{SKU: it.SKU, Warehouse: it.Warehouse, Result: ResultCreated, OnHand: qty, Reserved: &zero, Available: qty}, true, nil
 }
 
 // lastRequest is the id of the request that last set the record item.
@@ -63,13 +111,24 @@ func (r *Result) fill(item map[string]types.AttributeValue, requestID string) er
 	return nil
 }
 
-// itemUpdate is the UpdateItem of one item: on_hand X sets available =
+// itemUpdate is the UpdateItem of one item on its existing record, which
+// returns the record after the update, or before it when the condition
+// fails.
+func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.UpdateItemInput {
+	u := itemChange(adj, it, now)
+	u.Condition = "attribute_exists(#PK) AND " + u.Condition
+	in := u.Input(t, key(adj.Account, it.SKU, it.Warehouse))
+	in.ReturnValues = types.ReturnValueAllNew
+	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	return in
+}
+
+// itemChange is the update of one item: on_hand X sets available =
 // X - reserved, available X sets on_hand = X + reserved, both against the
 // reserved of that instant. The condition refuses a record this request, or
 // a later one, was applied to already (request ids sort by the time they
-// were made) and, for PATCH, a missing record. It returns the record after
-// the update, or before it when the condition fails.
-func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.UpdateItemInput {
+// were made); a PUT also sets what a new record holds, unless set.
+func itemChange(adj Adjustment, it Item, now string) store.Update {
 	u := store.Update{
 		Set: []string{
 			"#reserved = if_not_exists(#reserved, :zero)",
@@ -86,9 +145,7 @@ func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.Up
 		u.Value(":x", store.N(*it.Available))
 		u.Set = append(u.Set, "#on_hand = :x + if_not_exists(#reserved, :zero)", "#available = :x")
 	}
-	if adj.Method == MethodPatch {
-		u.Condition = "attribute_exists(#PK) AND " + u.Condition
-	} else {
+	if adj.Method == MethodPut {
 		u.SetValue(attrSKU, store.S(it.SKU))
 		u.SetValue(attrWarehouse, store.S(it.Warehouse))
 		keys := indexKeys(adj.Account, it.SKU, it.Warehouse, now)
@@ -106,8 +163,5 @@ func itemUpdate(t store.Table, adj Adjustment, it Item, now string) *dynamodb.Up
 	if it.Description != nil {
 		u.SetValue(attrDescription, store.S(*it.Description))
 	}
-	in := u.Input(t, key(adj.Account, it.SKU, it.Warehouse))
-	in.ReturnValues = types.ReturnValueAllNew
-	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	return in
+	return u
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -48,7 +47,7 @@ func (s Service) recordEvent(ctx context.Context, c store.Change) (events.Draft,
 		if err := c.Old.Decode(&prev); err != nil {
 			return events.Draft{}, false, fmt.Errorf("decode inventory record: %w", err)
 		}
-		if _, changed, err := events.Updated(events.InventoryUpdated, view(prev, catalog.Product{}), view(next, catalog.Product{})); err != nil || !changed {
+		if _, changed, err := events.Updated(events.InventoryUpdated, view(prev, productCopy{}), view(next, productCopy{})); err != nil || !changed {
 			return events.Draft{}, false, err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -14,96 +16,115 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// source is one Query a listing reads: in (sku, warehouse) order unless
-// sorted is false; exact when every item it returns passes the filter, so a
-// Limit can bound it.
-type source struct {
-	in     *dynamodb.QueryInput
-	sorted bool
-	exact  bool
+// query is a Query of the table or of an index by its key condition.
+func query(index, cond string, values map[string]types.AttributeValue) dynamodb.QueryInput {
+	in := dynamodb.QueryInput{
+		KeyConditionExpression: aws.String(cond), ExpressionAttributeNames: store.Names(cond),
+		ExpressionAttributeValues: values,
+	}
+	if index != "" {
+		in.IndexName = aws.String(index)
+	}
+	return in
 }
 
-// sources plans the Queries of a listing, most selective first: one per
-// SKU on the table; else a range of GSI2 by updated_at (not in SKU order);
-// else one warehouse's records on GSI1; else the account's partition.
-func (f Filter) sources(t store.Table, account string) []source {
-	q := func(index, cond string, values map[string]types.AttributeValue) *dynamodb.QueryInput {
-		in := &dynamodb.QueryInput{
-			TableName: t.TableName(), KeyConditionExpression: aws.String(cond),
-			ExpressionAttributeNames: store.Names(cond), ExpressionAttributeValues: values,
-		}
-		if index != "" {
-			in.IndexName = aws.String(index)
-		}
-		return in
+// pageQuery is the list f selects as one Query in (sku, warehouse) order,
+// for store.Table.Page: the account's partition, or one warehouse's records
+// on GSI1 (in SKU order), each with its exact count; a created_at range
+// filters either, with a bounded count. ok is false for the sku and
+// updated_at filters, which listAll reads.
+func (f Filter) pageQuery(account string) (store.PageQuery, bool) {
+	if f.SKUs != nil || f.Updated.Active() {
+		return store.PageQuery{}, false
 	}
-	switch {
-	case f.SKUs != nil:
-		out := make([]source, len(f.SKUs))
-		for i, sku := range f.SKUs {
-			cond, prefix := "#PK = :pk AND begins_with(#SK, :sk)", sortKey(sku, "")
-			if f.Warehouse != "" {
-				cond, prefix = "#PK = :pk AND #SK = :sk", sortKey(sku, f.Warehouse)
-			}
-			out[i] = source{in: q("", cond, map[string]types.AttributeValue{
-				":pk": store.S(pk(account)), ":sk": store.S(prefix),
-			}), sorted: true, exact: !f.Created.Active() && !f.Updated.Active()}
-		}
-		return out
-	case f.Updated.Active():
-		cond, values := "#GSI2PK = :pk", map[string]types.AttributeValue{":pk": store.S(byUpdatePK(account))}
-		var bounds []string
-		if f.Updated.Min != nil {
-			values[":min"] = store.S(isotime.Format(*f.Updated.Min))
-			bounds = append(bounds, "#GSI2SK >= :min")
-		}
-		if f.Updated.Max != nil {
-			values[":max"] = store.S(isotime.Format(*f.Updated.Max))
-			bounds = append(bounds, "#GSI2SK <= :max")
-		}
-		if len(bounds) == 2 {
-			bounds = []string{"#GSI2SK BETWEEN :min AND :max"}
-		}
-		return []source{{in: q(store.GSI2, cond+" AND "+bounds[0], values)}}
-	case f.Warehouse != "":
-		return []source{{in: q(store.GSI1, "#GSI1PK = :pk", map[string]types.AttributeValue{
+	q := store.PageQuery{Account: account, List: countList, Count: &allCount,
+		Input: query("", "#PK = :pk", map[string]types.AttributeValue{":pk": store.S(pk(account))})}
+	if f.Warehouse != "" {
+		c := warehouseCount(f.Warehouse)
+		q.List, q.Count = countList+" "+c.Value, &c
+		q.Input = query(store.GSI1, "#GSI1PK = :pk", map[string]types.AttributeValue{
 			":pk": store.S(byWarehousePK(account, f.Warehouse)),
-		}), sorted: true, exact: !f.Created.Active()}}
-	default:
-		return []source{{in: q("", "#PK = :pk", map[string]types.AttributeValue{
-			":pk": store.S(pk(account)),
-		}), sorted: true, exact: !f.Created.Active()}}
+		})
 	}
+	if f.Created.Active() {
+		filter, values := timeRange(attrCreatedAt, f.Created)
+		q.List += " created"
+		for _, k := range []string{":min", ":max"} {
+			if v, ok := values[k].(*types.AttributeValueMemberS); ok {
+				q.List += " " + k + v.Value
+			}
+		}
+		q.Count, q.Bounded = nil, true
+		q.Input.FilterExpression = aws.String(filter)
+		q.Input.ExpressionAttributeNames = store.Names(aws.ToString(q.Input.KeyConditionExpression), filter)
+		for k, v := range values {
+			q.Input.ExpressionAttributeValues[k] = v
+		}
+	}
+	return q, true
 }
 
-// read adds the matching records of one source; done is false when a
-// sorted source stopped early because the records up to need are read.
-func (l *Listing) read(ctx context.Context, t store.Table, f Filter, src source, need int) (done bool, err error) {
-	in := *src.in
-	for {
-		if src.sorted && len(l.Records) >= need {
-			return false, nil
+// timeRange is the condition that the stored time attr lies in r (active),
+// with its values :min and :max.
+func timeRange(attr string, r isotime.Range) (string, map[string]types.AttributeValue) {
+	values := map[string]types.AttributeValue{}
+	var bounds []string
+	if r.Min != nil {
+		values[":min"] = store.S(isotime.Format(*r.Min))
+		bounds = append(bounds, "#"+attr+" >= :min")
+	}
+	if r.Max != nil {
+		values[":max"] = store.S(isotime.Format(*r.Max))
+		bounds = append(bounds, "#"+attr+" <= :max")
+	}
+	if len(bounds) == 2 {
+		bounds = []string{"#" + attr + " BETWEEN :min AND :max"}
+	}
+	return bounds[0], values
+}
+
+// sources are the Queries listAll reads: one per SKU on the table (the
+// record itself with a warehouse), else a range of GSI2 by updated_at.
+func (f Filter) sources(account string) []dynamodb.QueryInput {
+	if f.SKUs == nil {
+		cond, values := timeRange(store.AttrGSI2SK, f.Updated)
+		values[":pk"] = store.S(byUpdatePK(account))
+		return []dynamodb.QueryInput{query(store.GSI2, "#GSI2PK = :pk AND "+cond, values)}
+	}
+	out := make([]dynamodb.QueryInput, len(f.SKUs))
+	for i, sku := range f.SKUs {
+		cond, prefix := "#PK = :pk AND begins_with(#SK, :sk)", sortKey(sku, "")
+		if f.Warehouse != "" {
+			cond, prefix = "#PK = :pk AND #SK = :sk", sortKey(sku, f.Warehouse)
 		}
-		if src.exact {
-			in.Limit = aws.Int32(int32(min(need-len(l.Records), math.MaxInt32)))
-		}
-		out, err := t.DB.Query(ctx, &in)
+		out[i] = query("", cond, map[string]types.AttributeValue{":pk": store.S(pk(account)), ":sk": store.S(prefix)})
+	}
+	return out
+}
+
+// listAll reads every record that matches f by the sku or updated_at
+// filter, in (sku, warehouse) order: each SKU's records (at most
+// paging.MaxLimit Queries), or the updated_at range of GSI2 (in time order,
+// sorted here), the other filters applied to what is read.
+func (f Filter) listAll(ctx context.Context, t store.Table, account string) ([]Record, error) {
+	var out []Record
+	for _, in := range f.sources(account) {
+		items, err := t.QueryUpTo(ctx, in, math.MaxInt)
 		if err != nil {
-			return false, fmt.Errorf("query inventory: %w", err)
+			return nil, fmt.Errorf("query inventory: %w", err)
 		}
 		var recs []Record
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &recs); err != nil {
-			return false, fmt.Errorf("unmarshal inventory: %w", err)
+		if err := attributevalue.UnmarshalListOfMaps(items, &recs); err != nil {
+			return nil, fmt.Errorf("unmarshal inventory: %w", err)
 		}
 		for _, rec := range recs {
-			l.warehouseSeen = l.warehouseSeen || rec.Warehouse == f.Warehouse
 			if f.Match(rec) {
-				l.Records = append(l.Records, rec)
+				out = append(out, rec)
 			}
 		}
-		if len(out.LastEvaluatedKey) == 0 {
-			return true, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
+	slices.SortFunc(out, func(a, b Record) int {
+		return strings.Compare(sortKey(a.SKU, a.Warehouse), sortKey(b.SKU, b.Warehouse))
+	})
+	return out, nil
 }

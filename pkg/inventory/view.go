@@ -1,7 +1,5 @@
 package inventory
 
-import "github.com/multisell/multisell/pkg/catalog"
-
 // Inventory is an inventory record as GET /inventory returns it: the
 // stored quantities and fields, and the fields of the product with the same
 // SKU (null without one). cost is the record's own cost, else the product's.
@@ -32,9 +30,9 @@ type Inventory struct {
 	UpdatedAt     string   `json:"updated_at"`
 }
 
-// view joins a record and its product (the zero Product when there is
-// none) into what the API returns.
-func view(rec Record, p catalog.Product) Inventory {
+// view joins a record and its product's fields (the zero copy when there
+// is no product) into what the API returns.
+func view(rec Record, p productCopy) Inventory {
 	cost := rec.Cost
 	if cost == nil {
 		cost = p.Cost

@@ -27,10 +27,11 @@ type plan struct {
 	channels   []string // channels whose rules or state changed: their listings
 	warehouses []string // warehouses archived or restored: the SKUs they hold
 	listings   []*record
-	created    []string // SKUs that became products: listings linking by equal SKU
-	deleted    []string // SKUs that stopped being products
-	groups     []string // variation groups whose sum may have changed
-	countsDue  []string // products carrying a change to the catalog's counts
+	created    []string                // SKUs that became products: listings linking by equal SKU
+	copies     []inventory.ProductCopy // product writes the inventory records copy
+	deleted    []string                // SKUs that stopped being products
+	groups     []string                // variation groups whose sum may have changed
+	countsDue  []string                // products carrying a change to the catalog's counts
 	sends      []*record
 	retries    []*record
 	// changes are the account's records, for the shipments' tracking.
@@ -93,6 +94,9 @@ func (p *plan) add(c store.Change) error {
 	if sku, ok := catalog.CountDue(c); ok {
 		p.countsDue = add(p.countsDue, sku)
 	}
+	if err := p.addCopy(c); err != nil {
+		return err
+	}
 	lc, ok, err := decodeListingChange(c)
 	if err != nil || !ok {
 		return err
@@ -107,6 +111,16 @@ func (p *plan) add(c store.Change) error {
 		p.retries = append(p.retries, lc.rec)
 	}
 	return nil
+}
+
+// addCopy records a product write whose fields the inventory records of its
+// SKU show (copied into them: inventory.CopyProducts).
+func (p *plan) addCopy(c store.Change) error {
+	pc, ok, err := inventory.ProductCopyChanged(c)
+	if ok {
+		p.copies = append(p.copies, pc)
+	}
+	return err
 }
 
 // latest adds r to sends, in place of an older version of the same listing
@@ -136,6 +150,9 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 		return err
 	}
 	if err := s.Catalog.SettleCounts(ctx, account, p.countsDue); err != nil {
+		return err
+	}
+	if err := s.Inventory.CopyProducts(ctx, account, p.copies); err != nil {
 		return err
 	}
 	for _, wh := range p.warehouses {

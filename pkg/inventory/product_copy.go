@@ -1,0 +1,128 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// productCopy is the product's fields an inventory record shows, copied
+// into the record (attribute prod) so that a page of records is one Query:
+// written when the record is created and kept current by the change
+// stream (CopyProducts). The record's pver is the version of the product
+// it came from (0: there was no product).
+type productCopy struct {
+	Name          *string  `dynamodbav:"name,omitempty"`
+	PackageLength *float64 `dynamodbav:"package_length,omitempty"`
+	PackageWidth  *float64 `dynamodbav:"package_width,omitempty"`
+	PackageHeight *float64 `dynamodbav:"package_height,omitempty"`
+	PackageWeight *float64 `dynamodbav:"package_weight,omitempty"`
+	Cost          *float64 `dynamodbav:"cost,omitempty"`
+	UPC           *string  `dynamodbav:"upc,omitempty"`
+	EAN           *string  `dynamodbav:"ean,omitempty"`
+	ISBN          *string  `dynamodbav:"isbn,omitempty"`
+	GTIN          *string  `dynamodbav:"gtin,omitempty"`
+	GCID          *string  `dynamodbav:"gcid,omitempty"`
+	EPID          *string  `dynamodbav:"epid,omitempty"`
+	ASIN          *string  `dynamodbav:"asin,omitempty"`
+}
+
+// Attribute names of the copy and of the product version it came from.
+const (
+	attrProduct  = "prod"
+	attrPVersion = "pver"
+)
+
+// copyOf is the copy of the product's shown fields (the zero copy for no
+// product).
+func copyOf(p *catalog.Versioned) productCopy {
+	if p == nil {
+		return productCopy{}
+	}
+	return productCopy{
+		Name:          p.Name,
+		PackageLength: p.PackageLength, PackageWidth: p.PackageWidth,
+		PackageHeight: p.PackageHeight, PackageWeight: p.PackageWeight,
+		Cost: p.Cost,
+		UPC:  p.UPC, EAN: p.EAN, ISBN: p.ISBN, GTIN: p.GTIN, GCID: p.GCID, EPID: p.EPID, ASIN: p.ASIN,
+	}
+}
+
+// versionOf is the version a copy of p carries: 0 for no product.
+func versionOf(p *catalog.Versioned) int64 {
+	if p == nil {
+		return 0
+	}
+	return p.Version
+}
+
+// copyValue is the stored value of a copy (a map).
+func copyValue(c productCopy) types.AttributeValue {
+	v, _ := attributevalue.Marshal(c) // cannot fail: strings and numbers
+	return v
+}
+
+// setCopy adds the copy of p and its version to the item of a new record.
+func setCopy(item map[string]types.AttributeValue, p *catalog.Versioned) {
+	item[attrProduct] = copyValue(copyOf(p))
+	item[attrPVersion] = store.N(versionOf(p))
+}
+
+// products reads the products of the items' SKUs to copy into the records
+// they create: one strongly consistent BatchGetItem, keyed by SKU.
+func (s Service) products(ctx context.Context, account string, items []Item) (productsBySKU, error) {
+	skus := make([]string, len(items))
+	for i, it := range items {
+		skus[i] = it.SKU
+	}
+	ps, err := catalog.Service{Table: s.Table}.Versions(ctx, account, skus)
+	if err != nil {
+		return nil, fmt.Errorf("read the products to copy: %w", err)
+	}
+	return ps, nil
+}
+
+// productsBySKU are products read to be copied, keyed by SKU.
+type productsBySKU map[string]catalog.Versioned
+
+// product is the product of sku in ps, nil if there is none.
+func product(ps productsBySKU, sku string) *catalog.Versioned {
+	if p, ok := ps[sku]; ok {
+		return &p
+	}
+	return nil
+}
+
+// withProducts returns the records as the API shows them: with the product
+// fields they hold, and for records written before copies (no pver) with
+// those of the product read now (one BatchGetItem, only when there are
+// such records).
+func (s Service) withProducts(ctx context.Context, account string, recs []Record) ([]Inventory, error) {
+	var old []string
+	for _, rec := range recs {
+		if rec.PVersion == nil {
+			old = append(old, rec.SKU)
+		}
+	}
+	var joined map[string]catalog.Product
+	if len(old) > 0 {
+		var err error
+		if joined, err = (catalog.Service{Table: s.Table}).Lookup(ctx, account, old); err != nil {
+			return nil, fmt.Errorf("look up products: %w", err)
+		}
+	}
+	out := make([]Inventory, len(recs))
+	for i, rec := range recs {
+		c := rec.Product
+		if rec.PVersion == nil {
+			c = copyOf(&catalog.Versioned{Product: joined[rec.SKU]})
+		}
+		out[i] = view(rec, c)
+	}
+	return out, nil
+}
