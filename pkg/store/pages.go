@@ -92,12 +92,15 @@ func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, 
 	}
 	total := state.total
 	if q.Count == nil && q.Bounded {
-		if total = c.total; total < 0 {
+		// The count a walk took on its first page goes along with its
+		// cursors; a jump (from an earlier page's cursor, perhaps of
+		// another walk) counts again.
+		if total = c.total; total < 0 || c.page != number {
 			n, ok, err := t.CountQuery(ctx, countInput(q), maxCountCalls)
 			if err != nil {
 				return Page{}, err
 			}
-			if ok {
+			if total = -1; ok {
 				total = n
 			}
 		}
