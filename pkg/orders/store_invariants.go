@@ -73,23 +73,19 @@ func checkRefs(ctx context.Context, t store.Table, account string, all []Order, 
 // checkIndex verifies that the index partitions hold exactly the index
 // items the orders imply (the waiting partitions of every SKU an order
 // line draws on).
-func checkIndex(ctx context.Context, t store.Table, account string, all []Order, bad func(string, ...any)) error {
+func checkIndex(ctx context.Context, t store.Table, account string, all []Order, whs []warehouses.Warehouse, bad func(string, ...any)) error {
 	want := map[string]map[string]types.AttributeValue{}
 	for i := range all {
 		for pk, item := range indexItems(account, &all[i]) {
 			want[pk+"|"+orderSK(&all[i])] = item
 		}
 	}
-	pks := []string{indexPK(account, dimAll, ""), unassignedPK(account)}
+	pks := []string{unassignedPK(account)}
 	for _, v := range []string{StatusOpen, StatusCompleted, StatusCancelled} {
 		pks = append(pks, indexPK(account, dimStatus, v))
 	}
 	for _, v := range []string{All, Partial, None} {
 		pks = append(pks, indexPK(account, dimPayment, v), indexPK(account, dimShipment, v))
-	}
-	whs, err := warehouses.Service{Table: t}.List(ctx, account)
-	if err != nil {
-		return err
 	}
 	for _, w := range whs {
 		pks = append(pks, fulfillPK(account, w.UUID))
@@ -126,6 +122,37 @@ func checkIndex(ctx context.Context, t store.Table, account string, all []Order,
 	}
 	if found != len(want) {
 		bad("%d index items found, the orders imply %d", found, len(want))
+	}
+	return nil
+}
+
+// checkCounts verifies that each count of the order lists (countNames) is
+// the number of orders in its list: those of every status and warehouse,
+// and any other the orders imply.
+func checkCounts(ctx context.Context, t store.Table, account string, all []Order, whs []warehouses.Warehouse, bad func(string, ...any)) error {
+	want := store.Counts{{List: countOrders, Value: store.CountAll}: 0}
+	for _, v := range []string{StatusOpen, StatusCompleted, StatusCancelled} {
+		want[statusCount(dimStatus, v)] = 0
+	}
+	for _, v := range []string{All, Partial, None} {
+		want[statusCount(dimPayment, v)], want[statusCount(dimShipment, v)] = 0, 0
+	}
+	for _, w := range whs {
+		want[store.CountName{List: countFulfill, Value: w.UUID}] = 0
+	}
+	for i := range all {
+		for _, n := range countNames(&all[i]) {
+			want.Add(n, 1)
+		}
+	}
+	for name, n := range want {
+		got, err := t.Count(ctx, account, name)
+		if err != nil {
+			return err
+		}
+		if got != n {
+			bad("count %s %s is %d, the orders imply %d", name.List, name.Value, got, n)
+		}
 	}
 	return nil
 }
