@@ -2,6 +2,7 @@ package orders
 
 import (
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // The counts of the order lists (store.Counts, docs/data-model.md): the
@@ -49,6 +50,28 @@ func countDiff(cur, next *Order) store.Counts {
 	}
 	for _, n := range countNames(next) {
 		c.Add(n, 1)
+	}
+	return c
+}
+
+// listCounts are the counts of the order lists that all, every order of an
+// account, imply: those of every status and of every warehouse of whs
+// (zero when no order is in them), and any other the orders are in.
+func listCounts(all []Order, whs []warehouses.Warehouse) store.Counts {
+	c := store.Counts{{List: countOrders, Value: store.CountAll}: 0}
+	for _, v := range []string{StatusOpen, StatusCompleted, StatusCancelled} {
+		c[statusCount(dimStatus, v)] = 0
+	}
+	for _, v := range []string{All, Partial, None} {
+		c[statusCount(dimPayment, v)], c[statusCount(dimShipment, v)] = 0, 0
+	}
+	for _, w := range whs {
+		c[store.CountName{List: countFulfill, Value: w.UUID}] = 0
+	}
+	for i := range all {
+		for _, n := range countNames(&all[i]) {
+			c.Add(n, 1)
+		}
 	}
 	return c
 }
