@@ -54,9 +54,9 @@ func waitingPK(account, sku string) string {
 }
 
 // An order waiting for at most maxWaitItems SKUs has one index item per SKU;
-// past that, or when so many items would leave a save no room for a
-// reservation change beside its index changes (1 + 2 × maxIndexItems +
-// maxIndexItems < maxTxItems: see save), it has one in unassignedPK.
+// past that, or when so many items would leave a save little room for
+// reservation changes beside its index and count changes (see save and
+// firstStep), it has one in unassignedPK.
 const (
 	maxWaitItems  = 8
 	maxIndexItems = (maxTxItems - 2) / 3
