@@ -18,14 +18,36 @@ func SeedItems(account string, o *Order) ([]map[string]types.AttributeValue, err
 	return seedItems(account, o)
 }
 
+// SeedCounts adds to c the counts the import of o (after SeedItems) adds
+// to, so a seeded account's lists have their sizes.
+func SeedCounts(c store.Counts, o *Order) {
+	for name, d := range countDiff(nil, o) {
+		c.Add(name, d)
+	}
+}
+
 // SeqCounterItem is the account's order sequence counter holding seq.
 func SeqCounterItem(account string, seq int64) map[string]types.AttributeValue {
 	return seqCounterItem(account, seq)
 }
 
-// ForgetCursors drops the account's remembered page starts, so the next
-// listing of any page is a fresh one (a jump, for a page past the first).
-func ForgetCursors(account string) { cursors.forget(account) }
+// ForgetCursors deletes the account's page starts (store.Table.Page's
+// cursor items, <acct>#CUR), so the next listing of any page is a fresh
+// one (a jump, for a page past the first).
+func ForgetCursors(t store.Table, account string) error {
+	ctx := context.Background()
+	items, err := t.QueryAll(ctx, store.PK(account, "CUR"))
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		key := map[string]types.AttributeValue{store.AttrPK: it[store.AttrPK], store.AttrSK: it[store.AttrSK]}
+		if err := t.Commit(ctx, []store.Write{store.Delete(key, "", nil)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Allocate plans o's unassigned quantities as an import does (o's statuses
 // derived first): the stock of the SKUs o needs and the warehouses to plan

@@ -16,8 +16,9 @@ import (
 type Handlers struct{ Service }
 
 // List serves GET /orders: a page of the account's orders in (ordered_at,
-// sb_order_seq) order, with the filters of docs/orders.md. Cost: one Query
-// and one BatchGetItem.
+// sb_order_seq) order, with the filters of docs/orders.md, and
+// Total-Pages. Cost: one BatchGetItem of the page's start and count, one
+// Query, and for a status filter one BatchGetItem of the orders.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
 	p, f, err := parseListing(r)
 	if err != nil {
@@ -27,7 +28,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return api.OK(list), nil
+	return listResponse(list, p), nil
 }
 
 // GetOne serves GET /orders/{sb_order_seq}: one GetItem.
@@ -50,8 +51,9 @@ func (h Handlers) GetOne(ctx context.Context, r *api.Request) (*api.Response, er
 // Fulfillments serves GET /warehouses/{uuid}/fulfillments (and
 // /warehouses/fulfillments/{uuid}): the open orders allocated at the
 // warehouse, with only the items allocated there, each with its
-// fulfillment_quantity. Cost: one Query and one BatchGetItem; an empty page
-// also reads the warehouse, to tell an unknown one (404).
+// fulfillment_quantity, and Total-Pages. Cost: one BatchGetItem of the
+// page's start and count, one Query and one BatchGetItem of the orders; an
+// empty page also reads the warehouse, to tell an unknown one (404).
 func (h Handlers) Fulfillments(ctx context.Context, r *api.Request) (*api.Response, error) {
 	wh := r.PathParam("uuid")
 	if !store.ValidID(wh) {
@@ -65,7 +67,17 @@ func (h Handlers) Fulfillments(ctx context.Context, r *api.Request) (*api.Respon
 	if err != nil {
 		return nil, err
 	}
-	return api.OK(list), nil
+	return listResponse(list, p), nil
+}
+
+// listResponse is the 200 of a page, with Total-Pages when the list's size
+// is known.
+func listResponse(l Listing, p paging.Page) *api.Response {
+	resp := api.OK(l.Items)
+	if l.Total >= 0 {
+		resp.WithTotalPages(paging.TotalPages(int(l.Total), p.Limit))
+	}
+	return resp
 }
 
 // parseListing reads the page and the filters of a list request

@@ -41,47 +41,46 @@ func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, er
 }
 
 // List returns page p of the account's orders that f selects, in
-// (ordered_at, sb_order_seq) order, as the API shows them. Cost: one Query
-// and one BatchGetItem (docs/orders.md, "Call budgets").
-func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
+// (ordered_at, sb_order_seq) order, as the API shows them, and the size of
+// the list. Cost: one Query, and for a status filter one BatchGetItem,
+// besides the pager's read of the page's start and count
+// (docs/orders.md, "Call budgets").
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (Listing, error) {
 	list, err := s.list(ctx, account, f, p)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
-	for i := range list {
-		list[i].forOutput()
+	for i := range list.Items {
+		list.Items[i].forOutput()
 	}
 	return list, nil
 }
 
 // Fulfillments returns page p of the open orders allocated at warehouse wh
-// that f selects, each with only its lines allocated there (fulfillment).
-// A filter on sb_status other than open selects nothing. An empty page of
-// an unknown warehouse is errs.NotFound.
-func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) ([]Order, error) {
-	var list []Order
+// that f selects, each with only its lines allocated there (fulfillment),
+// and the size of the list. A filter on sb_status other than open selects
+// nothing. An empty page of an unknown warehouse is errs.NotFound.
+func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) (Listing, error) {
+	list := Listing{Items: []Order{}}
 	if f.Status == "" || f.Status == StatusOpen {
 		if l := fulfillmentQuery(account, wh, f); l != nil {
-			seqs, err := l.seqs(ctx, s.Table, p)
-			if err != nil {
-				return nil, err
-			}
-			if list, err = getMany(ctx, s.Table, account, seqs); err != nil {
-				return nil, err
+			var err error
+			if list, err = l.orders(ctx, s.Table, p); err != nil {
+				return Listing{}, err
 			}
 		}
 	}
-	out := make([]Order, 0, len(list))
-	for _, o := range list {
+	out := Listing{Total: list.Total, Items: make([]Order, 0, len(list.Items))}
+	for _, o := range list.Items {
 		if fo, ok := fulfillment(o, wh); ok {
-			out = append(out, fo)
+			out.Items = append(out.Items, fo)
 		}
 	}
-	if len(out) == 0 {
+	if len(out.Items) == 0 {
 		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, wh); errors.Is(err, warehouses.ErrNotFound) {
-			return nil, errs.NotFound(warehouses.NotFoundMessage)
+			return Listing{}, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
-			return nil, err
+			return Listing{}, err
 		}
 	}
 	return out, nil
@@ -191,8 +190,9 @@ func (s Service) OnArchive(ctx context.Context, account, warehouse string) error
 // allocated + unassigned + quantity_fulfilled = quantity with nothing
 // negative, and lines that are cancelled or of orders that are not open
 // hold nothing; statuses follow from the lines; sequence numbers run from 1
-// with no gap and each has its idempotency key; and the index items are
-// exactly those the orders imply. It returns every violation found, joined.
+// with no gap and each has its idempotency key; the index items are
+// exactly those the orders imply, and the lists' counts their sizes. It
+// returns every violation found, joined.
 func (s Service) CheckInvariants(ctx context.Context, account string) error {
 	var violations []error
 	bad := func(format string, args ...any) { violations = append(violations, fmt.Errorf(format, args...)) }
@@ -207,7 +207,14 @@ func (s Service) CheckInvariants(ctx context.Context, account string) error {
 		checkStock(records, reservedBy(all), bad)
 	}
 	checkRefs(ctx, s.Table, account, all, bad)
-	if err := checkIndex(ctx, s.Table, account, all, bad); err != nil {
+	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	if err != nil {
+		return err
+	}
+	if err := checkIndex(ctx, s.Table, account, all, whs, bad); err != nil {
+		return err
+	}
+	if err := checkCounts(ctx, s.Table, account, all, whs, bad); err != nil {
 		return err
 	}
 	return errors.Join(violations...)

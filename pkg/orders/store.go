@@ -20,7 +20,8 @@ const (
 	kindOrder      = "O"    // the order, SK = zero-padded sb_order_seq
 	kindRef        = "OREF" // (channel, display_ref) -> seq: the import idempotency key
 	kindSeq        = "OSEQ" // the account's order sequence counter
-	kindIndex      = "OX"   // index items of the order lists: OX#all, OX#st=, OX#pay=, OX#ship=
+	kindAll        = "OALL" // GSI1 partition of every order, by (ordered_at, seq)
+	kindIndex      = "OX"   // index items of the order lists by status: OX#st=, OX#pay=, OX#ship=
 	kindFulfill    = "FX"   // FX#<warehouse>: open orders allocated there
 	kindChanged    = "OUPD" // GSI2 partition of the orders by updated_at
 	kindUnassigned = "UX"   // open orders with unassigned quantities
@@ -106,12 +107,18 @@ func orderItem(account string, o *Order) (map[string]types.AttributeValue, error
 		return nil, err
 	}
 	item["ver"] = store.N(o.Version)
+	item[store.AttrGSI1PK] = store.S(allPK(account))
+	item[store.AttrGSI1SK] = store.S(orderSK(o))
 	if o.UpdatedAt != nil {
 		item[store.AttrGSI2PK] = store.S(changedPK(account))
 		item[store.AttrGSI2SK] = store.S(store.Join(*o.UpdatedAt, seqText(o.Seq)))
 	}
 	return item, nil
 }
+
+// allPK is the GSI1 partition of the account's orders, sorted by
+// (ordered_at, seq): every order item carries its GSI1 key (orderItem).
+func allPK(account string) string { return store.PK(account, kindAll) }
 
 // refItem is the idempotency key of the order seq imported as (channel,
 // displayRef).

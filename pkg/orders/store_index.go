@@ -19,13 +19,14 @@ import (
 )
 
 // The index items of the orders (docs/data-model.md): small items in the base table, one per partition an
-// order belongs to, sorted by (ordered_at, seq). The lists, the
+// order belongs to, sorted by (ordered_at, seq). The lists by status, the
 // fulfillments and the queue of orders waiting for stock are Queries over
-// them; an order's save writes them with the order.
+// them (the list of all orders is GSI1, the order items themselves); an
+// order's save writes them with the order, and the counts of the lists
+// with them (indexWrites).
 
-// Index dimensions: all orders, and one per status filter.
+// Index dimensions: one per status filter.
 const (
-	dimAll      = "all"
 	dimStatus   = "st"
 	dimPayment  = "pay"
 	dimShipment = "ship"
@@ -33,9 +34,6 @@ const (
 
 // indexPK is the index partition of the orders whose dim is value.
 func indexPK(account, dim, value string) string {
-	if dim == dimAll {
-		return store.PK(account, kindIndex+"#all")
-	}
 	return store.PK(account, kindIndex+"#"+dim+"="+value)
 }
 
@@ -56,9 +54,9 @@ func waitingPK(account, sku string) string {
 }
 
 // An order waiting for at most maxWaitItems SKUs has one index item per SKU;
-// past that, or when so many items would leave a save no room for a
-// reservation change beside its index changes (1 + 2 × maxIndexItems +
-// maxIndexItems < maxTxItems: see save), it has one in unassignedPK.
+// past that, or when so many items would leave a save little room for
+// reservation changes beside its index and count changes (see save and
+// firstStep), it has one in unassignedPK.
 const (
 	maxWaitItems  = 8
 	maxIndexItems = (maxTxItems - 2) / 3
@@ -85,7 +83,6 @@ func indexItems(account string, o *Order) map[string]map[string]types.AttributeV
 	}
 	out := map[string]map[string]types.AttributeValue{}
 	for _, pk := range []string{
-		indexPK(account, dimAll, ""),
 		indexPK(account, dimStatus, o.Status),
 		indexPK(account, dimPayment, o.PaymentStatus),
 		indexPK(account, dimShipment, o.ShipmentStatus),
@@ -114,6 +111,12 @@ func indexItems(account string, o *Order) map[string]map[string]types.AttributeV
 		out[pk]["skus"] = &types.AttributeValueMemberSS{Value: skus}
 	}
 	return out
+}
+
+// indexWrites returns the writes that take cur's index items and counts
+// (none when cur is nil) to next's.
+func indexWrites(account string, cur, next *Order) []store.Write {
+	return append(indexDiff(account, cur, next), countDiff(cur, next).Writes(account)...)
 }
 
 // indexDiff returns the writes that take cur's index items (none when cur
@@ -220,18 +223,16 @@ func indexQuery(t store.Table, pk, lo, hi string, forward bool, f *filter) *dyna
 // (updated_at, seq): every order item carries its GSI2 key (orderItem).
 func changedPK(account string) string { return store.PK(account, kindChanged) }
 
-// changedIndex turns in, an indexQuery, into the same Query of GSI2, reading
-// whole orders: the index projects every attribute, so a page is one Query.
-// A GSI read is eventually consistent.
-func changedIndex(in *dynamodb.QueryInput) {
-	in.IndexName = aws.String(store.GSI2)
-	in.KeyConditionExpression = aws.String("GSI2PK = :pk AND GSI2SK BETWEEN :lo AND :hi")
-	in.ConsistentRead = nil
-	in.ProjectionExpression = nil
-	delete(in.ExpressionAttributeNames, "#seq")
-	if len(in.ExpressionAttributeNames) == 0 {
-		in.ExpressionAttributeNames = nil
+// onIndex turns in, an indexQuery without projection, into the same Query
+// of the GSI index (GSI1 or GSI2), whose items are whole orders: the index
+// projects every attribute, so a page is one Query.
+func onIndex(in *dynamodb.QueryInput, index string) {
+	pk, sk := store.AttrGSI1PK, store.AttrGSI1SK
+	if index == store.GSI2 {
+		pk, sk = store.AttrGSI2PK, store.AttrGSI2SK
 	}
+	in.IndexName = aws.String(index)
+	in.KeyConditionExpression = aws.String(pk + " = :pk AND " + sk + " BETWEEN :lo AND :hi")
 }
 
 // Sort-key bounds of an index partition: every key starts with an RFC 3339

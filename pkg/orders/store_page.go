@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/isotime"
@@ -19,22 +15,29 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// listQuery is a list request over one index partition, without its page:
-// the orders between two sort keys that pass a filter.
+// listQuery is a list request without its page, for store.Table.Page: the
+// orders between two sort keys of one partition that pass a filter, and
+// how the list is counted.
 type listQuery struct {
 	account string
 	pk      string
 	lo, hi  string
 	filter  *filter
-	// changed: the query is of GSI2, the orders by updated_at (changedQuery),
-	// whose items are the orders themselves.
-	changed bool
+	// index is the GSI the list is a Query of, whose items are the orders
+	// themselves (GSI1: every order by ordered_at; GSI2: by updated_at);
+	// "" for an index partition of the base table, whose items are index
+	// items (a page of them, then one BatchGetItem of the orders).
+	index string
+	// count is the list's exact count; nil when the list is filtered by a
+	// range or by two filters at once, then counted Bounded.
+	count *store.CountName
 }
 
-// orderQuery is the list of the account's orders that f selects: the
-// index partition of its first status filter (so page 1 costs the same
-// whatever the account's size), the others applied as filters. Nil is an
-// empty result (an empty time range).
+// orderQuery is the list of the account's orders that f selects: with no
+// status filter GSI1, the orders themselves; else the index partition of
+// its first status filter (so page 1 costs the same whatever the account's
+// size), the others applied as filters. Nil is an empty result (an empty
+// time range).
 func orderQuery(account string, f Filter) *listQuery {
 	l := timeRange(account, f)
 	if l == nil {
@@ -47,12 +50,15 @@ func orderQuery(account string, f Filter) *listQuery {
 		case d.value == "":
 		case l.pk == "":
 			l.pk = indexPK(account, d.dim, d.value)
+			l.count = countOf(f, statusCount(d.dim, d.value))
 		default:
 			rest = append(rest, equals(d.dim, d.value))
+			l.count = nil
 		}
 	}
 	if l.pk == "" {
-		l.pk = indexPK(account, dimAll, "")
+		l.pk, l.index = allPK(account), store.GSI1
+		l.count = countOf(f, store.CountName{List: countOrders, Value: store.CountAll})
 	}
 	l.filter = and(rest...)
 	return l
@@ -68,7 +74,19 @@ func fulfillmentQuery(account, wh string, f Filter) *listQuery {
 	}
 	l.pk = fulfillPK(account, wh)
 	l.filter = and(equals(dimPayment, f.PaymentStatus), equals(dimShipment, f.ShipmentStatus))
+	if l.filter == nil {
+		l.count = countOf(f, store.CountName{List: countFulfill, Value: wh})
+	}
 	return l
+}
+
+// countOf is name, the count of a list without a range, if f has no
+// ordered_at range (else nil: the range is counted Bounded).
+func countOf(f Filter, name store.CountName) *store.CountName {
+	if f.OrderedAt.Active() {
+		return nil
+	}
+	return &name
 }
 
 // keyRange is the range of sort keys (<time>␟<seq>) whose time r covers;
@@ -116,17 +134,32 @@ func changedQuery(account string, f Filter) *listQuery {
 			values: map[string]types.AttributeValue{":ordered_lo": store.S(olo), ":ordered_hi": store.S(ohi)},
 		}
 	}
-	return &listQuery{account: account, pk: changedPK(account), lo: lo, hi: hi, changed: true,
+	return &listQuery{account: account, pk: changedPK(account), lo: lo, hi: hi, index: store.GSI2,
 		filter: and(equals("sb_status", f.Status), equals("sb_payment_status", f.PaymentStatus),
 			equals("shipment_status", f.ShipmentStatus), ordered)}
 }
 
-// key identifies the list query (without the page) for the cursor cache.
-func (l listQuery) key(limit int) string {
-	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + strconv.Itoa(limit)
-	if l.changed {
-		k += "|changed"
+// input is the list's Query, eventually consistent: of the index
+// partition's items, or of the orders in a GSI. It reads whole items: a
+// projection costs the same read units, and store.CountQuery, which drops
+// it, needs every name to be used by the key condition or the filter.
+func (l listQuery) input(t store.Table) dynamodb.QueryInput {
+	in := indexQuery(t, l.pk, l.lo, l.hi, true, l.filter)
+	in.ConsistentRead, in.ProjectionExpression = nil, nil
+	delete(in.ExpressionAttributeNames, "#seq")
+	if len(in.ExpressionAttributeNames) == 0 {
+		in.ExpressionAttributeNames = nil
 	}
+	if l.index != "" {
+		onIndex(in, l.index)
+	}
+	return *in
+}
+
+// text names the list and its filters: the partition, the sort key range,
+// the index and the filter with its values (store.PageQuery.List).
+func (l listQuery) text() string {
+	k := l.pk + "|" + l.lo + "|" + l.hi + "|" + l.index
 	if l.filter != nil {
 		k += "|" + l.filter.expr
 		for _, name := range slices.Sorted(maps.Keys(l.filter.values)) {
@@ -138,188 +171,66 @@ func (l listQuery) key(limit int) string {
 	return k
 }
 
-// page returns the items on page p of the list query, in sort key order:
-// index items, or orders for a changedQuery. A page starts where the
-// previous one ended: sequential paging reads each page once (the previous
-// request left its end in the cursor cache); a jump to page P reads only the
-// keys of the pages it skips.
-func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) ([]map[string]types.AttributeValue, error) {
-	ck := l.key(p.Limit)
-	from, start := cursors.nearest(l.account, ck, p.Number)
-	start, ok, err := l.walk(ctx, t, start, (p.Number-from)*p.Limit, nil)
-	if err != nil || !ok {
-		return nil, err
-	}
-	items := make([]map[string]types.AttributeValue, 0, p.Limit)
-	end, full, err := l.walk(ctx, t, start, p.Limit, &items)
+// page returns page p of the list query, in sort key order (index items,
+// or orders for a GSI's list), and the list's size (-1 when not known):
+// store.Table.Page, one Query a page on any instance.
+func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) (store.Page, error) {
+	q := store.PageQuery{Account: l.account, List: l.text(), Input: l.input(t), Count: l.count, Bounded: l.count == nil}
+	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
-		return nil, err
+		return store.Page{}, fmt.Errorf("list %s: %w", strings.TrimPrefix(l.pk, l.account), err)
 	}
-	if full && len(end) > 0 {
-		cursors.put(l.account, ck, p.Number+1, end)
-	}
-	return items, nil
+	return page, nil
 }
 
-// seqs returns the seqs on page p of an index partition's list query.
-func (l listQuery) seqs(ctx context.Context, t store.Table, p paging.Page) ([]int64, error) {
-	items, err := l.page(ctx, t, p)
+// orders returns page p of the list query's orders and the list's size
+// (-1 when not known): the page's items, or for an index partition one
+// BatchGetItem of the orders its items name.
+func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (Listing, error) {
+	page, err := l.page(ctx, t, p)
 	if err != nil {
-		return nil, err
+		return Listing{}, err
 	}
-	out := make([]int64, 0, len(items))
-	for _, it := range items {
-		seq, err := itemSeq(it)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, seq)
-	}
-	return out, nil
-}
-
-// walk reads n matching items after start (nil: from the beginning),
-// appending them to items if given (else reading keys only). It returns
-// the key of the last item read and whether n items were found.
-func (l listQuery) walk(ctx context.Context, t store.Table, start map[string]types.AttributeValue, n int, items *[]map[string]types.AttributeValue) (map[string]types.AttributeValue, bool, error) {
-	if n == 0 {
-		return start, true, nil
-	}
-	in := indexQuery(t, l.pk, l.lo, l.hi, true, l.filter)
-	keys := []string{store.AttrPK, store.AttrSK}
-	if l.changed {
-		changedIndex(in)
-		keys = append(keys, store.AttrGSI2PK, store.AttrGSI2SK)
-	}
-	if items == nil {
-		in.ProjectionExpression = aws.String(strings.Join(keys, ", "))
-		delete(in.ExpressionAttributeNames, "#seq")
-		if len(in.ExpressionAttributeNames) == 0 {
-			in.ExpressionAttributeNames = nil
-		}
-	}
-	in.ExclusiveStartKey = start
-	last := start
-	for got := 0; got < n; {
-		in.Limit = aws.Int32(int32(min(n-got, math.MaxInt32)))
-		res, err := t.DB.Query(ctx, in)
-		if err != nil {
-			return nil, false, fmt.Errorf("query %s: %w", l.pk, err)
-		}
-		for _, it := range res.Items {
-			if items != nil {
-				*items = append(*items, it)
-			}
-			last = map[string]types.AttributeValue{}
-			for _, k := range keys {
-				last[k] = it[k]
-			}
-			got++
-		}
-		if len(res.LastEvaluatedKey) == 0 {
-			return last, got == n, nil
-		}
-		in.ExclusiveStartKey = res.LastEvaluatedKey
-		if got == n {
-			break
-		}
-	}
-	return last, true, nil
-}
-
-// The cursor cache is the storage side's paging state: the key where a
-// page starts, remembered by the request that read the page before it.
-
-// cursorTTL bounds how long a page boundary is trusted: within it, orders
-// imported by other processes may shift later pages by their number.
-const cursorTTL = time.Minute
-
-// maxCursors bounds the cache; it is cleared when full.
-const maxCursors = 10000
-
-// cursorCache remembers where pages start, per account, list query and page.
-type cursorCache struct {
-	mu sync.Mutex
-	m  map[string]map[string]cursor // account -> query|page -> cursor
-	n  int
-}
-
-type cursor struct {
-	key map[string]types.AttributeValue
-	at  time.Time
-}
-
-var cursors = &cursorCache{m: map[string]map[string]cursor{}}
-
-// nearest returns the highest page <= page whose start is known, and that
-// start (page 1 starts at nil).
-func (c *cursorCache) nearest(account, query string, page int) (int, map[string]types.AttributeValue) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	acc := c.m[account]
-	for p := page; p > 1 && acc != nil; p-- {
-		cur, ok := acc[query+"|"+strconv.Itoa(p)]
-		if ok && time.Since(cur.at) < cursorTTL {
-			return p, cur.key
-		}
-		if page-p > 50 {
-			break
-		}
-	}
-	return 1, nil
-}
-
-func (c *cursorCache) put(account, query string, page int, key map[string]types.AttributeValue) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n >= maxCursors {
-		c.m, c.n = map[string]map[string]cursor{}, 0
-	}
-	if c.m[account] == nil {
-		c.m[account] = map[string]cursor{}
-	}
-	c.m[account][query+"|"+strconv.Itoa(page)] = cursor{key: key, at: time.Now()}
-	c.n++
-}
-
-// forget drops the account's cursors: its orders changed.
-func (c *cursorCache) forget(account string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n -= len(c.m[account])
-	delete(c.m, account)
-}
-
-// list returns page p of the orders f selects: by updated_at, one Query of
-// GSI2; else the page of an index partition and one BatchGetItem of its
-// orders.
-func (s Service) list(ctx context.Context, account string, f Filter, p paging.Page) ([]Order, error) {
-	if f.UpdatedAt.Active() {
-		l := changedQuery(account, f)
-		if l == nil {
-			return []Order{}, nil
-		}
-		items, err := l.page(ctx, s.Table, p)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Order, 0, len(items))
-		for _, it := range items {
+	out := Listing{Total: page.Total, Items: make([]Order, 0, len(page.Items))}
+	if l.index != "" {
+		for _, it := range page.Items {
 			o, err := decodeOrder(it)
 			if err != nil {
-				return nil, err
+				return Listing{}, err
 			}
-			out = append(out, *o)
+			out.Items = append(out.Items, *o)
 		}
 		return out, nil
 	}
+	seqs := make([]int64, 0, len(page.Items))
+	for _, it := range page.Items {
+		seq, err := itemSeq(it)
+		if err != nil {
+			return Listing{}, err
+		}
+		seqs = append(seqs, seq)
+	}
+	out.Items, err = getMany(ctx, t, l.account, seqs)
+	return out, err
+}
+
+// Listing is a page of a list of orders and the size of the whole list
+// (-1 when not known), for Total-Pages.
+type Listing struct {
+	Items []Order
+	Total int64
+}
+
+// list returns page p of the orders f selects: by updated_at, one Query of
+// GSI2; with no status filter, one of GSI1; else the page of an index
+// partition and one BatchGetItem of its orders.
+func (s Service) list(ctx context.Context, account string, f Filter, p paging.Page) (Listing, error) {
 	l := orderQuery(account, f)
+	if f.UpdatedAt.Active() {
+		l = changedQuery(account, f)
+	}
 	if l == nil {
-		return []Order{}, nil
+		return Listing{Items: []Order{}, Total: 0}, nil
 	}
-	seqs, err := l.seqs(ctx, s.Table, p)
-	if err != nil {
-		return nil, err
-	}
-	return getMany(ctx, s.Table, account, seqs)
+	return l.orders(ctx, s.Table, p)
 }

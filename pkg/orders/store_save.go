@@ -17,7 +17,7 @@ const maxTxItems = store.MaxWrites
 
 // save writes next over cur (nil: next is new) in write sets that keep the
 // invariants of docs/orders.md: the order item (conditioned on its
-// version), its index items, and one reservation change per inventory
+// version), its index items and the counts of its lists, and one reservation change per inventory
 // record whose allocation differs, plus extra (written with the last
 // step). covered names reservation changes that extra makes itself (a
 // shipment's inventory.Ship of reserved units, see SaveShipment). When
@@ -27,7 +27,7 @@ const maxTxItems = store.MaxWrites
 func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	next.derive()
 	if cur == nil {
-		if 1+len(indexItems(account, next))+len(reserveDeltas(nil, next))+len(extra) <= maxTxItems {
+		if 1+len(indexWrites(account, nil, next))+len(reserveDeltas(nil, next))+len(extra) <= maxTxItems {
 			return write(ctx, t, account, nil, next, extra, nil)
 		}
 		// The new order first, without allocations, with the operation's
@@ -43,17 +43,28 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 		cur, extra = &base, nil
 	}
 	for {
-		fixed := 1 + len(indexDiff(account, cur, next)) + len(extra)
 		deltas := reserveDeltas(cur, next)
-		if fixed+len(deltas) <= maxTxItems {
+		if 1+len(indexWrites(account, cur, next))+len(extra)+len(deltas) <= maxTxItems {
 			return write(ctx, t, account, cur, next, extra, covered)
 		}
-		room := maxTxItems - 1 - 2*len(indexItems(account, cur)) - len(indexItems(account, next))
-		if room < 1 {
-			return fmt.Errorf("order %d touches too many warehouses for one transaction", next.Seq)
+		step, err := firstStep(account, cur, next, deltas)
+		if err != nil {
+			return err
 		}
+		if err := write(ctx, t, account, cur, step, nil, nil); err != nil {
+			return err
+		}
+		cur = step
+	}
+}
+
+// firstStep is cur with as many of deltas, the reservation changes that
+// take it to next, applied as fit in one transaction with the index and
+// count changes they make.
+func firstStep(account string, cur, next *Order, deltas []delta) (*Order, error) {
+	for n := min(len(deltas), maxTxItems-1); n > 0; {
 		step := cur.Clone()
-		for _, d := range deltas[:min(room, len(deltas))] {
+		for _, d := range deltas[:n] {
 			for i := range step.Items {
 				it := &step.Items[i]
 				if it.InventorySKU != nil && *it.InventorySKU == d.SKU {
@@ -61,11 +72,13 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 				}
 			}
 		}
-		if err := write(ctx, t, account, cur, &step, nil, nil); err != nil {
-			return err
+		over := 1 + len(indexWrites(account, cur, &step)) + n - maxTxItems
+		if over <= 0 {
+			return &step, nil
 		}
-		cur = &step
+		n -= over
 	}
+	return nil, fmt.Errorf("order %d touches too many warehouses for one transaction", next.Seq)
 }
 
 // write commits one write set taking cur to next (see save): a single
@@ -86,7 +99,7 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 	if err != nil {
 		return err
 	}
-	writes := append([]store.Write{store.Put(item, cond, values)}, indexDiff(account, cur, next)...)
+	writes := append([]store.Write{store.Put(item, cond, values)}, indexWrites(account, cur, next)...)
 	stock := inventory.Service{Table: t}
 	for _, d := range reserveDeltas(cur, next) {
 		if q := d.Qty + covered[d.Record]; q != 0 {
@@ -96,7 +109,6 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 	writes = append(writes, extra...)
 	err = t.Commit(ctx, writes)
 	if err == nil {
-		cursors.forget(account)
 		return nil
 	}
 	if store.CancellationReasons(err) != nil || store.ConditionFailed(err) {

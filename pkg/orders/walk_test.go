@@ -61,8 +61,8 @@ type walkPage struct {
 // walk traverses every page of l at limit 100, pages 1, 3, 5... through
 // the first gateway and 2, 4, 6... through the second, until a page holds
 // fewer than the limit (an empty page past the end when the count is a
-// multiple of it: a client of /orders, which never sends Total-Pages, must
-// ask for that page too). Each request has its own meter. The list's
+// multiple of it: a client of a list without Total-Pages must ask for that
+// page too). Each request has its own meter. The list's
 // function is first started in both gateways with a request it refuses
 // (page=0, 422, no read but the rate limiter's write), so no page's time
 // holds a cold start.
@@ -163,8 +163,8 @@ func firstDiff(got, want []string) string {
 // the import, the one other way in, takes about 25 ms an order on the
 // local stack. The two gateways share one process, so what a function
 // keeps in package variables is shared by both, unlike two Lambda
-// instances: the orders list's cache of page starts (pkg/orders) is, so
-// the orders figures are a lower bound of what two instances cost.
+// instances (the orders list keeps none: its page starts are cursor items,
+// store.Table.Page).
 // The stream consumers (events, channel sync) are still working through
 // the seed while the pages are read: waiting for them takes longer than
 // testenv.Drain allows at 10,000, so the times are those of a busy stack,
