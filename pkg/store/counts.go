@@ -107,6 +107,7 @@ func (t Table) CountQuery(ctx context.Context, in dynamodb.QueryInput, maxCalls 
 	in.TableName = t.TableName()
 	in.Select = types.SelectCount
 	in.ProjectionExpression = nil
+	in.ExpressionAttributeNames = withUsedNames(&in, nil)
 	in.Limit = nil
 	for range maxCalls {
 		out, err := t.DB.Query(ctx, &in)

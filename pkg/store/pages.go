@@ -304,15 +304,25 @@ func (t Table) walk(ctx context.Context, in dynamodb.QueryInput, keys []string, 
 // key condition and filter use.
 func keysOnly(in *dynamodb.QueryInput, keys []string) {
 	projection := "#" + strings.Join(keys, ", #")
-	exprs := []string{aws.ToString(in.KeyConditionExpression), aws.ToString(in.FilterExpression), projection}
-	names := Names(projection)
+	in.ProjectionExpression = aws.String(projection)
+	in.ExpressionAttributeNames = withUsedNames(in, Names(projection))
+}
+
+// withUsedNames is names with those of the Query's names that its key
+// condition, filter or projection use (DynamoDB refuses a name no
+// expression uses), nil when there are none.
+func withUsedNames(in *dynamodb.QueryInput, names map[string]string) map[string]string {
+	exprs := []string{aws.ToString(in.KeyConditionExpression), aws.ToString(in.FilterExpression), aws.ToString(in.ProjectionExpression)}
 	for k, v := range in.ExpressionAttributeNames {
 		for _, e := range exprs {
 			if regexp.MustCompile(regexp.QuoteMeta(k) + `\b`).MatchString(e) {
+				if names == nil {
+					names = map[string]string{}
+				}
 				names[k] = v
 				break
 			}
 		}
 	}
-	in.ProjectionExpression, in.ExpressionAttributeNames = aws.String(projection), names
+	return names
 }

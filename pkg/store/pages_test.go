@@ -175,3 +175,21 @@ func TestPageAfterChange(t *testing.T) {
 		}
 	})
 }
+
+// TestCountQueryProjected: a Query whose projection uses names of its own
+// counts (the names only the projection used are dropped).
+func TestCountQueryProjected(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, d *app.Deps) {
+		_, pk := pagedList(t, d, 4)
+		n, ok, err := d.Table.CountQuery(context.Background(), dynamodb.QueryInput{
+			KeyConditionExpression:    aws.String("#PK = :pk"),
+			ProjectionExpression:      aws.String("#odd"),
+			ExpressionAttributeNames:  map[string]string{"#PK": "PK", "#odd": "odd"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk)},
+		}, 1)
+		if got, want := n, int64(4); err != nil || !ok || got != want {
+			t.Errorf("count %d (%v, %v), want %d", got, ok, err, want)
+		}
+	})
+}
