@@ -55,7 +55,17 @@ func ListAll[T any](ctx context.Context, r *Request, read func(context.Context) 
 	if err != nil {
 		return nil, err
 	}
-	return OK(paging.Slice(all, page)).WithTotalPages(paging.TotalPages(len(all), page.Limit)), nil
+	return Page(paging.Slice(all, page), len(all), page), nil
+}
+
+// Page is the 200 of one page of a list: body, with Total-Pages when the
+// list's size, total, is known (not negative).
+func Page(body any, total int, page paging.Page) *Response {
+	resp := OK(body)
+	if total >= 0 {
+		resp.WithTotalPages(paging.TotalPages(total, page.Limit))
+	}
+	return resp
 }
 
 // List serves a list read a page at a time: the page parameters, the
@@ -74,9 +84,5 @@ func List[F, T any](ctx context.Context, r *Request, parse func(*Request) (F, er
 	if err != nil {
 		return nil, err
 	}
-	resp := OK(l.Items)
-	if l.Total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(l.Total, page.Limit))
-	}
-	return resp, nil
+	return Page(l.Items, l.Total, page), nil
 }

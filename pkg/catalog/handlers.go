@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the product and variation group endpoints over the
@@ -31,7 +30,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return listResponse(l, page), nil
+	return api.Page(l.Items, l.Total, page), nil
 }
 
 // Get serves GET /products/{sku}.
@@ -96,7 +95,7 @@ func (h Handlers) ListGroups(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	return listResponse(l, page), nil
+	return api.Page(l.Items, l.Total, page), nil
 }
 
 // PutGroup serves PUT /variation_groups/{sku}: create or replace.
@@ -138,9 +137,4 @@ func (h Handlers) DeleteGroup(ctx context.Context, r *api.Request) (*api.Respons
 func pathSKU(r *api.Request) (string, error) {
 	s := r.PathParam("sku")
 	return s, checkSKU(s)
-}
-
-// listResponse is the 200 of a page, with Total-Pages.
-func listResponse[T any](l Listing[T], page paging.Page) *api.Response {
-	return api.OK(l.Items).WithTotalPages(paging.TotalPages(l.Total, page.Limit))
 }

@@ -25,13 +25,6 @@ func (f Filter) matching(recs []*record) []*record {
 	return recs
 }
 
-// Listing is a page of a list, and the number of items the whole list
-// holds (for Total-Pages).
-type Listing[T any] struct {
-	Items []T
-	Total int
-}
-
 // parseSKUs validates the values of a skus filter (every array form of it):
 // empty values are ignored, nil means no filter, and an invalid SKU is a
 // 422.

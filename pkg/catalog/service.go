@@ -70,7 +70,7 @@ func (s Service) Lookup(ctx context.Context, account string, skus []string) (map
 // it starts (store.Table.Page: one Query, and the count). Groups on the
 // page get their children from what was read, and any others in one
 // BatchGetItem.
-func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (Listing[Product], error) {
+func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (paging.Listing[Product], error) {
 	var recs []*record
 	var total int64
 	var err error
@@ -83,7 +83,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 		recs, total, err = productsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
-		return Listing[Product]{}, err
+		return paging.Listing[Product]{}, err
 	}
 	known := bySKU(recs)
 	if f.filtered() {
@@ -92,14 +92,14 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 		recs = paging.Slice(recs, page)
 	}
 	items, err := s.render(ctx, account, recs, known)
-	return Listing[Product]{Items: items, Total: int(total)}, err
+	return paging.Listing[Product]{Items: items, Total: int(total)}, err
 }
 
 // ListGroups returns a page of the account's variation groups in SKU
 // order, and their number: of skus if not nil (BatchGetItem), otherwise
 // the page from where it starts (store.Table.Page: one Query of GSI1, and
 // the count).
-func (s Service) ListGroups(ctx context.Context, account string, skus []string, page paging.Page) (Listing[VariationGroup], error) {
+func (s Service) ListGroups(ctx context.Context, account string, skus []string, page paging.Page) (paging.Listing[VariationGroup], error) {
 	var recs []*record
 	var total int64
 	var err error
@@ -112,13 +112,13 @@ func (s Service) ListGroups(ctx context.Context, account string, skus []string, 
 		recs, total, err = groupsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
-		return Listing[VariationGroup]{}, err
+		return paging.Listing[VariationGroup]{}, err
 	}
 	out := make([]VariationGroup, len(recs))
 	for i, r := range recs {
 		out[i] = r.group()
 	}
-	return Listing[VariationGroup]{Items: out, Total: int(total)}, nil
+	return paging.Listing[VariationGroup]{Items: out, Total: int(total)}, nil
 }
 
 // Upsert creates or updates the product sku with the validated input and

@@ -15,6 +15,9 @@ var (
 	groupsCount   = store.CountName{List: "products", Value: store.CountAll, Attr: "groups"}
 )
 
+// attrCountDue is the attribute of a record's countDue.
+const attrCountDue = "count_due"
+
 // countDue is a change to the counts that its transaction had no room for:
 // creating or dissolving a group of 99 children writes the 100 items a
 // transaction holds. It rides on one of the children the transaction
@@ -74,14 +77,7 @@ func countChanges(account string, changes []change) ([]store.Write, error) {
 // CountDue reports the SKU of a product the stream record shows carrying a
 // change to the counts not yet settled.
 func CountDue(c store.Change) (string, bool) {
-	if c.Kind != kindProduct || !c.New.Exists() {
-		return "", false
-	}
-	var r record
-	if err := c.New.Decode(&r); err != nil || r.CountDue == nil {
-		return "", false
-	}
-	return r.SKU, true
+	return c.SK, c.Kind == kindProduct && c.New.Has(attrCountDue)
 }
 
 // SettleCounts adds the counts due on the products skus to the counts and
@@ -94,7 +90,7 @@ func (s Service) SettleCounts(ctx context.Context, account string, skus []string
 			if err != nil || r == nil || r.CountDue == nil {
 				return struct{}{}, err
 			}
-			settle := store.Update{Remove: []string{"count_due"}, Add: []string{"#ver :one"}, Condition: "#ver = :ver"}
+			settle := store.Update{Remove: []string{attrCountDue}, Add: []string{"#ver :one"}, Condition: "#ver = :ver"}
 			settle.Value(":one", store.N(1))
 			settle.Value(":ver", store.N(r.Version))
 			counts := store.Counts{productsCount: r.CountDue.Products, groupsCount: r.CountDue.Groups}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the inventory endpoints and consumes the adjustments queue
@@ -28,11 +27,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	resp := api.OK(out)
-	if total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(total, page.Limit))
-	}
-	return resp, nil
+	return api.Page(out, total, page), nil
 }
 
 // parseFilter reads the filters of GET /inventory: warehouse_uuid, sku

@@ -28,7 +28,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return listResponse(list, p), nil
+	return api.Page(list.Items, list.Total, p), nil
 }
 
 // GetOne serves GET /orders/{sb_order_seq}: one GetItem.
@@ -67,17 +67,7 @@ func (h Handlers) Fulfillments(ctx context.Context, r *api.Request) (*api.Respon
 	if err != nil {
 		return nil, err
 	}
-	return listResponse(list, p), nil
-}
-
-// listResponse is the 200 of a page, with Total-Pages when the list's size
-// is known.
-func listResponse(l Listing, p paging.Page) *api.Response {
-	resp := api.OK(l.Items)
-	if l.Total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(int(l.Total), p.Limit))
-	}
-	return resp
+	return api.Page(list.Items, list.Total, p), nil
 }
 
 // parseListing reads the page and the filters of a list request

@@ -45,10 +45,10 @@ func (s Service) Get(ctx context.Context, account string, seq int64) (*Order, er
 // the list. Cost: one Query, and for a status filter one BatchGetItem,
 // besides the pager's read of the page's start and count
 // (docs/orders.md, "Call budgets").
-func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (Listing, error) {
+func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (paging.Listing[Order], error) {
 	list, err := s.list(ctx, account, f, p)
 	if err != nil {
-		return Listing{}, err
+		return paging.Listing[Order]{}, err
 	}
 	for i := range list.Items {
 		list.Items[i].forOutput()
@@ -60,17 +60,17 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 // that f selects, each with only its lines allocated there (fulfillment),
 // and the size of the list. A filter on sb_status other than open selects
 // nothing. An empty page of an unknown warehouse is errs.NotFound.
-func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) (Listing, error) {
-	list := Listing{Items: []Order{}}
+func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter, p paging.Page) (paging.Listing[Order], error) {
+	list := paging.Listing[Order]{Items: []Order{}}
 	if f.Status == "" || f.Status == StatusOpen {
 		if l := fulfillmentQuery(account, wh, f); l != nil {
 			var err error
 			if list, err = l.orders(ctx, s.Table, p); err != nil {
-				return Listing{}, err
+				return paging.Listing[Order]{}, err
 			}
 		}
 	}
-	out := Listing{Total: list.Total, Items: make([]Order, 0, len(list.Items))}
+	out := paging.Listing[Order]{Total: list.Total, Items: make([]Order, 0, len(list.Items))}
 	for _, o := range list.Items {
 		if fo, ok := fulfillment(o, wh); ok {
 			out.Items = append(out.Items, fo)
@@ -78,9 +78,9 @@ func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter,
 	}
 	if len(out.Items) == 0 {
 		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, wh); errors.Is(err, warehouses.ErrNotFound) {
-			return Listing{}, errs.NotFound(warehouses.NotFoundMessage)
+			return paging.Listing[Order]{}, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
-			return Listing{}, err
+			return paging.Listing[Order]{}, err
 		}
 	}
 	return out, nil

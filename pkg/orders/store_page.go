@@ -141,8 +141,7 @@ func changedQuery(account string, f Filter) *listQuery {
 
 // input is the list's Query, eventually consistent: of the index
 // partition's items, or of the orders in a GSI. It reads whole items: a
-// projection costs the same read units, and store.CountQuery, which drops
-// it, needs every name to be used by the key condition or the filter.
+// projection would cost the same read units.
 func (l listQuery) input(t store.Table) dynamodb.QueryInput {
 	in := indexQuery(t, l.pk, l.lo, l.hi, true, l.filter)
 	in.ConsistentRead, in.ProjectionExpression = nil, nil
@@ -186,17 +185,17 @@ func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) (stor
 // orders returns page p of the list query's orders and the list's size
 // (-1 when not known): the page's items, or for an index partition one
 // BatchGetItem of the orders its items name.
-func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (Listing, error) {
+func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (paging.Listing[Order], error) {
 	page, err := l.page(ctx, t, p)
 	if err != nil {
-		return Listing{}, err
+		return paging.Listing[Order]{}, err
 	}
-	out := Listing{Total: page.Total, Items: make([]Order, 0, len(page.Items))}
+	out := paging.Listing[Order]{Total: int(page.Total), Items: make([]Order, 0, len(page.Items))}
 	if l.index != "" {
 		for _, it := range page.Items {
 			o, err := decodeOrder(it)
 			if err != nil {
-				return Listing{}, err
+				return paging.Listing[Order]{}, err
 			}
 			out.Items = append(out.Items, *o)
 		}
@@ -206,7 +205,7 @@ func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (Li
 	for _, it := range page.Items {
 		seq, err := itemSeq(it)
 		if err != nil {
-			return Listing{}, err
+			return paging.Listing[Order]{}, err
 		}
 		seqs = append(seqs, seq)
 	}
@@ -214,23 +213,18 @@ func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (Li
 	return out, err
 }
 
-// Listing is a page of a list of orders and the size of the whole list
-// (-1 when not known), for Total-Pages.
-type Listing struct {
-	Items []Order
-	Total int64
-}
-
 // list returns page p of the orders f selects: by updated_at, one Query of
 // GSI2; with no status filter, one of GSI1; else the page of an index
 // partition and one BatchGetItem of its orders.
-func (s Service) list(ctx context.Context, account string, f Filter, p paging.Page) (Listing, error) {
-	l := orderQuery(account, f)
+func (s Service) list(ctx context.Context, account string, f Filter, p paging.Page) (paging.Listing[Order], error) {
+	var l *listQuery
 	if f.UpdatedAt.Active() {
 		l = changedQuery(account, f)
+	} else {
+		l = orderQuery(account, f)
 	}
 	if l == nil {
-		return Listing{Items: []Order{}, Total: 0}, nil
+		return paging.Listing[Order]{Items: []Order{}, Total: 0}, nil
 	}
 	return l.orders(ctx, s.Table, p)
 }

@@ -157,6 +157,9 @@ func fromStreamValue(v events.DynamoDBAttributeValue) (types.AttributeValue, err
 // stream images decode the same way.
 func ImageOf(item map[string]types.AttributeValue) Image { return Image{item} }
 
+// Has reports whether the image holds the attribute name.
+func (i Image) Has(name string) bool { return i.item[name] != nil }
+
 // Int returns the number attribute name as an integer (0 when absent or
 // not an integer).
 func (i Image) Int(name string) int64 {

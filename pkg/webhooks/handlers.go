@@ -7,7 +7,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/api"
-	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/queue"
 )
 
@@ -115,11 +114,7 @@ func (h Handlers) Deliveries(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	resp := api.OK(map[string][]Delivery{"deliveries": ds.Items})
-	if ds.Total >= 0 {
-		resp.WithTotalPages(paging.TotalPages(ds.Total, p.Limit))
-	}
-	return resp, nil
+	return api.Page(map[string][]Delivery{"deliveries": ds.Items}, ds.Total, p), nil
 }
 
 // Retry serves POST /webhooks/{id}/deliveries/{delivery_id}/retry: 202
