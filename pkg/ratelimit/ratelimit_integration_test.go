@@ -1,6 +1,7 @@
 package ratelimit_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,19 +14,23 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// inWindow runs try until it reports that all its requests fell into one
-// clock window of size w (second or minute); a run that straddles a window
-// boundary proves nothing and is repeated with a fresh account.
-func inWindow(t *testing.T, w time.Duration, try func() bool) {
+// inWindow runs try with a client of a fresh account (opts), made before
+// the window starts, until all its requests fell into one clock window of
+// size w (second or minute). A run that straddles a window boundary proves
+// nothing and is repeated with a fresh account; only the error of a run
+// that fit the window fails the test.
+func inWindow(t *testing.T, w time.Duration, opts testenv.AccountOptions, try func(c *testenv.Client) error) {
 	t.Helper()
+	env := testenv.Get(t)
 	for range 5 {
+		c := env.Client(t, env.NewAccount(t, opts))
 		// Start just after a boundary so the whole attempt fits the window.
 		time.Sleep(time.Until(time.Now().Truncate(w).Add(w + 20*time.Millisecond)))
 		start := time.Now().Truncate(w)
-		done := try()
+		err := try(c)
 		if time.Now().Truncate(w).Equal(start) {
-			if !done {
-				t.FailNow()
+			if err != nil {
+				t.Fatal(err)
 			}
 			return
 		}
@@ -36,26 +41,25 @@ func inWindow(t *testing.T, w time.Duration, try func() bool) {
 func TestThirdRequestInOneSecondIsRefused(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
-	inWindow(t, time.Second, func() bool {
-		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 40}))
+	var r *testenv.Response
+	inWindow(t, time.Second, testenv.AccountOptions{RPS: 2, RPM: 40}, func(c *testenv.Client) error {
 		var got []int
 		for range 3 {
 			got = append(got, c.Do(http.MethodGet, "/channels", nil).Status)
 		}
-		r := c.Do(http.MethodGet, "/channels", nil)
-		if got[0] != 200 || got[1] != 200 || got[2] != 403 || r.Status != 403 {
-			t.Errorf("statuses %v then %d, want 200 200 403 403", got, r.Status)
-			return false
+		r = c.Do(http.MethodGet, "/channels", nil)
+		if want := []int{200, 200, 403, 403}; !slices.Equal(append(got, r.Status), want) {
+			return fmt.Errorf("statuses %v then %d, want %v", got, r.Status, want)
 		}
-		if r.String() != "Rate Limit Exceeded" || r.Header.Get("Retry-After") != "1" {
-			t.Errorf("403 body %q Retry-After %q", r, r.Header.Get("Retry-After"))
-		}
-		// Another account is unaffected.
-		if o := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 40})).Do(http.MethodGet, "/channels", nil); o.Status != 200 {
-			t.Errorf("other account got %d", o.Status)
-		}
-		return true
+		return nil
 	})
+	if r.String() != "Rate Limit Exceeded" || r.Header.Get("Retry-After") != "1" {
+		t.Errorf("403 body %q Retry-After %q", r, r.Header.Get("Retry-After"))
+	}
+	// Another account is unaffected.
+	if o := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 40})).Do(http.MethodGet, "/channels", nil); o.Status != 200 {
+		t.Errorf("other account got %d", o.Status)
+	}
 }
 
 func TestFortyFirstRequestInOneMinuteIsRefused(t *testing.T) {
@@ -89,9 +93,7 @@ func TestFortyFirstRequestInOneMinuteIsRefused(t *testing.T) {
 
 func TestParallelRequestsInOneSecondExactlyTwoPass(t *testing.T) {
 	t.Parallel()
-	env := testenv.Get(t)
-	inWindow(t, time.Second, func() bool {
-		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000}))
+	inWindow(t, time.Second, testenv.AccountOptions{RPS: 2, RPM: 1000}, func(c *testenv.Client) error {
 		var wg sync.WaitGroup
 		statuses := make([]int, 10)
 		for i := range statuses {
@@ -103,10 +105,9 @@ func TestParallelRequestsInOneSecondExactlyTwoPass(t *testing.T) {
 			counts[s]++
 		}
 		if counts[200] != 2 || counts[403] != 8 {
-			t.Errorf("statuses %v: want exactly 2 x 200 and 8 x 403", statuses)
-			return false
+			return fmt.Errorf("statuses %v: want exactly 2 x 200 and 8 x 403", statuses)
 		}
-		return true
+		return nil
 	})
 }
 
@@ -160,13 +161,12 @@ func TestRateLimitHeaders(t *testing.T) {
 	env := testenv.Get(t)
 	want := [][3]int{{3, 2, 1}, {3, 1, 1}, {3, 0, 1}, {3, 0, 1}}
 	var got [][3]int
-	inWindow(t, time.Second, func() bool {
-		c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 3, RPM: 40}))
+	inWindow(t, time.Second, testenv.AccountOptions{RPS: 3, RPM: 40}, func(c *testenv.Client) error {
 		got = nil
 		for _, path := range []string{"/channels", "/products/NO-SUCH-SKU", "/channels", "/channels"} {
 			got = append(got, quotaOf(c.Do(http.MethodGet, path, nil)))
 		}
-		return true // compared below, once the requests are known to share a second
+		return nil // compared below, once the requests are known to share a second
 	})
 	if !slices.Equal(got, want) {
 		t.Errorf("limit, remaining, reset of 4 requests in one second: %v, want %v", got, want)
