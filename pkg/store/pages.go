@@ -29,8 +29,8 @@ type PageQuery struct {
 	Input dynamodb.QueryInput
 	// Count, if set, is the exact count of the list (see Counts). Else, if
 	// Bounded, the list is counted by reading it (CountQuery, at most
-	// maxCountCalls calls) on a walk's first page, and the count goes
-	// along with the cursors; else its size is not known.
+	// maxCountCalls calls) on a walk's first page and on a jump, and the
+	// count goes along with the cursors; else its size is not known.
 	Count   *CountName
 	Bounded bool
 }
@@ -80,8 +80,10 @@ type listState struct {
 // pages in between. A counted list's cursors hold only while the list is
 // unchanged (the count item's version): after a change, pages are found
 // again from the list's start, so that page N is always the items from
-// offset (N-1)*limit and agrees with the count. A Bounded list's cursors
-// hold for their TTL: items added before a cursor shift the pages after it.
+// offset (N-1)*limit and agrees with the count. A Bounded list's walk goes
+// on with the count its first page took, whatever changes meanwhile; a
+// jump counts again and starts only from the cursors of a walk that
+// counted the same (boundedStart).
 func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, error) {
 	if number < 1 || limit < 1 {
 		return Page{}, fmt.Errorf("page %d of %d: out of range", number, limit)
@@ -91,20 +93,6 @@ func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, 
 		return Page{}, err
 	}
 	total := state.total
-	if q.Count == nil && q.Bounded {
-		// The count a walk took on its first page goes along with its
-		// cursors; a jump (from an earlier page's cursor, perhaps of
-		// another walk) counts again.
-		if total = c.total; total < 0 || c.page != number {
-			n, ok, err := t.CountQuery(ctx, countInput(q), maxCountCalls)
-			if err != nil {
-				return Page{}, err
-			}
-			if total = -1; ok {
-				total = n
-			}
-		}
-	}
 	page := Page{Total: total, Items: []map[string]types.AttributeValue{}}
 	if total >= 0 && int64(number-1)*int64(limit) >= total {
 		return page, nil // past the end: nothing to read
@@ -154,12 +142,11 @@ func (t Table) pageStart(ctx context.Context, q PageQuery, number, limit int) (c
 		keys = append(keys, q.Count.key(q.Account))
 		state.total = 0 // never counted: nothing was ever in the list
 	}
-	if len(keys) == 0 {
-		return c, state, nil
-	}
-	// Strongly consistent: a client asks for the next page right after
-	// the write of its cursor, and missing it would cost a re-read.
-	items, err := t.BatchGet(ctx, keys, true)
+	// None when there are no keys (page 1 of a list without a count item).
+	// Eventually consistent, as the page's Query: a cursor written a moment
+	// ago by the previous page's request may not show yet, and is then
+	// found by nearestCursor's strongly consistent Query.
+	items, err := t.BatchGet(ctx, keys, false)
 	if err != nil {
 		return c, state, fmt.Errorf("page start of %s: %w", q.List, err)
 	}
@@ -171,24 +158,52 @@ func (t Table) pageStart(ctx context.Context, q PageQuery, number, limit int) (c
 			found = append(found, it)
 		}
 	}
+	if q.Count == nil && q.Bounded {
+		return t.boundedStart(ctx, q, number, limit, found)
+	}
 	if live, ok := liveCursor(found, state.version); ok {
-		c = live
-	} else if number > 2 {
+		return live, state, nil
+	}
+	if number > 1 {
 		c, err = t.nearestCursor(ctx, q, limit, number, state.version)
 	}
 	return c, state, err
 }
 
-// nearestCursor is the live cursor of the highest page before number
-// (page 1 when none is) among the last few: one Query of the list's
-// cursors, highest page first.
+// boundedStart is pageStart of a Bounded list, given the page's cursor if
+// it was found. The next page of a walk goes on with the count its first
+// page took. A walk's first page, or a jump, counts the list (CountQuery),
+// and the count is the version of the cursors it writes: a jump starts
+// only from a cursor of a walk that counted the same, so items added or
+// removed since an earlier walk do not shift the pages it finds.
+func (t Table) boundedStart(ctx context.Context, q PageQuery, number, limit int, found []map[string]types.AttributeValue) (cursor, listState, error) {
+	if live, ok := liveCursor(found, anyVersion); ok {
+		return live, listState{total: live.total, version: live.version}, nil
+	}
+	n, ok, err := t.CountQuery(ctx, countInput(q), maxCountCalls)
+	if err != nil {
+		return cursor{}, listState{}, err
+	}
+	if !ok {
+		n = -1 // beyond the bound: not known
+	}
+	state, c := listState{total: n, version: n}, cursor{page: 1, total: -1}
+	if number > 1 {
+		c, err = t.nearestCursor(ctx, q, limit, number, state.version)
+	}
+	return c, state, err
+}
+
+// nearestCursor is the live cursor of the highest page up to number
+// (page 1 when none is) among the last few: one strongly consistent Query
+// of the list's cursors, highest page first.
 func (t Table) nearestCursor(ctx context.Context, q PageQuery, limit, number int, version int64) (cursor, error) {
 	out, err := t.DB.Query(ctx, &dynamodb.QueryInput{
 		TableName:              t.TableName(),
 		KeyConditionExpression: aws.String("PK = :pk AND SK BETWEEN :lo AND :hi"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk": S(PK(q.Account, cursorKind)),
-			":lo": S(cursorSK(q, limit, 2)), ":hi": S(cursorSK(q, limit, number-1)),
+			":lo": S(cursorSK(q, limit, 2)), ":hi": S(cursorSK(q, limit, number)),
 		},
 		ScanIndexForward: aws.Bool(false),
 		Limit:            aws.Int32(nearestCursors),
@@ -206,16 +221,19 @@ func (t Table) nearestCursor(ctx context.Context, q PageQuery, limit, number int
 // nearestCursors is how many cursors a jump looks at.
 const nearestCursors = 10
 
+// anyVersion is the version liveCursor is given to take a cursor of any.
+const anyVersion = math.MinInt64
+
 // liveCursor is the first cursor of items that has not expired (DynamoDB
 // deletes expired items only eventually) and is of the list's version.
 func liveCursor(items []map[string]types.AttributeValue, version int64) (cursor, bool) {
 	for _, it := range items {
 		img := Image{it}
 		k, ok := it["k"].(*types.AttributeValueMemberM)
-		if !ok || img.Int(AttrTTL) <= time.Now().Unix() || img.Int("page") < 2 || img.Int("v") != version {
+		if !ok || img.Int(AttrTTL) <= time.Now().Unix() || img.Int("page") < 2 || version != anyVersion && img.Int("v") != version {
 			continue
 		}
-		c := cursor{page: int(img.Int("page")), start: k.Value, version: version, total: -1}
+		c := cursor{page: int(img.Int("page")), start: k.Value, version: img.Int("v"), total: -1}
 		if _, ok := it["total"]; ok {
 			c.total = img.Int("total")
 		}

@@ -176,6 +176,43 @@ func TestPageAfterChange(t *testing.T) {
 	})
 }
 
+// TestBoundedJumpAfterChange: a Bounded list's jump counts again and does
+// not start from a cursor of a walk that counted differently: after an
+// item is added first, a walk's page 1 and then a jump to its last page
+// (whose start an older walk's cursor of page 3 would misplace) find the
+// items at their offsets.
+func TestBoundedJumpAfterChange(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, d *app.Deps) {
+		ctx := context.Background()
+		account, pk := pagedList(t, d, 9)
+		q := store.PageQuery{Account: account, List: "bounded", Bounded: true, Input: dynamodb.QueryInput{
+			KeyConditionExpression:    aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": store.S(pk)},
+		}}
+		for p := 1; p <= 2; p++ { // leaves the cursor of page 3, after "005"
+			if _, err := d.Table.Page(ctx, q, p, 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.Table.Commit(ctx, []store.Write{store.Put(store.Key(pk, "!first"), "", nil)}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			page int
+			want []string
+		}{{1, []string{"!first", "000", "001"}}, {4, []string{"008"}}} {
+			page, err := d.Table.Page(ctx, q, tt.page, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sks(page.Items); !slices.Equal(got, tt.want) || page.Total != 10 {
+				t.Errorf("page %d after an item was added first: %v of %d, want %v of 10", tt.page, got, page.Total, tt.want)
+			}
+		}
+	})
+}
+
 // TestCountQueryProjected: a Query whose projection uses names of its own
 // counts (the names only the projection used are dropped).
 func TestCountQueryProjected(t *testing.T) {
