@@ -2,34 +2,10 @@ package catalog_test
 
 import (
 	"fmt"
-	"strconv"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/catalog"
 )
-
-// checkTotalPages checks Total-Pages of GET list at limit on page 1 and on
-// the last page: ceil(count / limit) (1 for an empty list), and the last
-// page holding the rest.
-func (c *catalogClient) checkTotalPages(list string, count, limit int) {
-	c.t.Helper()
-	want := max(1, (count+limit-1)/limit)
-	for _, page := range []int{1, want} {
-		r := c.expect(200, "GET", fmt.Sprintf("%s?limit=%d&page=%d", list, limit, page), nil)
-		if got := r.Header.Get("Total-Pages"); got != strconv.Itoa(want) {
-			c.t.Errorf("%s page %d of limit %d (%d items): Total-Pages %q, want %d", list, page, limit, count, got, want)
-		}
-		var items []map[string]any
-		r.JSON(c.t, &items)
-		wantItems := min(limit, count)
-		if page == want {
-			wantItems = count - (want-1)*limit
-		}
-		if len(items) != wantItems {
-			c.t.Errorf("%s page %d of limit %d: %d items, want %d", list, page, limit, len(items), wantItems)
-		}
-	}
-}
 
 // TestTotalPages: Total-Pages of /products and /variation_groups is exact
 // on the first and the last page after creates, deletes, and the creation
@@ -42,8 +18,8 @@ func TestTotalPages(t *testing.T) {
 		t.Helper()
 		c.env.Drain(t) // the counts a full group's transaction left to channel sync
 		for _, limit := range []int{1, 3, 100} {
-			c.checkTotalPages("/products", products, limit)
-			c.checkTotalPages("/variation_groups", groups, limit)
+			c.CheckTotalPages(c.t, "/products", products, limit)
+			c.CheckTotalPages(c.t, "/variation_groups", groups, limit)
 		}
 	}
 	check(0, 0)

@@ -3,7 +3,6 @@ package inventory_test
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 
@@ -28,17 +27,7 @@ func TestTotalPages(t *testing.T) {
 		t.Helper()
 		for query, count := range want {
 			for _, limit := range []int{1, 2, 3, 100} {
-				wantPages := max(1, (count+limit-1)/limit)
-				for _, page := range []int{1, wantPages} {
-					q := fmt.Sprintf("%s&limit=%d&page=%d", query, limit, page)
-					r := f.c.Do(http.MethodGet, "/inventory?"+q, nil)
-					if r.Status != http.StatusOK {
-						t.Fatalf("?%s: %d %s", q, r.Status, r.Body)
-					}
-					if got := r.Header.Get("Total-Pages"); got != strconv.Itoa(wantPages) {
-						t.Errorf("?%s: Total-Pages %q, want %d", q, got, wantPages)
-					}
-				}
+				f.c.CheckTotalPages(t, "/inventory?"+query, count, limit)
 			}
 			if got := len(f.list(query + "&limit=100")); got != count {
 				t.Errorf("?%s: %d records, want %d", query, got, count)
