@@ -270,10 +270,11 @@ func (s Service) update(ctx context.Context, account, id string, change func(*Sh
 		if sh == nil {
 			return ErrNotFound
 		}
+		was := sh.SyncStatus
 		if err := change(sh); err != nil {
 			return err
 		}
-		if err := save(ctx, s.Table, account, sh); errors.Is(err, errRaced) {
+		if err := save(ctx, s.Table, account, sh, was); errors.Is(err, errRaced) {
 			return orders.ErrRetry
 		} else if err != nil {
 			return err

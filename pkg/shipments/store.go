@@ -71,19 +71,36 @@ func get(ctx context.Context, t store.Table, account, id string) (*Shipment, err
 	return decode(img)
 }
 
+// Counts of the shipment lists (store.Counts), in one item, so that a
+// shipment's creation or change of sync status is one write of it: all
+// shipments, and those of each sync status.
+var shipmentsCount = store.CountName{List: "shipments", Value: store.CountAll}
+
+// statusCount is the count of the shipments of sync status status.
+func statusCount(status string) store.CountName {
+	return store.CountName{List: "shipments", Value: store.CountAll, Attr: status}
+}
+
 // errRaced is a save that lost to another write of the shipment.
 var errRaced = fmt.Errorf("shipment changed meanwhile")
 
-// save writes sh (one PutItem) if it is still at the revision it was read
-// at, and moves sh.Rev on.
-func save(ctx context.Context, t store.Table, account string, sh *Shipment) error {
+// save writes sh if it is still at the revision it was read at, and moves
+// sh.Rev on: one PutItem, or with the counts of the sync statuses when sh
+// left status was (one TransactWriteItems).
+func save(ctx context.Context, t store.Table, account string, sh *Shipment, was string) error {
 	read := sh.Rev
 	sh.Rev++
 	it, err := item(account, sh)
 	if err != nil {
 		return err
 	}
-	err = t.Commit(ctx, []store.Write{store.Put(it, "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)})})
+	counts := store.Counts{}
+	if was != sh.SyncStatus {
+		counts.Add(statusCount(was), -1)
+		counts.Add(statusCount(sh.SyncStatus), 1)
+	}
+	put := store.Put(it, "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)})
+	err = t.Commit(ctx, append([]store.Write{put}, counts.Writes(account)...))
 	if store.ConditionFailed(err) {
 		sh.Rev = read
 		return errRaced
@@ -117,10 +134,18 @@ func query(account string, f Filter) dynamodb.QueryInput {
 }
 
 // listPage reads page p of the shipments the filter selects, in creation
-// order (store.Table.Page, with a bounded count), and their number (-1
-// when the count's bound came first).
+// order (store.Table.Page), and their number: the exact count of all
+// shipments or of a sync status, a bounded count of one order's (-1 when
+// the bound came first, which a few shipments of one order never reach).
 func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*Shipment, int, error) {
 	q := store.PageQuery{Account: account, List: fmt.Sprintf("shipments|%d|%q", f.Seq, f.Status), Input: query(account, f), Bounded: true}
+	if f.Seq == 0 {
+		name := shipmentsCount
+		if f.Status != "" {
+			name = statusCount(f.Status)
+		}
+		q.Count = &name
+	}
 	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list shipments: %w", err)
@@ -139,9 +164,9 @@ func listPage(ctx context.Context, t store.Table, account string, f Filter, p pa
 // shipmentWrites are the writes of shipment sh besides the order's, in
 // this order: one inventory.Ship per record of records (the moves), the
 // shipment record (which must be new), when sh names its warehouse a
-// check that the warehouse exists, and the mark of what it ships (repeat,
-// which must be new: see Create). shipFailure reads a cancellation by that
-// order.
+// check that the warehouse exists, the mark of what it ships (repeat,
+// which must be new: see Create), and the counts of the shipment lists
+// (without a condition). shipFailure reads a cancellation by that order.
 func (s Service) shipmentWrites(account string, sh Shipment, repeat string, moves map[allocation.Record]move, records []allocation.Record) ([]store.Write, error) {
 	stock := inventory.Service{Table: s.Table}
 	var writes []store.Write
@@ -160,7 +185,8 @@ func (s Service) shipmentWrites(account string, sh Shipment, repeat string, move
 	}
 	mark := repeatKey(account, sh.Seq, repeat)
 	mark["shipment_id"] = store.S(sh.ID)
-	return append(writes, store.Put(mark, "attribute_not_exists(PK)", nil)), nil
+	counts := store.Counts{shipmentsCount: 1, statusCount(sh.SyncStatus): 1}
+	return append(append(writes, store.Put(mark, "attribute_not_exists(PK)", nil)), counts.Writes(account)...), nil
 }
 
 // repeatKey is the key of the mark of the order seq's shipment whose
@@ -193,10 +219,10 @@ func shipFailure(err error, nWrites int, records []allocation.Record) error {
 		return err
 	}
 	tail := reasons[len(reasons)-nWrites:]
-	if tail[len(tail)-1] == "ConditionalCheckFailed" {
+	if tail[len(tail)-2] == "ConditionalCheckFailed" { // the mark, before the counts
 		return errRepeat
 	}
-	if len(tail) > len(records)+2 && tail[len(records)+1] == "ConditionalCheckFailed" {
+	if len(tail) > len(records)+3 && tail[len(records)+1] == "ConditionalCheckFailed" { // the warehouse, when named
 		return errs.NotFound(warehouses.NotFoundMessage)
 	}
 	for i, reason := range tail[:len(records)] {
