@@ -398,7 +398,7 @@ func TestSequentialPagingIsLinear(t *testing.T) {
 				tt.name, pages, listed, read, wantPages, tt.matches, tt.matches)
 		}
 		// A page after the first also reads where it starts: one small
-		// item, strongly consistent (cursorRCU).
+		// item, eventually consistent, with the count (cursorRCU).
 		const cursorRCU = 1
 		if firstRCU == 0 || queryRCU > float64(pages)*firstRCU || totalRCU > float64(pages)*(firstTotal+cursorRCU) {
 			t.Errorf("%s: the walk consumed %g RCU (%g in Queries), more than %d pages × %g+%d (%g) of page 1",

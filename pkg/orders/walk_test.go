@@ -98,10 +98,9 @@ func (w *walkWorld) walk(tb testing.TB, l walkList) []walkPage {
 	}
 }
 
-// onceRCU is the read capacity of reading each item of l once: a Query of
-// its partition to the end. That Query reads eventually consistent (half a
-// strong read per 4 KB of the items a response holds); the lists read
-// strongly, so it is doubled.
+// onceRCU is the read capacity of reading each item of l once: an
+// eventually consistent Query of its partition to the end, as the lists
+// read their pages.
 func (w *walkWorld) onceRCU(tb testing.TB, l walkList) float64 {
 	tb.Helper()
 	ctx, meter := store.WithMeter(context.Background())
@@ -112,7 +111,7 @@ func (w *walkWorld) onceRCU(tb testing.TB, l walkList) float64 {
 	if want := len(l.want(w.n)); len(items) != want || meter.ReadUnits() == 0 {
 		tb.Fatalf("%s: %d items read for %g RCU, want %d items", l.name, len(items), meter.ReadUnits(), want)
 	}
-	return 2 * meter.ReadUnits()
+	return meter.ReadUnits()
 }
 
 // TestWalkSeesEachOnce walks each list of a 250-order world, its pages
