@@ -8,29 +8,32 @@ import (
 
 // TestTotalPages: GET /listings sends Total-Pages = ceil(count / limit) on
 // the first and the last page, with and without each filter, and those
-// pages hold the listings they should.
+// pages hold the listings they should, after listings are created and
+// after some are deleted.
 func TestTotalPages(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t) // an Amazon listing of P and an eBay listing EB-P of P
 	for i := range 5 {
 		w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": fmt.Sprintf("X%d", i)}})
 	}
-	cases := []struct {
-		query string
-		count int
-	}{
-		{"", 7},
-		{"channel_uuid=" + w.Amazon, 6},
-		{"channel_uuid=" + w.EBay, 1},
-		{"sku=P", 2},
-		{"sku=p", 0}, // SKUs are case-sensitive
-		{"sync_status=failed", 0},
-	}
-	for _, c := range cases {
-		t.Run(c.query, func(t *testing.T) {
+	check := func(t *testing.T, counts map[string]int) {
+		t.Helper()
+		for query, count := range counts {
 			for _, limit := range []int{1, 2, 100} {
-				w.C.CheckTotalPages(t, "/listings?"+c.query, c.count, limit)
+				w.C.CheckTotalPages(t, "/listings?"+query, count, limit)
 			}
-		})
+		}
 	}
+	counts := func(unlinked int) map[string]int {
+		return map[string]int{
+			"": 2 + unlinked, "channel_uuid=" + w.Amazon: 1 + unlinked, "channel_uuid=" + w.EBay: 1,
+			"sku=P": 2, "sku=p": 0, // SKUs are case-sensitive
+			"sync_status=failed": 0, "sync_status=unlinked": unlinked,
+		}
+	}
+	t.Run("created", func(t *testing.T) { check(t, counts(5)) })
+	for _, sku := range []string{"X1", "X3"} {
+		w.must(http.MethodDelete, "/listings?channel_uuid="+w.Amazon+"&channel_sku="+sku, nil)
+	}
+	t.Run("deleted", func(t *testing.T) { check(t, counts(3)) })
 }
