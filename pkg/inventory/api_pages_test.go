@@ -56,8 +56,8 @@ func TestTotalPages(t *testing.T) {
 }
 
 // TestProductFieldsCopied checks that a record shows its product's fields
-// from when it is created (by POST and by PUT), and a product renamed or
-// deleted afterwards through the change stream.
+// from when it is created (by POST and by PUT), and a product renamed,
+// deleted and created again afterwards through the change stream.
 func TestProductFieldsCopied(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -96,6 +96,12 @@ func TestProductFieldsCopied(t *testing.T) {
 	}
 	f.product("P", `{"name":"New","upc":"012345678905","cost":2.5}`)
 	t.Run("renamed", func(t *testing.T) { wait(t, "[New New]") })
+	if r := f.c.Do(http.MethodDelete, "/products/P", nil); r.Status != http.StatusOK {
+		t.Fatalf("delete P: %d %s", r.Status, r)
+	}
+	t.Run("deleted", func(t *testing.T) { wait(t, "[<nil> <nil>]") })
+	f.product("P", `{"name":"Again"}`)
+	t.Run("created again", func(t *testing.T) { wait(t, "[Again Again]") })
 }
 
 // TestCreateInFiftyWarehouses checks the POST whose records and counts need
