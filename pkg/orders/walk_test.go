@@ -155,7 +155,10 @@ func firstDiff(got, want []string) string {
 // its pages' times (`make bench` prints it as ms/request); rcu/item its
 // read units per item; first-rcu, last-rcu, first-ms and last-ms those of
 // its first and last page holding items; x-once its read units over those
-// of reading each item once (onceRCU); pages its requests.
+// of reading each item once (onceRCU); x-budget its read units over the
+// budget of a walk, 1.1 times those of reading each item once plus the
+// small read of each page's start and count (pageStartRCU), at most 1;
+// pages its requests.
 //
 // It lives with the orders' tests, though it spans three domains, because
 // only this package's test-only item builders (seed) write orders in bulk;
@@ -181,6 +184,11 @@ func BenchmarkWalk(b *testing.B) {
 	}
 }
 
+// pageStartRCU is the read units of the small read each page makes of
+// where it starts and of the list's count: one eventually consistent
+// BatchGetItem of two items under 4 KB.
+const pageStartRCU = 1.0
+
 // reportWalk reports the metrics of BenchmarkWalk for the pages of a walk
 // over items items whose single read costs once.
 func reportWalk(b *testing.B, pages []walkPage, items int, once float64) {
@@ -202,5 +210,6 @@ func reportWalk(b *testing.B, pages []walkPage, items int, once float64) {
 	b.ReportMetric(ms(first.took), "first-ms")
 	b.ReportMetric(ms(last.took), "last-ms")
 	b.ReportMetric(rcu/once, "x-once")
+	b.ReportMetric(rcu/(1.1*once+float64(len(pages))*pageStartRCU), "x-budget")
 	b.ReportMetric(float64(len(pages)), "pages")
 }
