@@ -96,7 +96,9 @@ func save(ctx context.Context, t store.Table, account string, sh *Shipment, was 
 	}
 	counts := store.Counts{}
 	if was != sh.SyncStatus {
-		counts.Add(statusCount(was), -1)
+		if was != "" { // a shipment recorded before tracking went to channels is in no status count
+			counts.Add(statusCount(was), -1)
+		}
 		counts.Add(statusCount(sh.SyncStatus), 1)
 	}
 	put := store.Put(it, "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)})
