@@ -51,21 +51,8 @@ func (s Service) Reindex(ctx context.Context, account string) error {
 	if err != nil {
 		return err
 	}
-	fix := store.Counts{}
-	for name, n := range listCounts(all, whs) {
-		got, err := s.Table.Count(ctx, account, name)
-		if err != nil {
-			return err
-		}
-		fix.Add(name, n-got)
-	}
-	writes := fix.Writes(account)
-	for len(writes) > 0 {
-		n := min(len(writes), maxTxItems)
-		if err := s.Table.Commit(ctx, writes[:n]); err != nil {
-			return fmt.Errorf("set the order counts: %w", err)
-		}
-		writes = writes[n:]
+	if err := s.Table.SetCounts(ctx, account, listCounts(all, whs)); err != nil {
+		return fmt.Errorf("set the order counts: %w", err)
 	}
 	return nil
 }

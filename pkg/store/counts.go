@@ -92,11 +92,45 @@ func compareCounts(a, b CountName) int {
 // Count reads the count name of the account: 0 when no write ever counted
 // anything in it (eventually consistent).
 func (t Table) Count(ctx context.Context, account string, name CountName) (int64, error) {
-	img, err := t.Item(ctx, name.key(account), false)
+	return t.count(ctx, account, name, false)
+}
+
+// count reads the count name of the account, strongly consistent if
+// consistent.
+func (t Table) count(ctx context.Context, account string, name CountName, consistent bool) (int64, error) {
+	img, err := t.Item(ctx, name.key(account), consistent)
 	if err != nil {
 		return 0, fmt.Errorf("count %s %s: %w", name.List, name.Value, err)
 	}
 	return img.Int(name.attr()), nil
+}
+
+// SetCounts sets the counts of the account to the values of want: the
+// recount of lists written before their counts existed, or whose counts
+// went wrong. It reads each count (strongly consistent, so that a run right
+// after another sees its writes) and adds the difference with
+// Counts.Writes, so every count item that changes moves its version on and
+// the cursors written before are dropped; the writes are committed in
+// transactions of at most MaxWrites. The counts are exact only if nothing
+// changes them while it runs; running it again is harmless, and repairs
+// what a failure half-way left.
+func (t Table) SetCounts(ctx context.Context, account string, want Counts) error {
+	fix := Counts{}
+	for name, n := range want {
+		got, err := t.count(ctx, account, name, true)
+		if err != nil {
+			return err
+		}
+		fix.Add(name, n-got)
+	}
+	for writes := fix.Writes(account); len(writes) > 0; {
+		n := min(len(writes), MaxWrites)
+		if err := t.Commit(ctx, writes[:n]); err != nil {
+			return fmt.Errorf("set the counts: %w", err)
+		}
+		writes = writes[n:]
+	}
+	return nil
 }
 
 // CountQuery counts the items the Query in selects (its FilterExpression
