@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -30,4 +32,27 @@ func (t Table) QueryAll(ctx context.Context, pk string) ([]map[string]types.Attr
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
+}
+
+// Project reads every item of the partition pk with a strongly consistent
+// Query that returns only the attributes attrs (the read costs what the
+// whole items do): the whole-partition read of a tool that must look at an
+// attribute, such as a recount (SetCounts).
+func (t Table) Project(ctx context.Context, pk string, attrs ...string) ([]Image, error) {
+	proj := "#" + strings.Join(attrs, ", #")
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		KeyConditionExpression:    aws.String("#PK = :pk"),
+		ProjectionExpression:      aws.String(proj),
+		ExpressionAttributeNames:  Names("#PK", proj),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": S(pk)},
+		ConsistentRead:            aws.Bool(true),
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", pk, err)
+	}
+	out := make([]Image, len(items))
+	for i, it := range items {
+		out[i] = ImageOf(it)
+	}
+	return out, nil
 }
