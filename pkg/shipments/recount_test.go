@@ -12,7 +12,8 @@ import (
 // TestRecount: Recount puts the counts of GET /shipments, all and per sync
 // status, back to the lists' sizes after they were deleted or put off, so
 // that Total-Pages is exact; a shipment without a sync_status (written
-// before there was one) is counted in all, and in none of the statuses.
+// before there was one) is counted in all, and in none of the statuses,
+// and confirmed afterwards moves to synced without leaving all.
 func TestRecount(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -46,5 +47,11 @@ func TestRecount(t *testing.T) {
 	skew := store.Counts{count(""): 2, count(shipments.StatusSynced): 1, count(shipments.StatusPending): 4}
 	tr.Env.CheckRecount(t, tr.Acct.ID, skew, svc.Recount, func(t *testing.T) {
 		check(t, map[string]int{"": 4, "sync_status=synced": 2, "sync_status=failed": 1, "sync_status=pending": 0})
+	})
+	t.Run("the shipment without a status confirmed", func(t *testing.T) {
+		if err := svc.Confirm(ctx, tr.Acct.ID, shipments.Result{ChannelUUID: tr.Channel, ShipmentID: synced[0], OK: true}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, map[string]int{"": 4, "sync_status=synced": 3, "sync_status=failed": 1, "sync_status=pending": 0})
 	})
 }
