@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,8 @@ func TestCLI(t *testing.T) {
 			{"bad state", []string{"channels", "create", "--account", acct.AccountToken, "--name", "X", "--type", "Y", "--state", "paused"}, ""},
 			{"unknown token", []string{"channels", "create", "--account", "no-such-token", "--name", "X", "--type", "Y"}, "no account"},
 			{"link to an unknown product", []string{"listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-2", "--product", "NOPE"}, ""},
+			{"recount of an unknown token", []string{"recount", "--account", "no-such-token"}, "no account"},
+			{"recount without a token", []string{"recount"}, "--account"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				code, _, errOut := cli(t, tc.args...)
@@ -173,6 +176,45 @@ func TestCLI(t *testing.T) {
 			t.Fatalf("warehouses after seed: %d", r.Status)
 		} else if r.JSON(t, &ws); len(ws) != 2 {
 			t.Errorf("seeded %d warehouses, want 2", len(ws))
+		}
+	})
+
+	step("recount", func(t *testing.T) {
+		c := client(t)
+		lists := []string{"/orders", "/products", "/variation_groups", "/inventory", "/shipments"}
+		totalPages := func() map[string]string {
+			out := map[string]string{}
+			for _, l := range lists {
+				r := c.Do("GET", l+"?limit=1", nil)
+				if r.Status != 200 {
+					t.Fatalf("GET %s: %d %s", l, r.Status, r)
+				}
+				out[l] = r.Header.Get("Total-Pages")
+			}
+			return out
+		}
+		want := totalPages()
+		env.DeleteCounts(t, acct.AccountID)
+		if got := totalPages(); got["/orders"] != "1" {
+			t.Fatalf("Total-Pages without count items: %v, want 1 each", got)
+		}
+		code, out, errOut := cli(t, "recount", "--account", acct.AccountToken)
+		var domains []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var l struct {
+				Domain    string `json:"domain"`
+				Recounted bool   `json:"recounted"`
+			}
+			if json.Unmarshal([]byte(line), &l) != nil || !l.Recounted {
+				t.Errorf("recount line %q", line)
+			}
+			domains = append(domains, l.Domain)
+		}
+		if code != 0 || strings.Join(domains, " ") != "orders catalog inventory shipments" {
+			t.Fatalf("recount: exit %d, domains %v, %s %s", code, domains, out, errOut)
+		}
+		if got := totalPages(); !maps.Equal(got, want) {
+			t.Errorf("Total-Pages after recount: %v, want %v (as before the counts were deleted)", got, want)
 		}
 	})
 

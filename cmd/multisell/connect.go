@@ -42,8 +42,15 @@ func accountCommand(name, verb, use string, args []string) (*flag.FlagSet, *stri
 	if len(args) == 0 || args[0] != verb {
 		return nil, nil, fmt.Errorf("usage: multisell %s %s %s", name, verb, use)
 	}
-	fs := newFlagSet(name+" "+verb, use)
-	return fs, fs.String("account", "", "the account token (required)"), nil
+	fs, token := accountFlags(name+" "+verb, use)
+	return fs, token, nil
+}
+
+// accountFlags is the flag set of the subcommand name (its words after
+// multisell) with --account defined, and the token flag.
+func accountFlags(name, use string) (*flag.FlagSet, *string) {
+	fs := newFlagSet(name, use)
+	return fs, fs.String("account", "", "the account token (required)")
 }
 
 // openAccount connects to the stack and resolves the account token to the

@@ -15,8 +15,7 @@ func init() {
 }
 
 func runSeed(ctx context.Context, args []string) error {
-	fs := newFlagSet("seed", "--account TOKEN [--orders N --products N --warehouses N]")
-	token := fs.String("account", "", "the account token (required)")
+	fs, token := accountFlags("seed", "--account TOKEN [--orders N --products N --warehouses N]")
 	var s demo.Sizes
 	fs.IntVar(&s.Orders, "orders", 1000, "orders to import")
 	fs.IntVar(&s.Products, "products", 100, "products to create (some grouped into variation groups)")

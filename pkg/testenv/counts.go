@@ -2,7 +2,6 @@ package testenv
 
 import (
 	"context"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,29 +21,24 @@ import (
 func (e *Env) CheckRecount(t *testing.T, account string, skew store.Counts, recount func(context.Context, string) error, check func(t *testing.T)) {
 	t.Helper()
 	ctx := context.Background()
+	var lists []string
+	for name := range skew {
+		lists = append(lists, name.List)
+	}
 	breaks := []struct {
-		name   string
-		writes func(t *testing.T) []store.Write
+		name  string
+		apply func(t *testing.T)
 	}{
-		{"no count items", func(t *testing.T) []store.Write {
-			var ws []store.Write
-			for _, c := range e.countItems(t, account) {
-				sk := c[store.AttrSK].(*types.AttributeValueMemberS).Value
-				if slices.ContainsFunc(slices.Collect(maps.Keys(skew)), func(n store.CountName) bool { return strings.HasPrefix(sk, n.List+store.Sep) }) {
-					ws = append(ws, store.Delete(map[string]types.AttributeValue{store.AttrPK: c[store.AttrPK], store.AttrSK: c[store.AttrSK]}, "", nil))
-				}
+		{"no count items", func(t *testing.T) { e.DeleteCounts(t, account, lists...) }},
+		{"counts off", func(t *testing.T) {
+			if err := e.Deps.Table.Commit(ctx, skew.Writes(account)); err != nil {
+				t.Fatal(err)
 			}
-			return ws
 		}},
-		{"counts off", func(*testing.T) []store.Write { return skew.Writes(account) }},
 	}
 	for _, b := range breaks {
 		t.Run(b.name, func(t *testing.T) {
-			for _, w := range b.writes(t) {
-				if err := e.Deps.Table.Commit(ctx, []store.Write{w}); err != nil {
-					t.Fatal(err)
-				}
-			}
+			b.apply(t)
 			if err := recount(ctx, account); err != nil {
 				t.Fatalf("recount: %v", err)
 			}
@@ -60,8 +54,25 @@ func (e *Env) CheckRecount(t *testing.T, account string, skew store.Counts, reco
 	}
 }
 
+// DeleteCounts deletes the account's count items (store.Counts) of the
+// lists, or all of them when none is named: the account then looks as if
+// its data had been written before the counts existed.
+func (e *Env) DeleteCounts(t testing.TB, account string, lists ...string) {
+	t.Helper()
+	for _, c := range e.countItems(t, account) {
+		sk := c[store.AttrSK].(*types.AttributeValueMemberS).Value
+		if len(lists) > 0 && !slices.ContainsFunc(lists, func(l string) bool { return strings.HasPrefix(sk, l+store.Sep) }) {
+			continue
+		}
+		key := map[string]types.AttributeValue{store.AttrPK: c[store.AttrPK], store.AttrSK: c[store.AttrSK]}
+		if err := e.Deps.Table.Commit(context.Background(), []store.Write{store.Delete(key, "", nil)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // countItems reads the count items of the account (store.Counts).
-func (e *Env) countItems(t *testing.T, account string) []map[string]types.AttributeValue {
+func (e *Env) countItems(t testing.TB, account string) []map[string]types.AttributeValue {
 	t.Helper()
 	items, err := e.Deps.Table.QueryAll(context.Background(), store.PK(account, "CNT"))
 	if err != nil {
