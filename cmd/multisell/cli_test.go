@@ -181,7 +181,7 @@ func TestCLI(t *testing.T) {
 
 	step("recount", func(t *testing.T) {
 		c := client(t)
-		lists := []string{"/orders", "/products", "/variation_groups", "/inventory", "/shipments"}
+		lists := []string{"/orders", "/products", "/variation_groups", "/inventory", "/shipments", "/listings"}
 		totalPages := func() map[string]string {
 			out := map[string]string{}
 			for _, l := range lists {
@@ -210,7 +210,7 @@ func TestCLI(t *testing.T) {
 			}
 			domains = append(domains, l.Domain)
 		}
-		if code != 0 || strings.Join(domains, " ") != "orders catalog inventory shipments" {
+		if code != 0 || strings.Join(domains, " ") != "orders catalog inventory shipments listings" {
 			t.Fatalf("recount: exit %d, domains %v, %s %s", code, domains, out, errOut)
 		}
 		if got := totalPages(); !maps.Equal(got, want) {

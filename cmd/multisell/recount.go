@@ -13,9 +13,9 @@ func init() {
 
 // runRecount brings an account whose data was written before the lists'
 // counts up to date (docs/operations.md): the orders' Reindex, then the
-// recounts of the catalog, the inventory and the shipments, printing one
-// JSON line per domain once it is done. Run it while the account's writes
-// are paused; running it again is harmless.
+// recounts of the catalog, the inventory, the shipments and the listings,
+// printing one JSON line per domain once it is done. Run it while the
+// account's writes are paused; running it again is harmless.
 func runRecount(ctx context.Context, args []string) error {
 	fs, token := accountFlags("recount", "--account TOKEN")
 	if err := fs.Parse(args); err != nil {
@@ -36,6 +36,7 @@ func runRecount(ctx context.Context, args []string) error {
 		{"catalog", d.Catalog().Recount},
 		{"inventory", d.Inventory().Recount},
 		{"shipments", d.Shipments().Recount},
+		{"listings", d.Listings().Recount},
 	}
 	out := json.NewEncoder(stdout)
 	for _, dom := range domains {

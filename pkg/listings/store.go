@@ -102,11 +102,30 @@ func get(ctx context.Context, t store.Table, account, channel, channelSKU string
 	return decode(img)
 }
 
+// Counts of the listing lists (store.Counts), in one item, so that a
+// listing's creation or deletion is one write of it: all listings, and
+// each channel's. A listing's sync status changes on every push, so the
+// status filter has no count (a bounded one).
+var allCount = store.CountName{List: "listings", Value: store.CountAll}
+
+// channelCount is the count of the listings of the channel (a uuid: its
+// hex digits make the attribute's name).
+func channelCount(channel string) store.CountName {
+	return store.CountName{List: "listings", Value: store.CountAll, Attr: "ch_" + strings.ReplaceAll(channel, "-", "")}
+}
+
+// listingCounts is what adding (delta 1) or removing (-1) a listing of
+// the channel does to the counts.
+func listingCounts(channel string, delta int64) store.Counts {
+	return store.Counts{allCount: delta, channelCount(channel): delta}
+}
+
 // errRaced is a save that lost to another write of the listing.
 var errRaced = fmt.Errorf("listing changed meanwhile")
 
 // save writes r (one PutItem) if the listing is still at the revision it
-// was read at (rev 0: it must not exist yet), and moves r.Rev on.
+// was read at (rev 0: it must not exist yet, and the counts of the lists
+// it joins go with it in one transaction), and moves r.Rev on.
 func save(ctx context.Context, t store.Table, account string, r *record) error {
 	read := r.Rev
 	r.Rev++
@@ -118,8 +137,12 @@ func save(ctx context.Context, t store.Table, account string, r *record) error {
 	if read > 0 {
 		cond, values = "#rev = :rev", map[string]types.AttributeValue{":rev": store.N(read)}
 	}
-	err = t.Commit(ctx, []store.Write{store.Put(it, cond, values)})
-	if store.ConditionFailed(err) {
+	writes := []store.Write{store.Put(it, cond, values)}
+	if read == 0 {
+		writes = append(writes, listingCounts(r.ChannelUUID, 1).Writes(account)...)
+	}
+	err = t.Commit(ctx, writes)
+	if _, failed := store.FailedWrite(err); failed || store.TransactionConflict(err) {
 		r.Rev = read
 		return errRaced
 	}
@@ -129,10 +152,19 @@ func save(ctx context.Context, t store.Table, account string, r *record) error {
 	return nil
 }
 
-// remove deletes a listing: one DeleteItem; false when there was none.
+// removeAttempts bounds the tries of a deletion whose transaction met
+// another on the count item.
+const removeAttempts = 6
+
+// remove deletes a listing with the counts of the lists it leaves (one
+// transaction, again when it met another on the count item); false when
+// there was none.
 func remove(ctx context.Context, t store.Table, account, channel, channelSKU string) (bool, error) {
-	err := t.Commit(ctx, []store.Write{store.Delete(key(account, channel, channelSKU), "attribute_exists(#PK)", nil)})
-	if store.ConditionFailed(err) {
+	del := store.Delete(key(account, channel, channelSKU), "attribute_exists(#PK)", nil)
+	err := store.Retry(ctx, removeAttempts, store.TransactionConflict, func() error {
+		return t.Commit(ctx, append([]store.Write{del}, listingCounts(channel, -1).Writes(account)...))
+	})
+	if _, failed := store.FailedWrite(err); failed {
 		return false, nil
 	}
 	if err != nil {
@@ -182,10 +214,17 @@ func query(account string, f Filter) dynamodb.QueryInput {
 }
 
 // listPage reads page p of the listings the filter selects, in order
-// (store.Table.Page, with a bounded count), and their number (-1 when
-// the count's bound came first).
+// (store.Table.Page), and their number: the exact count of all listings or
+// of one channel's, else a bounded count (-1 when its bound came first).
 func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*record, int, error) {
 	q := store.PageQuery{Account: account, List: fmt.Sprintf("listings|%q|%q|%q", f.Channel, f.SKU, f.Status), Input: query(account, f), Bounded: true}
+	if f.SKU == "" && f.Status == "" {
+		name := allCount
+		if f.Channel != "" {
+			name = channelCount(f.Channel)
+		}
+		q.Count = &name
+	}
 	page, err := t.Page(ctx, q, p.Number, p.Limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list listings: %w", err)
