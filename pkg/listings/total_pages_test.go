@@ -3,13 +3,14 @@ package listings_test
 import (
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 )
 
 // TestTotalPages: GET /listings sends Total-Pages = ceil(count / limit) on
 // the first and the last page, with and without each filter, and those
-// pages hold the listings they should, after listings are created and
-// after some are deleted.
+// pages hold the listings they should, after listings are created, after
+// some are deleted, and after many are created at once.
 func TestTotalPages(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t) // an Amazon listing of P and an eBay listing EB-P of P
@@ -36,4 +37,17 @@ func TestTotalPages(t *testing.T) {
 		w.must(http.MethodDelete, "/listings?channel_uuid="+w.Amazon+"&channel_sku="+sku, nil)
 	}
 	t.Run("deleted", func(t *testing.T) { check(t, counts(3)) })
+	// Creations at once all count: each one's transaction meets the others
+	// on the count item, and the loser writes again.
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			body := map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": fmt.Sprintf("Y%02d", i)}}
+			if r := w.C.Do(http.MethodPut, "/listings", body); r.Status != http.StatusOK {
+				t.Errorf("PUT Y%02d: %d %s", i, r.Status, r)
+			}
+		})
+	}
+	wg.Wait()
+	t.Run("created at once", func(t *testing.T) { check(t, counts(15)) })
 }
