@@ -104,8 +104,8 @@ func TestProductFieldsCopied(t *testing.T) {
 	t.Run("created again", func(t *testing.T) { wait(t, "[Again Again]") })
 }
 
-// TestCreateInFiftyWarehouses checks the POST whose records and counts need
-// two transactions: all or none, and counted right either way.
+// TestCreateInFiftyWarehouses checks the POST of the most records in as
+// many warehouses: all or none, and counted right either way.
 func TestCreateInFiftyWarehouses(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -3,16 +3,17 @@ package inventory
 import "github.com/multisell/multisell/pkg/store"
 
 // countList is the name of the inventory records' counts (store.Counts):
-// one for the whole list, one per warehouse. Records are never deleted, so
-// only a creation changes them.
+// one for the whole list and one per warehouse, in one item, so that a
+// creation writes one count item. Records are never deleted, so only a
+// creation changes them.
 const countList = "inventory"
 
-// allCount is the count of the account's records; warehouseCount that of
-// one warehouse's.
+// allCount is the count of the account's records.
 var allCount = store.CountName{List: countList, Value: store.CountAll}
 
+// warehouseCount is the count of one warehouse's records.
 func warehouseCount(warehouse string) store.CountName {
-	return store.CountName{List: countList, Value: "wh=" + warehouse}
+	return store.CountPer(countList, "wh", warehouse)
 }
 
 // created are the count changes of new records at the warehouses.

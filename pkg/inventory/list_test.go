@@ -117,11 +117,11 @@ func TestSources(t *testing.T) {
 		index  string
 		cond   string
 		filter string
-		count  string // the exact count's value; "" bounded
+		count  string // the exact count's value and attribute; "" bounded
 	}{
 		{"all", nil, true, 1, "", "#PK = :pk", "", store.CountAll},
 		{"created", map[string][]string{"created_at_min": {"2024-01-01"}}, true, 1, "", "#PK = :pk", "#created_at >= :min", ""},
-		{"warehouse", map[string][]string{"warehouse_uuid": {wh}}, true, 1, store.GSI1, "#GSI1PK = :pk", "", "wh=" + wh},
+		{"warehouse", map[string][]string{"warehouse_uuid": {wh}}, true, 1, store.GSI1, "#GSI1PK = :pk", "", "all wh_" + strings.ReplaceAll(wh, "-", "")},
 		{"warehouse and created", map[string][]string{"warehouse_uuid": {wh}, "created_at_min": {"2024-01-01"}, "created_at_max": {"2024-02-01"}},
 			true, 1, store.GSI1, "#GSI1PK = :pk", "#created_at BETWEEN :min AND :max", ""},
 		{"updated min", map[string][]string{"updated_at_min": {"2024-01-01"}, "warehouse_uuid": {wh}}, false, 1, store.GSI2, "#GSI2PK = :pk AND #GSI2SK >= :min", "", ""},
@@ -146,7 +146,7 @@ func TestSources(t *testing.T) {
 			if paged {
 				var count string
 				if q.Count != nil {
-					count = q.Count.Value
+					count = strings.TrimSpace(q.Count.Value + " " + q.Count.Attr)
 				}
 				if count != tt.count || q.Bounded != (tt.count == "") {
 					t.Errorf("count %q bounded %v, want %q", count, q.Bounded, tt.count)

@@ -20,8 +20,7 @@ func TestRecount(t *testing.T) {
 	if r := f.c.Do(http.MethodPut, "/warehouses/"+w2, `{"warehouse":{"archived":true}}`); r.Status != http.StatusOK {
 		t.Fatalf("archive: %d %s", r.Status, r.Body)
 	}
-	count := func(value string) store.CountName { return store.CountName{List: "inventory", Value: value} }
-	skew := store.Counts{count(store.CountAll): 3, count("wh=" + w2): -2, count("wh=" + w3): 1}
+	skew := store.Counts{{List: "inventory", Value: store.CountAll}: 3, store.CountPer("inventory", "wh", w2): -2, store.CountPer("inventory", "wh", w3): 1}
 	f.env.CheckRecount(t, f.acct.ID, skew, inventory.Service{Table: f.env.Deps.Table}.Recount, func(t *testing.T) {
 		for query, n := range map[string]int{"": 6, "warehouse_uuid=" + w1: 4, "warehouse_uuid=" + w2: 2, "warehouse_uuid=" + w3: 0} {
 			for _, limit := range []int{1, 4} {

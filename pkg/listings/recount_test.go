@@ -3,7 +3,6 @@ package listings_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/store"
@@ -19,10 +18,7 @@ func TestRecount(t *testing.T) {
 		w.must(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": w.Amazon, "channel_sku": fmt.Sprintf("X%d", i)}})
 	}
 	w.must(http.MethodDelete, "/listings?channel_uuid="+w.EBay+"&channel_sku=EB-P", nil)
-	count := func(attr string) store.CountName {
-		return store.CountName{List: "listings", Value: store.CountAll, Attr: attr}
-	}
-	skew := store.Counts{count(""): 3, count("ch_" + strings.ReplaceAll(w.Amazon, "-", "")): -2, count("ch_" + strings.ReplaceAll(w.EBay, "-", "")): 2}
+	skew := store.Counts{{List: "listings", Value: store.CountAll}: 3, store.CountPer("listings", "ch", w.Amazon): -2, store.CountPer("listings", "ch", w.EBay): 2}
 	w.Env.CheckRecount(t, w.Acct.ID, skew, w.Env.Deps.Listings().Recount, func(t *testing.T) {
 		for query, n := range map[string]int{"": 4, "channel_uuid=" + w.Amazon: 4, "channel_uuid=" + w.EBay: 0} {
 			for _, limit := range []int{1, 3} {

@@ -108,11 +108,8 @@ func get(ctx context.Context, t store.Table, account, channel, channelSKU string
 // status filter has no count (a bounded one).
 var allCount = store.CountName{List: "listings", Value: store.CountAll}
 
-// channelCount is the count of the listings of the channel (a uuid: its
-// hex digits make the attribute's name).
-func channelCount(channel string) store.CountName {
-	return store.CountName{List: "listings", Value: store.CountAll, Attr: "ch_" + strings.ReplaceAll(channel, "-", "")}
-}
+// channelCount is the count of the listings of the channel.
+func channelCount(channel string) store.CountName { return store.CountPer("listings", "ch", channel) }
 
 // listingCounts is what adding (delta 1) or removing (-1) a listing of
 // the channel does to the counts.

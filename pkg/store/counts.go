@@ -35,6 +35,14 @@ type CountName struct {
 	Attr        string // letters, digits and _ only
 }
 
+// CountPer is the count of the items of list that belong to the resource
+// id (a uuid, such as a channel's or a warehouse's): an attribute of the
+// list's item (prefix, "_" and id's hex digits), so that a write changing
+// the whole list's count and one resource's writes one count item.
+func CountPer(list, prefix, id string) CountName {
+	return CountName{List: list, Value: CountAll, Attr: prefix + "_" + strings.ReplaceAll(id, "-", "")}
+}
+
 // attr is the count's attribute.
 func (c CountName) attr() string {
 	if c.Attr == "" {
