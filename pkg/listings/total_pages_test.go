@@ -10,7 +10,7 @@ import (
 // TestTotalPages: GET /listings sends Total-Pages = ceil(count / limit) on
 // the first and the last page, with and without each filter, and those
 // pages hold the listings they should, after listings are created, after
-// some are deleted, and after many are created at once.
+// some are deleted, and after many are created and deleted at once.
 func TestTotalPages(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t) // an Amazon listing of P and an eBay listing EB-P of P
@@ -50,4 +50,13 @@ func TestTotalPages(t *testing.T) {
 	}
 	wg.Wait()
 	t.Run("created at once", func(t *testing.T) { check(t, counts(15)) })
+	for i := range 12 {
+		wg.Go(func() {
+			if r := w.C.Do(http.MethodDelete, fmt.Sprintf("/listings?channel_uuid=%s&channel_sku=Y%02d", w.Amazon, i), nil); r.Status != http.StatusOK {
+				t.Errorf("DELETE Y%02d: %d %s", i, r.Status, r)
+			}
+		})
+	}
+	wg.Wait()
+	t.Run("deleted at once", func(t *testing.T) { check(t, counts(3)) })
 }
