@@ -25,8 +25,9 @@ type walkWorld struct {
 	gws [2]*testenv.Gateway
 }
 
-// walkBatch is the records of one inventory.Service.Create (at most 100).
-const walkBatch = 100
+// walkBatch is the records of one inventory.Service.Create (at most
+// inventory.MaxItems).
+const walkBatch = inventory.MaxItems
 
 // productSKU is the SKU of seeded product i: zero-padded, so byte order is
 // i's order (and all sort after "S").
