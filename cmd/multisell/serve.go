@@ -48,6 +48,8 @@ type stackFile struct {
 	APIURL              string            `json:"api_url"`
 	DynamoDBEndpoint    string            `json:"dynamodb_endpoint"`
 	SQSEndpoint         string            `json:"sqs_endpoint"`
+	KMSEndpoint         string            `json:"kms_endpoint"`
+	CredentialsKeyID    string            `json:"credentials_key_id"`
 	Region              string            `json:"region"`
 	TableName           string            `json:"table_name"`
 	AdjustmentsQueueURL string            `json:"adjustments_queue_url"`
@@ -128,6 +130,7 @@ func (s stackFile) config() app.Config {
 		"CHANNEL_INBOX_QUEUE_URL": s.QueueURLs["ChannelInboxQueue"], "CHANNEL_INBOX_DLQ_URL": s.QueueURLs["ChannelInboxDLQ"],
 		"CHANNEL_OUTBOX_QUEUE_URL": s.QueueURLs["ChannelOutboxQueue"], "CHANNEL_RETRY_QUEUE_URL": s.QueueURLs["ChannelRetryQueue"],
 		"SYNC_RETRY_BASE": s.SyncRetryBase, "DYNAMODB_ENDPOINT": s.DynamoDBEndpoint, "SQS_ENDPOINT": s.SQSEndpoint, "AWS_REGION": s.Region,
+		"KMS_ENDPOINT": s.KMSEndpoint, "CREDENTIALS_KEY_ID": s.CredentialsKeyID,
 	}
 	return app.ConfigFrom(func(k string) string { return env[k] })
 }
@@ -170,15 +173,15 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	defer logs.close()
 
-	emus, err := startEmulators(ctx, filepath.Join(*dir, "dynoxide.db"))
+	emus, err := startEmulators(ctx, filepath.Join(*dir, "dynoxide.db"), filepath.Join(*dir, "kms"))
 	if err != nil {
 		return err
 	}
 	defer emus.stop()
-	ddb, sqsProc := emus.dynamoDB(), emus.sqs()
-	slog.Info("emulators started", "dynamodb", ddb.Endpoint, "sqs", sqsProc.Endpoint)
+	ddb, sqsProc, kmsProc := emus.dynamoDB(), emus.sqs(), emus.kms()
+	slog.Info("emulators started", "dynamodb", ddb.Endpoint, "sqs", sqsProc.Endpoint, "kms", kmsProc.Endpoint)
 
-	stack, err := gateway.Provision(ctx, tpl, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint}, gateway.ProvisionOptions{})
+	stack, err := gateway.Provision(ctx, tpl, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqsProc.Endpoint, KMS: kmsProc.Endpoint}, gateway.ProvisionOptions{})
 	if err != nil {
 		return err
 	}
@@ -233,6 +236,7 @@ func runServe(ctx context.Context, args []string) error {
 
 	sf := stackFile{
 		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
+		KMSEndpoint: kmsProc.Endpoint, CredentialsKeyID: cfg.CredentialsKeyID,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
 		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{},
 	}

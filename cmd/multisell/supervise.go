@@ -58,7 +58,7 @@ func afterEmulatorsStart(ctx context.Context, deps *app.Deps, stack *gateway.Sta
 	return nil
 }
 
-// emulatorSet is serve's emulators: Dynoxide and fauxqs, the processes running now.
+// emulatorSet is serve's emulators: Dynoxide, fauxqs and local-kms, the processes running now.
 type emulatorSet struct {
 	mu    sync.Mutex
 	procs []*emulators.Process
@@ -66,18 +66,22 @@ type emulatorSet struct {
 	afterMu sync.Mutex
 }
 
-// startEmulators starts Dynoxide (data in dbPath) and fauxqs side by side.
-func startEmulators(ctx context.Context, dbPath string) (*emulatorSet, error) {
-	ddb, sqsProc, err := emulators.StartDynoxideAndFauxqs(ctx, emulators.DynoxideOptions{DBPath: dbPath})
+// startEmulators starts Dynoxide (data in dbPath), fauxqs and local-kms (keys in kmsDir)
+// side by side.
+func startEmulators(ctx context.Context, dbPath, kmsDir string) (*emulatorSet, error) {
+	set, err := emulators.Start(ctx, emulators.Options{
+		Dynoxide: emulators.DynoxideOptions{DBPath: dbPath}, KMS: emulators.KMSOptions{DataDir: kmsDir},
+	})
 	if err != nil {
 		return nil, err
 	}
-	return &emulatorSet{procs: []*emulators.Process{ddb, sqsProc}}, nil
+	return &emulatorSet{procs: set.All()}, nil
 }
 
-// dynamoDB and sqs are the emulators running now.
+// dynamoDB, sqs and kms are the emulators running now.
 func (e *emulatorSet) dynamoDB() *emulators.Process { return e.get(0) }
 func (e *emulatorSet) sqs() *emulators.Process      { return e.get(1) }
+func (e *emulatorSet) kms() *emulators.Process      { return e.get(2) }
 
 func (e *emulatorSet) get(i int) *emulators.Process {
 	e.mu.Lock()

@@ -45,14 +45,19 @@ type Config struct {
 	WebhookRetrySchedule    []time.Duration
 	WebhookTimeout          time.Duration
 	WebhookLoopback         bool
-	DynamoDBEndpoint        string // DYNAMODB_ENDPOINT: local stack only
-	SQSEndpoint             string // SQS_ENDPOINT: local stack only
-	Region                  string // AWS_REGION
+	// CredentialsKeyID names the KMS key channel credentials and cached
+	// access tokens are sealed under (CREDENTIALS_KEY_ID: its alias, key id
+	// or ARN; docs/connectors.md).
+	CredentialsKeyID string
+	DynamoDBEndpoint string // DYNAMODB_ENDPOINT: local stack only
+	SQSEndpoint      string // SQS_ENDPOINT: local stack only
+	KMSEndpoint      string // KMS_ENDPOINT: local stack only
+	Region           string // AWS_REGION
 }
 
 // EnvNames lists the environment variables Config reads.
 var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "ADJUSTMENTS_DLQ_URL", "ADJUSTMENT_RESEND_AFTER", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
-	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "AWS_REGION"}
+	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "CREDENTIALS_KEY_ID", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "KMS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
 func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
@@ -80,8 +85,10 @@ func ConfigFrom(getenv func(string) string) Config {
 		WebhookRetrySchedule:    schedule,
 		WebhookTimeout:          timeout,
 		WebhookLoopback:         getenv("WEBHOOK_LOOPBACK") == "true",
+		CredentialsKeyID:        getenv("CREDENTIALS_KEY_ID"),
 		DynamoDBEndpoint:        getenv("DYNAMODB_ENDPOINT"),
 		SQSEndpoint:             getenv("SQS_ENDPOINT"),
+		KMSEndpoint:             getenv("KMS_ENDPOINT"),
 		Region:                  cmp.Or(getenv("AWS_REGION"), "us-east-1"),
 	}
 }

@@ -13,6 +13,7 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go/logging"
 
@@ -25,6 +26,8 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
+	// KMS seals and opens channel credentials (pkg/secrets).
+	KMS *kms.Client
 	// WebhookSender posts webhook deliveries, keeping its connections
 	// between attempts.
 	WebhookSender *webhookhttp.Sender
@@ -75,12 +78,19 @@ func newDeps(cfg Config, awsCfg aws.Config) *Deps {
 			o.BaseEndpoint = aws.String(cfg.SQSEndpoint)
 		}
 	})
+	keys := kms.NewFromConfig(awsCfg, func(o *kms.Options) {
+		if cfg.KMSEndpoint != "" {
+			o.BaseEndpoint = aws.String(cfg.KMSEndpoint)
+		}
+	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
-	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, WebhookSender: sender}
+	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, KMS: keys, WebhookSender: sender}
 }
 
 // local reports whether cfg names the emulators' endpoints.
-func (c Config) local() bool { return c.DynamoDBEndpoint != "" || c.SQSEndpoint != "" }
+func (c Config) local() bool {
+	return c.DynamoDBEndpoint != "" || c.SQSEndpoint != "" || c.KMSEndpoint != ""
+}
 
 // localCredentials are what the emulators accept.
 var localCredentials = credentials.NewStaticCredentialsProvider("local", "local", "")

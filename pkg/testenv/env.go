@@ -113,12 +113,14 @@ func start() (env *Env, err error) {
 	}
 	startCtx, stop := context.WithTimeout(ctx, 60*time.Second)
 	defer stop()
-	ddb, sqs, err := emulators.StartDynoxideAndFauxqs(startCtx, emulators.DynoxideOptions{})
+	emus, err := emulators.Start(startCtx, emulators.Options{})
 	if err != nil {
 		return nil, err
 	}
-	env.procs = append(env.procs, ddb, sqs)
-	env.Stack, err = gateway.Provision(startCtx, env.Template, gateway.Endpoints{DynamoDB: ddb.Endpoint, SQS: sqs.Endpoint}, gateway.ProvisionOptions{})
+	env.procs = append(env.procs, emus.All()...)
+	env.Stack, err = gateway.Provision(startCtx, env.Template, gateway.Endpoints{
+		DynamoDB: emus.DynamoDB.Endpoint, SQS: emus.SQS.Endpoint, KMS: emus.KMS.Endpoint,
+	}, gateway.ProvisionOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package emulators
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -36,6 +37,7 @@ func TestEmulatorsStartAndStop(t *testing.T) {
 		},
 		"fauxqs":         StartFauxqs,
 		"dynamodb-local": StartDynamoDBLocal,
+		"local-kms":      func(ctx context.Context) (*Process, error) { return StartLocalKMS(ctx, KMSOptions{}) },
 	}
 	for name, startFn := range starters {
 		t.Run(name, func(t *testing.T) {
@@ -72,8 +74,8 @@ func TestEmulatorsStartAndStop(t *testing.T) {
 }
 
 // TestEmulatorsRestart: an emulator killed (SIGKILL) is started again by Restart on the
-// same endpoint; Dynoxide keeps its data (its temporary database is removed only when the
-// new process stops), fauxqs starts empty.
+// same endpoint; Dynoxide and local-kms keep their data (a temporary database is removed
+// only when the new process stops), fauxqs starts empty.
 func TestEmulatorsRestart(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -104,6 +106,22 @@ func TestEmulatorsRestart(t *testing.T) {
 			},
 			read: func(t *testing.T, endpoint string) string { return awsJSON(t, endpoint, "AmazonSQS.ListQueues", `{}`) },
 			lost: "gone-with-it",
+		},
+		{
+			name:  "local-kms",
+			start: func(ctx context.Context) (*Process, error) { return StartLocalKMS(ctx, KMSOptions{}) },
+			write: func(t *testing.T, endpoint string) {
+				key := awsJSON(t, endpoint, "TrentService.CreateKey", `{}`)
+				var created struct{ KeyMetadata struct{ KeyId string } }
+				if err := json.Unmarshal([]byte(key), &created); err != nil {
+					t.Fatal(err)
+				}
+				awsJSON(t, endpoint, "TrentService.CreateAlias", `{"AliasName":"alias/kept","TargetKeyId":"`+created.KeyMetadata.KeyId+`"}`)
+			},
+			read: func(t *testing.T, endpoint string) string {
+				return awsJSON(t, endpoint, "TrentService.ListAliases", `{}`)
+			},
+			kept: "alias/kept",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,8 +177,12 @@ func awsJSON(t *testing.T, endpoint, target, body string) string {
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	req.Header.Set("X-Amz-Target", target)
 	service := "sqs"
-	if strings.HasPrefix(target, "DynamoDB") {
+	switch {
+	case strings.HasPrefix(target, "DynamoDB"):
 		service = "dynamodb"
+	case strings.HasPrefix(target, "TrentService"):
+		service = "kms"
+		req.Header.Set("Content-Type", "application/x-amz-json-1.1")
 	}
 	req.Header.Set("X-Amz-Date", "20200101T000000Z")
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/"+service+"/aws4_request, SignedHeaders=host;x-amz-date, Signature=00")

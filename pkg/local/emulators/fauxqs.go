@@ -74,30 +74,46 @@ func launchFauxqs(ctx context.Context, node, dir string, port int) (*Process, er
 	return p, nil
 }
 
-// StartDynoxideAndFauxqs starts Dynoxide (with opts) and fauxqs side by side, the two
-// emulators of the local stack; when either fails, the other is stopped.
-func StartDynoxideAndFauxqs(ctx context.Context, opts DynoxideOptions) (ddb, sqs *Process, err error) {
+// Options configures Start: each emulator's own options.
+type Options struct {
+	Dynoxide DynoxideOptions
+	KMS      KMSOptions
+}
+
+// Set is the emulators of the local stack, as Start started them.
+type Set struct {
+	DynamoDB *Process // Dynoxide
+	SQS      *Process // fauxqs
+	KMS      *Process // local-kms
+}
+
+// All returns the processes of the set: DynamoDB, SQS, KMS.
+func (s Set) All() []*Process { return []*Process{s.DynamoDB, s.SQS, s.KMS} }
+
+// Start starts Dynoxide (with opts.Dynoxide), fauxqs and local-kms (with opts.KMS) side by
+// side, the emulators of the local stack; when one fails, the others are stopped.
+func Start(ctx context.Context, opts Options) (Set, error) {
 	var (
-		wg             sync.WaitGroup
-		ddbErr, sqsErr error
+		wg   sync.WaitGroup
+		set  Set
+		errs [3]error
 	)
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		ddb, ddbErr = StartDynoxide(ctx, opts)
-	}()
-	go func() {
-		defer wg.Done()
-		sqs, sqsErr = StartFauxqs(ctx)
-	}()
+	starts := []func(){
+		func() { set.DynamoDB, errs[0] = StartDynoxide(ctx, opts.Dynoxide) },
+		func() { set.SQS, errs[1] = StartFauxqs(ctx) },
+		func() { set.KMS, errs[2] = StartLocalKMS(ctx, opts.KMS) },
+	}
+	for _, f := range starts {
+		wg.Go(f)
+	}
 	wg.Wait()
-	if err := errors.Join(ddbErr, sqsErr); err != nil {
-		for _, p := range []*Process{ddb, sqs} {
+	if err := errors.Join(errs[:]...); err != nil {
+		for _, p := range set.All() {
 			if p != nil {
 				_ = p.Stop()
 			}
 		}
-		return nil, nil, err
+		return Set{}, err
 	}
-	return ddb, sqs, nil
+	return set, nil
 }

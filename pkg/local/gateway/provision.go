@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -25,6 +26,7 @@ import (
 type Endpoints struct {
 	DynamoDB string
 	SQS      string
+	KMS      string
 }
 
 // ProvisionOptions configures Provision.
@@ -39,9 +41,10 @@ type ProvisionOptions struct {
 	TableOnly bool
 }
 
-// Provision creates the template's table and queues on the emulators (an existing table
-// is kept and given any missing index, stream or TTL setting; existing queues are reused) and
-// returns the stack with the physical names and the table's stream ARN.
+// Provision creates the template's table, queues and KMS keys on the emulators (an
+// existing table is kept and given any missing index, stream or TTL setting; existing
+// queues, and keys found by their alias, are reused) and returns the stack with the
+// physical names and the table's stream ARN.
 func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts ProvisionOptions) (*Stack, error) {
 	s := &Stack{
 		Name:      cmp.Or(opts.StackName, "multisell"),
@@ -72,6 +75,9 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 	s.SQS = sqs.New(sqs.Options{
 		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.SQS),
 	})
+	s.KMS = kms.New(kms.Options{
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.KMS),
+	})
 	if tpl.Table != nil {
 		if ep.DynamoDB == "" {
 			return nil, errors.New("provision: the template has a table but no DynamoDB endpoint was given")
@@ -91,6 +97,12 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 		return nil, err
 	}
 	s.Queues = queues
+	if len(tpl.Keys) > 0 && ep.KMS == "" {
+		return nil, errors.New("provision: the template has KMS keys but no KMS endpoint was given")
+	}
+	if err := s.provisionKeys(ctx); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/multisell/multisell/pkg/app"
@@ -33,6 +34,8 @@ type Stack struct {
 	DynamoDB        *dynamodb.Client
 	DynamoDBStreams *dynamodbstreams.Client
 	SQS             *sqs.Client
+	// KMS is a client for the KMS emulator.
+	KMS *kms.Client
 
 	template *template.Template
 	resolver *template.Resolver
@@ -80,6 +83,7 @@ func (s *Stack) AppConfig() (app.Config, error) {
 		}
 	}
 	merged["DYNAMODB_ENDPOINT"], merged["SQS_ENDPOINT"], merged["AWS_REGION"] = s.Endpoints.DynamoDB, s.Endpoints.SQS, s.Region
+	merged["KMS_ENDPOINT"] = s.Endpoints.KMS
 	merged["WEBHOOK_LOOPBACK"] = "true" // receivers on this machine, over http (docs/webhooks.md)
 	return app.ConfigFrom(func(k string) string { return merged[k] }), nil
 }

@@ -8,6 +8,8 @@ const (
 	TypeAPI      = "AWS::Serverless::Api"
 	TypeTable    = "AWS::DynamoDB::Table"
 	TypeQueue    = "AWS::SQS::Queue"
+	TypeKMSKey   = "AWS::KMS::Key"
+	TypeKMSAlias = "AWS::KMS::Alias"
 )
 
 // Template is a parsed SAM template.
@@ -29,6 +31,8 @@ type Template struct {
 	Table *Table
 	// Queues lists the SQS queues, sorted by logical id.
 	Queues []Queue
+	// Keys lists the KMS keys, sorted by logical id, each with its aliases.
+	Keys []Key
 }
 
 // Resource is one entry of the Resources section.
@@ -240,6 +244,27 @@ type Queue struct {
 	// DeadLetterQueue is the logical id of the redrive target ("" without a redrive policy).
 	DeadLetterQueue string
 	MaxReceiveCount int
+}
+
+// Key is a KMS key (AWS::KMS::Key) with the aliases (AWS::KMS::Alias) that name it.
+type Key struct {
+	LogicalID   string
+	Description string
+	// KeySpec is SYMMETRIC_DEFAULT unless the template says otherwise.
+	KeySpec string
+	// KeyUsage is ENCRYPT_DECRYPT unless the template says otherwise.
+	KeyUsage string
+	// Rotation is EnableKeyRotation: KMS rotates the key's material every year.
+	Rotation bool
+	// Aliases are the aliases whose TargetKeyId is this key, sorted by name.
+	Aliases []Alias
+}
+
+// Alias is an AWS::KMS::Alias: a name (alias/...) for a key of the template.
+type Alias struct {
+	LogicalID string
+	// Name is the AliasName property.
+	Name string
 }
 
 // Function returns the function with the given logical id.

@@ -2,10 +2,12 @@ package template
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -97,10 +99,15 @@ func (t *Template) build() error {
 			var q Queue
 			q, err = t.parseQueue(r)
 			t.Queues = append(t.Queues, q)
+		case TypeKMSKey:
+			t.Keys = append(t.Keys, parseKey(r))
 		}
 		if err != nil {
 			return fmt.Errorf("resource %s: %w", id, err)
 		}
+	}
+	if err := t.addAliases(); err != nil {
+		return err
 	}
 	return t.checkStreamEvents()
 }
@@ -573,4 +580,44 @@ func (t *Template) parseQueue(r Resource) (Queue, error) {
 		q.MaxReceiveCount = n
 	}
 	return q, nil
+}
+
+func parseKey(r Resource) Key {
+	p := r.Properties
+	return Key{
+		LogicalID:   r.LogicalID,
+		Description: asString(p["Description"]),
+		KeySpec:     cmp.Or(asString(p["KeySpec"]), "SYMMETRIC_DEFAULT"),
+		KeyUsage:    cmp.Or(asString(p["KeyUsage"]), "ENCRYPT_DECRYPT"),
+		Rotation:    asBool(p["EnableKeyRotation"]),
+	}
+}
+
+// addAliases gives each key of t.Keys the aliases that name it. An alias's AliasName is a
+// literal alias/... name (not alias/aws/..., which AWS keeps for its own keys) and its
+// TargetKeyId is !Ref, !GetAtt .Arn or !GetAtt .KeyId of a key of the template.
+func (t *Template) addAliases() error {
+	for _, id := range sortedKeys(t.Resources) {
+		r := t.Resources[id]
+		if r.Type != TypeKMSAlias {
+			continue
+		}
+		name, ok := r.Properties["AliasName"].(string)
+		if !ok || !strings.HasPrefix(name, "alias/") || strings.HasPrefix(name, "alias/aws/") {
+			return fmt.Errorf("resource %s: AliasName must be a literal alias/<name> (not alias/aws/...)", id)
+		}
+		target, ok := refTarget(r.Properties["TargetKeyId"])
+		if res, attr, isAtt := getAttTarget(r.Properties["TargetKeyId"]); isAtt && (attr == "Arn" || attr == "KeyId") {
+			target, ok = res, true
+		}
+		i := slices.IndexFunc(t.Keys, func(k Key) bool { return k.LogicalID == target })
+		if !ok || i < 0 {
+			return fmt.Errorf("resource %s: TargetKeyId must be !Ref, !GetAtt .Arn or !GetAtt .KeyId of an %s of the template", id, TypeKMSKey)
+		}
+		t.Keys[i].Aliases = append(t.Keys[i].Aliases, Alias{LogicalID: id, Name: name})
+	}
+	for i := range t.Keys {
+		sort.Slice(t.Keys[i].Aliases, func(a, b int) bool { return t.Keys[i].Aliases[a].Name < t.Keys[i].Aliases[b].Name })
+	}
+	return nil
 }

@@ -24,7 +24,7 @@ const root = "../../.."
 // localOnlyEnv are variables app reads that the template must not set: the emulator
 // endpoints (local stack only), and AWS_REGION and the execution role's credentials (set
 // by the Lambda runtime).
-var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "AWS_REGION": true, "WEBHOOK_LOOPBACK": true,
+var localOnlyEnv = map[string]bool{"DYNAMODB_ENDPOINT": true, "SQS_ENDPOINT": true, "KMS_ENDPOINT": true, "AWS_REGION": true, "WEBHOOK_LOOPBACK": true,
 	"AWS_ACCESS_KEY_ID": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true}
 
 func loadTemplate(t *testing.T) *template.Template {
