@@ -26,7 +26,7 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
-	// KMS seals and opens channel credentials (pkg/secrets).
+	// KMS seals and opens channel credentials (Deps.Secrets).
 	KMS *kms.Client
 	// WebhookSender posts webhook deliveries, keeping its connections
 	// between attempts.
