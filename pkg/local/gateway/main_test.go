@@ -33,6 +33,8 @@ func emulator(t *testing.T, name string) *emulators.Process {
 	switch name {
 	case "fauxqs":
 		p, err = emulators.StartFauxqs(context.Background())
+	case "local-kms":
+		p, err = emulators.StartLocalKMS(context.Background(), emulators.KMSOptions{})
 	case "dynoxide":
 		p, err = emulators.StartDynoxide(context.Background(), emulators.DynoxideOptions{})
 	case "dynamodb-local":

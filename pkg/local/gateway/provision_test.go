@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -25,7 +26,7 @@ func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep := Endpoints{DynamoDB: emulator(t, "dynoxide").Endpoint, SQS: emulator(t, "fauxqs").Endpoint}
+	ep := Endpoints{DynamoDB: emulator(t, "dynoxide").Endpoint, SQS: emulator(t, "fauxqs").Endpoint, KMS: emulator(t, "local-kms").Endpoint}
 	s, err := Provision(context.Background(), tpl, ep, ProvisionOptions{StackName: stackName})
 	if err != nil {
 		t.Fatal(err)
@@ -33,12 +34,31 @@ func provisionFromYAML(t *testing.T, doc, stackName string) *Stack {
 	return s
 }
 
+// provisionKeyYAML is a KMS key with two aliases, and a function environment that names
+// the key by its alias.
+const provisionKeyYAML = `
+  Key:
+    Type: AWS::KMS::Key
+    Properties: {Description: test key, EnableKeyRotation: true}
+  KeyAlias:
+    Type: AWS::KMS::Alias
+    Properties: {AliasName: alias/prov-test-key, TargetKeyId: !Ref Key}
+  SecondAlias:
+    Type: AWS::KMS::Alias
+    Properties: {AliasName: alias/prov-second-name, TargetKeyId: !GetAtt Key.Arn}
+  KeyUser:
+    Type: AWS::Serverless::Function
+    Properties:
+      CodeUri: functions/key-user/
+      Environment: {Variables: {KEY: !Ref KeyAlias}}
+`
+
 // TestProvision provisions a small template twice and checks what the
 // emulators then hold and what the stack tells the app.
 func TestProvision(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	doc := strings.Replace(string(testdata(t, "provision.yaml")), "TABLE_NAME_PLACEHOLDER", "prov-table", 1)
+	doc := strings.Replace(string(testdata(t, "provision.yaml")), "TABLE_NAME_PLACEHOLDER", "prov-table", 1) + provisionKeyYAML
 	s := provisionFromYAML(t, doc, "prov")
 	if !s.TableCreated || s.TableName != "prov-table" {
 		t.Errorf("table = %q created=%v", s.TableName, s.TableCreated)
@@ -52,6 +72,34 @@ func TestProvision(t *testing.T) {
 		}
 		if got, want := again.Queues["Work"].URL, s.Queues["Work"].URL; got != want {
 			t.Errorf("queue URL changed: %q -> %q", want, got)
+		}
+		if got, want := again.resolver.Refs["Key"], s.resolver.Refs["Key"]; got != want {
+			t.Errorf("key changed: %q -> %q", want, got)
+		}
+	})
+
+	t.Run("key", func(t *testing.T) {
+		fn, _ := s.Template().Function("KeyUser")
+		env, err := s.Env(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := env["KEY"], "alias/prov-test-key"; got != want {
+			t.Errorf("KEY = %q, want %q", got, want)
+		}
+		desc, err := s.KMS.DescribeKey(ctx, &kms.DescribeKeyInput{KeyId: aws.String("alias/prov-second-name")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := aws.ToString(desc.KeyMetadata.KeyId), s.resolver.Refs["Key"]; got != want || aws.ToString(desc.KeyMetadata.Description) != "test key" {
+			t.Errorf("alias/prov-second-name is key %q (%+v), want %q", got, desc.KeyMetadata, want)
+		}
+		rot, err := s.KMS.GetKeyRotationStatus(ctx, &kms.GetKeyRotationStatusInput{KeyId: desc.KeyMetadata.KeyId})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rot.KeyRotationEnabled {
+			t.Error("key rotation is off, want on")
 		}
 	})
 

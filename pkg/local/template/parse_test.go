@@ -68,6 +68,41 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseKeys: a KMS key with its defaults, and its aliases, sorted by name, whether they
+// name it by !Ref, !GetAtt .Arn or !GetAtt .KeyId.
+func TestParseKeys(t *testing.T) {
+	t.Parallel()
+	doc := `Resources:
+  K:
+    Type: AWS::KMS::Key
+    Properties: {Description: d, EnableKeyRotation: true}
+  Plain:
+    Type: AWS::KMS::Key
+  B:
+    Type: AWS::KMS::Alias
+    Properties: {AliasName: alias/b, TargetKeyId: !GetAtt K.Arn}
+  A:
+    Type: AWS::KMS::Alias
+    Properties: {AliasName: alias/a, TargetKeyId: !Ref K}
+  C:
+    Type: AWS::KMS::Alias
+    Properties: {AliasName: alias/c, TargetKeyId: !GetAtt K.KeyId}
+`
+	tpl, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tpl.Keys
+	want := []Key{
+		{LogicalID: "K", Description: "d", KeySpec: "SYMMETRIC_DEFAULT", KeyUsage: "ENCRYPT_DECRYPT", Rotation: true,
+			Aliases: []Alias{{"A", "alias/a"}, {"B", "alias/b"}, {"C", "alias/c"}}},
+		{LogicalID: "Plain", KeySpec: "SYMMETRIC_DEFAULT", KeyUsage: "ENCRYPT_DECRYPT"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Keys = %+v, want %+v", got, want)
+	}
+}
+
 // TestParseStream reads testdata/stream.yaml, the stream blocks template.yaml will have.
 func TestParseStream(t *testing.T) {
 	t.Parallel()
@@ -228,12 +263,17 @@ func TestResolver(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
-		"not a mapping": "- a",
-		"no resources":  "Resources: {}",
-		"bad getatt":    "Resources:\n  F:\n    Type: AWS::SQS::Queue\n    Properties:\n      RedrivePolicy: {deadLetterTargetArn: !GetAtt NoDot, maxReceiveCount: 1}",
-		"no codeuri":    "Resources:\n  F:\n    Type: AWS::Serverless::Function\n    Properties: {}",
-		"bad path":      "Resources:\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: f/\n      Events: {A: {Type: Api, Properties: {Path: x, Method: get}}}",
-		"bad redrive":   "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      RedrivePolicy: {deadLetterTargetArn: !GetAtt D.Arn, maxReceiveCount: 0}",
+		"not a mapping":          "- a",
+		"no resources":           "Resources: {}",
+		"bad getatt":             "Resources:\n  F:\n    Type: AWS::SQS::Queue\n    Properties:\n      RedrivePolicy: {deadLetterTargetArn: !GetAtt NoDot, maxReceiveCount: 1}",
+		"no codeuri":             "Resources:\n  F:\n    Type: AWS::Serverless::Function\n    Properties: {}",
+		"bad path":               "Resources:\n  F:\n    Type: AWS::Serverless::Function\n    Properties:\n      CodeUri: f/\n      Events: {A: {Type: Api, Properties: {Path: x, Method: get}}}",
+		"bad redrive":            "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      RedrivePolicy: {deadLetterTargetArn: !GetAtt D.Arn, maxReceiveCount: 0}",
+		"alias of no key":        "Resources:\n  A:\n    Type: AWS::KMS::Alias\n    Properties: {AliasName: alias/a, TargetKeyId: !Ref Nope}",
+		"alias of a key's ARN":   "Resources:\n  K:\n    Type: AWS::KMS::Key\n  A:\n    Type: AWS::KMS::Alias\n    Properties: {AliasName: alias/a, TargetKeyId: !GetAtt K.Origin}",
+		"alias not alias/":       "Resources:\n  K:\n    Type: AWS::KMS::Key\n  A:\n    Type: AWS::KMS::Alias\n    Properties: {AliasName: a, TargetKeyId: !Ref K}",
+		"alias of AWS's":         "Resources:\n  K:\n    Type: AWS::KMS::Key\n  A:\n    Type: AWS::KMS::Alias\n    Properties: {AliasName: alias/aws/a, TargetKeyId: !Ref K}",
+		"alias name not literal": "Resources:\n  K:\n    Type: AWS::KMS::Key\n  A:\n    Type: AWS::KMS::Alias\n    Properties: {AliasName: !Sub 'alias/${AWS::StackName}', TargetKeyId: !Ref K}",
 	}
 	for name, doc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -299,6 +299,34 @@ func TestTemplateTable(t *testing.T) {
 	}
 }
 
+// TestTemplateKeys: the key of channel credentials is a symmetric encryption key with
+// yearly rotation, retained with the stack's data, administered by the account's root (so
+// IAM policies grant its use), and every function names it by its alias.
+func TestTemplateKeys(t *testing.T) {
+	tpl := loadTemplate(t)
+	if len(tpl.Keys) != 1 {
+		t.Fatalf("keys = %+v, want the one of channel credentials", tpl.Keys)
+	}
+	key := tpl.Keys[0]
+	if key.KeySpec != "SYMMETRIC_DEFAULT" || key.KeyUsage != "ENCRYPT_DECRYPT" || !key.Rotation || len(key.Aliases) != 1 {
+		t.Errorf("key = %+v, want a symmetric encryption key, rotated, with one alias", key)
+	}
+	raw := rawResource(tpl, key.LogicalID)
+	if raw["DeletionPolicy"] != "Retain" || raw["UpdateReplacePolicy"] != "Retain" {
+		t.Errorf("%s: DeletionPolicy and UpdateReplacePolicy must be Retain (without the key nothing sealed opens)", key.LogicalID)
+	}
+	statements := list(dig(tpl.Resources[key.LogicalID].Properties, "KeyPolicy", "Statement"))
+	root := map[string]any{"Fn::Sub": "arn:${AWS::Partition}:iam::${AWS::AccountId}:root"}
+	if len(statements) != 1 || !reflect.DeepEqual(dig(statements[0], "Principal", "AWS"), root) || dig(statements[0], "Action") != "kms:*" {
+		t.Errorf("KeyPolicy statements %v, want one that lets the account's root administer the key", statements)
+	}
+	for _, f := range tpl.Functions {
+		if got, want := f.Environment["CREDENTIALS_KEY_ID"], map[string]any{"Ref": key.Aliases[0].LogicalID}; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: CREDENTIALS_KEY_ID = %v, want %v", f.LogicalID, got, want)
+		}
+	}
+}
+
 // TestConfigFromTemplateEnv sets each function's environment (as the Lambda runtime would)
 // and checks that app.ConfigFromEnv then has every setting it needs on AWS.
 func TestConfigFromTemplateEnv(t *testing.T) {
