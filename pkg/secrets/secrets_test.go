@@ -27,6 +27,18 @@ func sealer(t *testing.T) (env *testenv.Env, s secrets.Service, account, channel
 	return env, env.Deps.Secrets(secrets.Credentials), env.NewAccount(t, testenv.AccountOptions{}).ID, uuid.NewString()
 }
 
+// sealedCredentials seals credentials with the stack's sealer for a new account and
+// channel.
+func sealedCredentials(t *testing.T) (env *testenv.Env, s secrets.Service, account, channel string, sealed secrets.Sealed) {
+	t.Helper()
+	env, s, account, channel = sealer(t)
+	sealed, err := s.Seal(context.Background(), account, channel, credentials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, s, account, channel, sealed
+}
+
 func TestSealOpen(t *testing.T) {
 	t.Parallel()
 	for name, plain := range map[string][]byte{
@@ -67,12 +79,8 @@ func TestSealTooLarge(t *testing.T) {
 // under two data keys.
 func TestSealedHoldsNoSecret(t *testing.T) {
 	t.Parallel()
-	env, s, account, channel := sealer(t)
+	env, s, account, channel, sealed := sealedCredentials(t)
 	ctx := context.Background()
-	sealed, err := s.Seal(ctx, account, channel, credentials)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, secret := range []string{string(credentials), "Atzr|IwEBIO-secret-refresh", "amzn1.oa2-cs.v1.top-secret"} {
 		if bytes.Contains(sealed, []byte(secret)) {
 			t.Errorf("the sealed value holds %q in clear", secret)
@@ -107,12 +115,8 @@ func TestSealedHoldsNoSecret(t *testing.T) {
 // and unaltered; anything else is ErrCannotOpen, of kind conflict.
 func TestOpenRefuses(t *testing.T) {
 	t.Parallel()
-	env, s, account, channel := sealer(t)
+	env, s, account, channel, sealed := sealedCredentials(t)
 	ctx := context.Background()
-	sealed, err := s.Seal(ctx, account, channel, credentials)
-	if err != nil {
-		t.Fatal(err)
-	}
 	other, err := env.Stack.KMS.CreateKey(ctx, &kms.CreateKeyInput{Description: aws.String(t.Name())})
 	if err != nil {
 		t.Fatal(err)

@@ -35,17 +35,17 @@ func StartDynoxide(ctx context.Context, opts DynoxideOptions) (*Process, error) 
 	if err != nil {
 		return nil, fmt.Errorf("start dynoxide: %w: the sqlite3 command: %w (run `make deps`)", errNotInstalled, err)
 	}
-	dbPath, removeDB := opts.DBPath, func() {}
-	if dbPath == "" {
-		dir, err := os.MkdirTemp("", "dynoxide-")
-		if err != nil {
-			return nil, fmt.Errorf("start dynoxide: %w", err)
-		}
-		dbPath, removeDB = filepath.Join(dir, "db.sqlite"), func() { _ = os.RemoveAll(dir) }
+	dbPath := opts.DBPath
+	dir := ""
+	if dbPath != "" {
+		dir = filepath.Dir(dbPath)
 	}
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
-		removeDB()
+	dir, removeDB, err := dataDir(dir, "dynoxide-")
+	if err != nil {
 		return nil, fmt.Errorf("start dynoxide: %w", err)
+	}
+	if dbPath == "" {
+		dbPath = filepath.Join(dir, "db.sqlite")
 	}
 	serve := listenOn(15*time.Second, func(port int) (*Process, error) {
 		return start("dynoxide", mods, os.Environ(), nil, bin, "serve", "--host", "127.0.0.1", "--port", strconv.Itoa(port), "--db-path", dbPath)

@@ -35,24 +35,16 @@ func StartLocalKMS(ctx context.Context, opts KMSOptions) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start local-kms: %w: %w", errNotInstalled, err)
 	}
-	dataDir, removeData := opts.DataDir, func() {}
-	if dataDir == "" {
-		dir, err := os.MkdirTemp("", "local-kms-")
-		if err != nil {
-			return nil, fmt.Errorf("start local-kms: %w", err)
-		}
-		dataDir, removeData = dir, func() { _ = os.RemoveAll(dir) }
-	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		removeData()
+	dir, removeData, err := dataDir(opts.DataDir, "local-kms-")
+	if err != nil {
 		return nil, fmt.Errorf("start local-kms: %w", err)
 	}
 	p, err := startOnFreePort(ctx, "local-kms", listenOn(15*time.Second, func(port int) (*Process, error) {
-		env := append(os.Environ(), "PORT="+strconv.Itoa(port), "KMS_DATA_PATH="+dataDir,
+		env := append(os.Environ(), "PORT="+strconv.Itoa(port), "KMS_DATA_PATH="+dir,
 			"KMS_ACCOUNT_ID="+kmsAccountID, "KMS_REGION="+kmsRegion,
 			// No seed file: the local stack creates its keys from template.yaml.
-			"KMS_SEED_PATH="+filepath.Join(dataDir, "no-seed.yaml"))
-		return start("local-kms", dataDir, env, nil, bin)
+			"KMS_SEED_PATH="+filepath.Join(dir, "no-seed.yaml"))
+		return start("local-kms", dir, env, nil, bin)
 	}))
 	if err != nil {
 		removeData()

@@ -38,3 +38,20 @@ func modulesDir() (string, error) {
 	}
 	return dir, nil
 }
+
+// dataDir returns the folder an emulator keeps its data in: dir, created when missing, or,
+// when dir is "", a new temporary folder (named after pattern, as os.MkdirTemp does); remove
+// removes a temporary folder and does nothing to dir.
+func dataDir(dir, pattern string) (_ string, remove func(), err error) {
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", pattern)
+		if err != nil {
+			return "", nil, err
+		}
+		return tmp, func() { _ = os.RemoveAll(tmp) }, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", nil, err
+	}
+	return dir, func() {}, nil
+}
