@@ -55,6 +55,33 @@ func TestTotalPages(t *testing.T) {
 	t.Run("after archiving", func(t *testing.T) { check(t, counts(3, 9, 5, 4)) })
 }
 
+// TestWarehousePagesApart checks that each warehouse's list keeps its own
+// pages: a jump into one warehouse's list never starts from where a page of
+// another's starts. Their counts share one item, and so its version, so a
+// cursor of the other list with the same limit would pass for a live one of
+// this list (the walk from it found nothing: page 5 of 5 records was empty).
+func TestWarehousePagesApart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w1, w2 := f.warehouse("One"), f.warehouse("Two")
+	var items []string
+	for i := range 5 {
+		items = append(items, record(fmt.Sprintf("A%d", i), w1, 1))
+	}
+	for i := range 4 {
+		items = append(items, record(fmt.Sprintf("B%d", i), w2, 1))
+	}
+	f.create(items...)
+	for _, tt := range []struct {
+		warehouse string
+		count     int
+	}{{w2, 4}, {w1, 5}} { // w2's page 4 is the highest page a jump to w1's page 5 looks at
+		for _, limit := range []int{1, 2} {
+			f.c.CheckTotalPages(t, "/inventory?warehouse_uuid="+tt.warehouse, tt.count, limit)
+		}
+	}
+}
+
 // TestProductFieldsCopied checks that a record shows its product's fields
 // from when it is created (by POST and by PUT), and a product renamed,
 // deleted and created again afterwards through the change stream.
