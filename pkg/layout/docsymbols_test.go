@@ -341,10 +341,10 @@ func TestDocSymbolsChecker(t *testing.T) {
 	} {
 		t.Run(tt.span, func(t *testing.T) {
 			t.Parallel()
-			got := idx.docSymbolErrors("docs/planted.md", "```go\n`store.Fenced()`\n```\ntext `"+tt.span+"` and")
+			got := idx.docSymbolErrors("planted.md", "```go\n`store.Fenced()`\n```\ntext `"+tt.span+"` and")
 			var want []string
 			if tt.want != "" {
-				want = []string{"docs/planted.md:4 names `" + tt.span + "`: " + tt.want}
+				want = []string{"planted.md:4 names `" + tt.span + "`: " + tt.want}
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("got %q, want %q", got, want)
