@@ -17,12 +17,7 @@ func TestTotalPages(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	w1, w2 := f.warehouse("One"), f.warehouse("Two")
-	var posted []string
-	for i := range 5 {
-		posted = append(posted, record(fmt.Sprintf("A%d", i), w1, i))
-	}
-	posted = append(posted, record("B0", w2, 1), record("A0", w2, 1))
-	f.create(posted...)
+	f.create(append(numbered("A", w1, 5), record("B0", w2, 1), record("A0", w2, 1))...)
 	check := func(t *testing.T, want map[string]int) {
 		t.Helper()
 		for query, count := range want {
@@ -64,14 +59,7 @@ func TestWarehousePagesApart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	w1, w2 := f.warehouse("One"), f.warehouse("Two")
-	var items []string
-	for i := range 5 {
-		items = append(items, record(fmt.Sprintf("A%d", i), w1, 1))
-	}
-	for i := range 4 {
-		items = append(items, record(fmt.Sprintf("B%d", i), w2, 1))
-	}
-	f.create(items...)
+	f.create(append(numbered("A", w1, 5), numbered("B", w2, 4)...)...)
 	for _, tt := range []struct {
 		warehouse string
 		count     int
@@ -80,6 +68,16 @@ func TestWarehousePagesApart(t *testing.T) {
 			f.c.CheckTotalPages(t, "/inventory?warehouse_uuid="+tt.warehouse, tt.count, limit)
 		}
 	}
+}
+
+// numbered are n records at the warehouse, SKUs prefix0 to prefix<n-1>,
+// each with its number as on_hand.
+func numbered(prefix, warehouse string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = record(fmt.Sprintf("%s%d", prefix, i), warehouse, i)
+	}
+	return out
 }
 
 // TestProductFieldsCopied checks that a record shows its product's fields
