@@ -18,7 +18,7 @@ LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 GO_FILES = $(shell find . -name '*.go' -not -path './emulators/*' -not -path './.local/*' -not -path './.aws-sam/*')
 
-.PHONY: help deps build test lint fmt-check vet staticcheck cfn-lint openapi-lint run bench clean
+.PHONY: help deps build test unit lint fmt-check vet staticcheck cfn-lint openapi-lint run bench clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -94,6 +94,11 @@ test: deps lint ## the whole suite: lint, every test with the race detector, the
 	@$(GO) test -race -timeout 15m $$($(GO) list ./... | grep -v '/pkg/local/faults$$')
 	@echo "== fault tests (about 4 minutes)"
 	@$(GO) test -race -timeout 10m -v $(FAULTS) | grep -vE '^(\{|time=)'
+
+# The fast loop: go test -short, in which pkg/testenv's Get (and every test that starts an
+# emulator or a process itself) skips, so no emulator starts (docs/local-stack.md).
+unit: ## the tests that need no emulator (go test -short): the fast loop, under 30 s
+	@$(GO) test -short -timeout 5m ./...
 
 bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one request; per function: binary size and init time
 	@mkdir -p .local

@@ -48,6 +48,7 @@ func TestRestartDelay(t *testing.T) {
 // or because the stack cannot be set up on it, is restarted with growing waits, and the
 // fifth quick failure in a row ends supervise with an error that says so.
 func TestSuperviseGivesUp(t *testing.T) {
+	testenv.SkipShort(t)
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
@@ -108,6 +109,7 @@ func TestSuperviseGivesUp(t *testing.T) {
 // there, a PUT is accepted and applied, and the stream poller delivers the change (its
 // event is in the feed).
 func TestServeRestartsEmulators(t *testing.T) {
+	testenv.SkipShort(t)
 	var out, errOut syncBuffer
 	stdout, stderr = &out, &errOut
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })

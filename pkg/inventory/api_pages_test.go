@@ -17,12 +17,7 @@ func TestTotalPages(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	w1, w2 := f.warehouse("One"), f.warehouse("Two")
-	var posted []string
-	for i := range 5 {
-		posted = append(posted, record(fmt.Sprintf("A%d", i), w1, i))
-	}
-	posted = append(posted, record("B0", w2, 1), record("A0", w2, 1))
-	f.create(posted...)
+	f.create(append(numbered("A", w1, 5), record("B0", w2, 1), record("A0", w2, 1))...)
 	check := func(t *testing.T, want map[string]int) {
 		t.Helper()
 		for query, count := range want {
@@ -53,6 +48,36 @@ func TestTotalPages(t *testing.T) {
 		t.Fatalf("archive: %d %s", r.Status, r.Body)
 	}
 	t.Run("after archiving", func(t *testing.T) { check(t, counts(3, 9, 5, 4)) })
+}
+
+// TestWarehousePagesApart checks that each warehouse's list keeps its own
+// pages: a jump into one warehouse's list never starts from where a page of
+// another's starts. Their counts share one item, and so its version, so a
+// cursor of the other list with the same limit would pass for a live one of
+// this list (the walk from it found nothing: page 5 of 5 records was empty).
+func TestWarehousePagesApart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w1, w2 := f.warehouse("One"), f.warehouse("Two")
+	f.create(append(numbered("A", w1, 5), numbered("B", w2, 4)...)...)
+	for _, tt := range []struct {
+		warehouse string
+		count     int
+	}{{w2, 4}, {w1, 5}} { // w2's page 4 is the highest page a jump to w1's page 5 looks at
+		for _, limit := range []int{1, 2} {
+			f.c.CheckTotalPages(t, "/inventory?warehouse_uuid="+tt.warehouse, tt.count, limit)
+		}
+	}
+}
+
+// numbered are n records at the warehouse, SKUs prefix0 to prefix<n-1>,
+// each with its number as on_hand.
+func numbered(prefix, warehouse string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = record(fmt.Sprintf("%s%d", prefix, i), warehouse, i)
+	}
+	return out
 }
 
 // TestProductFieldsCopied checks that a record shows its product's fields

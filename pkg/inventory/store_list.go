@@ -40,8 +40,11 @@ func (f Filter) pageQuery(account string) (store.PageQuery, bool) {
 	q := store.PageQuery{Account: account, List: countList, Count: &allCount,
 		Input: query("", "#PK = :pk", map[string]types.AttributeValue{":pk": store.S(pk(account))})}
 	if f.Warehouse != "" {
+		// The list's name holds the warehouse: every warehouse's count is
+		// an attribute of one item (store.CountPer), so the count's name
+		// does not tell them apart, and lists of the same name share cursors.
 		c := warehouseCount(f.Warehouse)
-		q.List, q.Count = countList+" "+c.Value, &c
+		q.List, q.Count = countList+" wh "+f.Warehouse, &c
 		q.Input = query(store.GSI1, "#GSI1PK = :pk", map[string]types.AttributeValue{
 			":pk": store.S(byWarehousePK(account, f.Warehouse)),
 		})

@@ -15,4 +15,5 @@
 //	}
 //
 // Main stops the emulators when the tests end; without it they die with the test binary.
+// With -short (make unit) Get skips the test and no emulator starts (docs/local-stack.md).
 package testenv

@@ -71,9 +71,12 @@ func Shutdown() {
 	shared, closed = nil, true
 }
 
-// Get returns the shared local stack, starting it on first use.
+// Get returns the shared local stack, starting it on first use. With
+// -short (make unit) it skips the test instead: the fast loop starts no
+// emulator.
 func Get(t testing.TB) *Env {
 	t.Helper()
+	SkipShort(t)
 	mu.Lock()
 	defer mu.Unlock()
 	if closed {
@@ -89,6 +92,15 @@ func Get(t testing.TB) *Env {
 		t.Fatalf("testenv: %v", startErr)
 	}
 	return shared
+}
+
+// SkipShort skips the test when it runs with -short (make unit): for tests
+// that need an emulator or a process the short run does not start.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 }
 
 // testLogger logs warnings and errors (handler failures) to stderr, not every request.

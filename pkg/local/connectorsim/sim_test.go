@@ -43,6 +43,9 @@ func TestMain(m *testing.M) {
 // sqsClient returns a client of the shared fauxqs.
 func sqsClient(t *testing.T) *sqs.Client {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	fauxqsOnce.Do(func() { fauxqs, fauxqsErr = emulators.StartFauxqs(context.Background()) })
 	if fauxqsErr != nil {
 		t.Fatalf("start fauxqs: %v", fauxqsErr)

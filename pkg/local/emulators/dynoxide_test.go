@@ -14,6 +14,9 @@ import (
 // arguments) are index seeks on the database StartDynoxide made, and that a
 // temporary database is gone after Stop.
 func TestDynoxideStreamIndexes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	p, err := StartDynoxide(context.Background(), DynoxideOptions{})
 	if err != nil {

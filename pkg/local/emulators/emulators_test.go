@@ -29,6 +29,9 @@ func TestRepoRoot(t *testing.T) {
 }
 
 func TestEmulatorsStartAndStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	starters := map[string]func(context.Context) (*Process, error){
 		"dynoxide": func(ctx context.Context) (*Process, error) { return StartDynoxide(ctx, DynoxideOptions{}) },
@@ -77,6 +80,9 @@ func TestEmulatorsStartAndStop(t *testing.T) {
 // same endpoint; Dynoxide and local-kms keep their data (a temporary database is removed
 // only when the new process stops), fauxqs starts empty.
 func TestEmulatorsRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	for _, tc := range []struct {
 		name  string

@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +20,11 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("faults: skipped with -short (make unit): they run the local stack; make test runs them")
+		return 0
+	}
 	var err error
 	if root, err = emulators.RepoRoot(); err != nil {
 		fmt.Fprintln(os.Stderr, "faults:", err)

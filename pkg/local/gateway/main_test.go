@@ -21,6 +21,9 @@ var (
 
 func emulator(t *testing.T, name string) *emulators.Process {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	emuMu.Lock()
 	defer emuMu.Unlock()
 	if p, ok := emuProcs[name]; ok {

@@ -38,6 +38,9 @@ func (w *warnCounter) WithGroup(string) slog.Handler                { return w }
 // queues until ProvisionQueues makes them again, with the same URLs and attributes; the SQS
 // source then reads them.
 func TestPollersSurviveEmulatorRestarts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	ctx := context.Background()
 	ddb, err := emulators.StartDynoxide(ctx, emulators.DynoxideOptions{})
@@ -145,6 +148,9 @@ func TestPollersSurviveEmulatorRestarts(t *testing.T) {
 // as Provision made them: the same URLs and ARNs, FIFO, with their attributes and the
 // redrive policy to their dead-letter queue.
 func TestProvisionQueuesAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the emulators: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	ctx := context.Background()
 	sqsProc, err := emulators.StartFauxqs(ctx)
