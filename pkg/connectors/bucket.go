@@ -18,12 +18,16 @@ type bucket struct {
 	tat, iv int64
 }
 
-// interval is the milliseconds between tokens at rate per second (at least 1).
+// margin widens the interval between tokens beyond what the channel's rate says, so that
+// calls the bucket spaces exactly still arrive spaced enough after the network's jitter.
+const margin = 1.05
+
+// interval is the milliseconds between tokens at rate per second, with the margin (at least 1).
 func interval(rate float64) int64 {
 	if rate <= 0 {
 		return 1000
 	}
-	return max(1, int64(math.Round(1000/rate)))
+	return max(1, int64(math.Round(1000*margin/rate)))
 }
 
 // take decides a take at now (ms) from a bucket of burst: the bucket's tat after it, or how

@@ -49,7 +49,7 @@ func TestBucketRate(t *testing.T) {
 			}
 			b.tat = tat
 		}
-		if got, want := now, int64(20-burst)*250; got != want {
+		if got, want := now, int64(20-burst)*interval(4); got != want {
 			t.Errorf("burst %d: 20 takes over %d ms, want %d", burst, got, want)
 		}
 	}
@@ -103,7 +103,7 @@ func TestRateHeader(t *testing.T) {
 		want int64
 		ok   bool
 	}{
-		{"0.5", 2000, true}, {"1", 1000, true}, {"10.0", 100, true}, {"5000", 1, true},
+		{"0.5", 2100, true}, {"1", 1050, true}, {"10.0", 105, true}, {"5000", 1, true},
 		{"0", 0, false}, {"", 0, false}, {"fast", 0, false}, {"+Inf", 0, false},
 	}
 	for _, tt := range tests {

@@ -15,8 +15,9 @@ type PollResult struct {
 	Busy bool
 	// Orders is the number of orders sent to the inbox, Pages the pages read.
 	Orders, Pages int
-	// Cursor is the channel's cursor after the poll.
-	Cursor time.Time
+	// Since is the time the poll read from (the cursor, or Lookback ago for the first);
+	// Cursor the channel's cursor after the poll.
+	Since, Cursor time.Time
 }
 
 // Poll imports the orders the channel changed since its cursor: it takes the channel's poll
@@ -55,6 +56,7 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, cursor time.Time) (PollR
 		since = r.now().Add(-cmp.Or(r.Lookback, DefaultLookback))
 	}
 	var maxSeen time.Time
+	res.Since = since
 	q := OrdersQuery{Since: since}
 	for {
 		page, err := s.conn.PollOrders(ctx, s, q)

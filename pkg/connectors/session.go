@@ -258,7 +258,7 @@ func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context
 			s.token, s.exp = string(plain), time.UnixMilli(it.Exp)
 			return s.token, nil
 		}
-		claimed, err := s.rt.claimExchange(ctx, id, now.UnixMilli(), now.Add(exchangeLease).UnixMilli())
+		claimed, err := s.rt.claimExchange(ctx, id, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
 		if err != nil {
 			return "", err
 		}
@@ -294,8 +294,12 @@ func (s *Session) exchange(ctx context.Context, id itemID, exchange func(context
 // RefusalsToDisconnect-th refusal in a row is returned as *Disconnected. Any other error is
 // returned as it is. The runtime calls it for the errors of the connector's operations.
 func (s *Session) Refused(ctx context.Context, err error) error {
-	var ae *AuthError
-	if !errors.As(err, &ae) || s.verify {
+	var (
+		ae      *AuthError
+		counted *countedRefusal
+		d       *Disconnected
+	)
+	if !errors.As(err, &ae) || errors.As(err, &counted) || errors.As(err, &d) || s.verify {
 		return err
 	}
 	s.token = ""
@@ -308,8 +312,17 @@ func (s *Session) Refused(ctx context.Context, err error) error {
 		return &Disconnected{Account: s.Account, Channel: s.Channel,
 			Reason: fmt.Sprintf("the channel refused the credentials %d times in a row: %s", n, ae.Message)}
 	}
-	return err
+	return &countedRefusal{err}
 }
+
+// countedRefusal is a refusal Refused counted already.
+type countedRefusal struct{ err error }
+
+// Error implements the error interface.
+func (c *countedRefusal) Error() string { return c.err.Error() }
+
+// Unwrap returns the refusal.
+func (c *countedRefusal) Unwrap() error { return c.err }
 
 // accepted ends the refusals in a row after an operation the channel accepted, when this
 // session saw some.

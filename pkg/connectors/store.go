@@ -150,12 +150,14 @@ func (r *Runtime) readToken(ctx context.Context, id itemID) (tokenItem, error) {
 }
 
 // claimExchange takes the lease of a token exchange until until (ms) if nobody holds one at
-// now, and reports whether it did.
-func (r *Runtime) claimExchange(ctx context.Context, id itemID, now, until int64) (bool, error) {
+// now and no token is stored that is fresh (expiring after fresh), and reports whether it
+// did.
+func (r *Runtime) claimExchange(ctx context.Context, id itemID, now, until, fresh int64) (bool, error) {
 	var u store.Update
 	u.SetValue("lease", store.N(until))
 	u.Value(":now", store.N(now))
-	u.Condition = "attribute_not_exists(#lease) OR #lease < :now"
+	u.Value(":fresh", store.N(fresh))
+	u.Condition = "(attribute_not_exists(#lease) OR #lease < :now) AND (attribute_not_exists(#exp) OR #exp <= :fresh)"
 	_, err := r.update(ctx, id, u, types.ReturnValueNone)
 	switch {
 	case errors.Is(err, errConditionFailed):

@@ -29,7 +29,7 @@ type Server struct {
 	// (requests per second) on each of its answers.
 	RateHeader string
 	// Tolerance is how early a call may come and still be within a limit (network jitter);
-	// 0 means 50 ms.
+	// 0 means 100 ms.
 	Tolerance time.Duration
 
 	mux  *http.ServeMux
@@ -119,7 +119,7 @@ func (s *Server) admit(op, seller string, now time.Time) (status int, wait time.
 	}
 	tolerance := s.Tolerance
 	if tolerance == 0 {
-		tolerance = 50 * time.Millisecond
+		tolerance = 100 * time.Millisecond
 	}
 	ahead := time.Duration(max(o.burst, 1)-1) * iv
 	if d := tat.Sub(now); d > ahead+tolerance {
