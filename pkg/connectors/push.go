@@ -208,7 +208,7 @@ func (r *Runtime) attempt(ctx context.Context, s *Session, g *group, idx []int, 
 			case errors.As(err, &ae):
 				g.until = r.now().Add(AuthRetry)
 			default:
-				return fmt.Errorf("%s: %w", s.spec.Name, err), true
+				return err, true
 			}
 		}
 	}

@@ -477,3 +477,39 @@ func TestVerify(t *testing.T) {
 		t.Errorf("Verify wrote %d items (%v)", len(items), err)
 	}
 }
+
+// TestPushTracking: a shipment's tracking reaches the sandbox's order and is answered ok; on
+// an order the channel does not have it is answered failed with the channel's message.
+func TestPushTracking(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, nil)
+	f.order("111-222", time.Now())
+	rt := f.runtime(time.Second)
+	msg := func(order, shipment string) connectors.Message {
+		b, _ := json.Marshal(map[string]any{"type": "shipment.tracking", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
+			"channel_type": "Generic", "display_ref": order, "shipment_id": shipment, "carrier_name": "USPS",
+			"carrier_name_given": "usps", "tracking_number": "9400", "tracking_url": nil, "shipping_method": nil,
+			"items": []map[string]any{{"order_item_ref": "L1", "sku": "S", "quantity": 2}}, "shipped_at": "2026-11-23T20:00:04Z"})
+		return connectors.Message{ID: shipment, Body: string(b), Account: f.ch.Account}
+	}
+	rep := rt.Push(ctx(t, 30*time.Second), []connectors.Message{msg("111-222", "sh-1"), msg("999", "sh-2"), {ID: "bad", Body: "{}", Account: f.ch.Account}})
+	for _, o := range rep.Outcomes[:2] {
+		if o.Err != nil || o.Drop != "" || !o.RetryAt.IsZero() {
+			t.Errorf("outcome %+v, want done", o)
+		}
+	}
+	if rep.Outcomes[2].Drop == "" {
+		t.Errorf("a message without a type was not dropped: %+v", rep.Outcomes[2])
+	}
+	want := []map[string]any{
+		{"type": "shipment.result", "channel_uuid": f.ch.UUID, "shipment_id": "sh-1", "ok": true},
+		{"type": "shipment.result", "channel_uuid": f.ch.UUID, "shipment_id": "sh-2", "ok": false,
+			"error": "generic: status 404: order 999 not found"},
+	}
+	if fmt.Sprint(f.inbox.results) != fmt.Sprint(want) {
+		t.Errorf("results %v\nwant %v", f.inbox.results, want)
+	}
+	if got := f.sb.Fulfillments(f.seller, "111-222"); len(got) != 1 || got[0].TrackingNumber != "9400" || got[0].Carrier != "USPS" {
+		t.Errorf("the sandbox's order has %+v", got)
+	}
+}
