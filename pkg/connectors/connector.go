@@ -111,9 +111,8 @@ type Tracking struct {
 
 // TrackingItem is an order line a shipment carries (SKU is the line's channel SKU).
 type TrackingItem struct {
-	OrderItemRef string `json:"order_item_ref"`
-	SKU          string `json:"sku"`
-	Quantity     int64  `json:"quantity"`
+	OrderItemRef, SKU string
+	Quantity          int64
 }
 
 // AuthError is the channel refusing the credentials or an access token, with its own message.

@@ -6,41 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
-// The outbox and inbox message types the runtime reads and answers (docs/channel-sync.md).
-const (
-	TypeListingQuantity  = "listing.quantity"
-	TypeShipmentTracking = "shipment.tracking"
-	TypeListingResult    = "listing.result"
-	TypeShipmentResult   = "shipment.result"
-)
-
-// quantityMessage is an outbox listing.quantity.
-type quantityMessage struct {
-	AccountID   string `json:"account_id"`
-	ChannelUUID string `json:"channel_uuid"`
-	ChannelType string `json:"channel_type"`
-	ChannelSKU  string `json:"channel_sku"`
-	ListingRef  string `json:"listing_ref"`
-	Quantity    int64  `json:"quantity"`
-	Version     int64  `json:"version"`
-}
-
-// trackingMessage is an outbox shipment.tracking.
-type trackingMessage struct {
-	AccountID      string         `json:"account_id"`
-	ChannelUUID    string         `json:"channel_uuid"`
-	ChannelType    string         `json:"channel_type"`
-	DisplayRef     string         `json:"display_ref"`
-	ShipmentID     string         `json:"shipment_id"`
-	CarrierName    string         `json:"carrier_name"`
-	TrackingNumber string         `json:"tracking_number"`
-	TrackingURL    *string        `json:"tracking_url"`
-	ShippingMethod *string        `json:"shipping_method"`
-	Items          []TrackingItem `json:"items"`
-	ShippedAt      string         `json:"shipped_at"`
-}
+// The outbox messages the runtime reads are the listings and shipments domains' own
+// (listings.QuantityMessage, shipments.TrackingMessage); what it answers are these
+// (docs/channel-sync.md).
 
 // ListingResult is the inbox listing.result answering a listing.quantity.
 type ListingResult struct {
@@ -62,7 +35,7 @@ type ShipmentResult struct {
 	Error       string `json:"error,omitempty"`
 }
 
-// decodeOutbox reads an outbox message body into a *quantityMessage or a *trackingMessage;
+// decodeOutbox reads an outbox message body into a *listings.QuantityMessage or a *trackingMessage;
 // attrAccount (the account_id attribute) stands for an account the body lacks. An error means
 // the message can never be applied.
 func decodeOutbox(body, attrAccount string) (any, error) {
@@ -80,12 +53,12 @@ func decodeOutbox(body, attrAccount string) (any, error) {
 		missing  func() bool
 	)
 	switch head.Type {
-	case TypeListingQuantity:
-		m := &quantityMessage{}
+	case listings.TypeQuantity:
+		m := &listings.QuantityMessage{}
 		msg, account, channel, required = m, &m.AccountID, &m.ChannelUUID, "channel_sku, version"
 		missing = func() bool { return m.ChannelSKU == "" || m.Version < 1 }
-	case TypeShipmentTracking:
-		m := &trackingMessage{}
+	case shipments.TypeTracking:
+		m := &shipments.TrackingMessage{}
 		msg, account, channel, required = m, &m.AccountID, &m.ChannelUUID, "shipment_id, display_ref"
 		missing = func() bool { return m.ShipmentID == "" || m.DisplayRef == "" }
 	default:
@@ -113,14 +86,14 @@ func decodeOutbox(body, attrAccount string) (any, error) {
 
 // listingResults answers each quantity message from the results of the batch that carried
 // its channel SKU (results by channel SKU); a message without a result is failed.
-func listingResults(msgs []*quantityMessage, results []QuantityResult) []ListingResult {
+func listingResults(msgs []*listings.QuantityMessage, results []QuantityResult) []ListingResult {
 	by := make(map[string]QuantityResult, len(results))
 	for _, r := range results {
 		by[r.ChannelSKU] = r
 	}
 	out := make([]ListingResult, len(msgs))
 	for i, m := range msgs {
-		lr := ListingResult{Type: TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU, Version: m.Version}
+		lr := ListingResult{Type: listings.TypeResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU, Version: m.Version}
 		switch r, ok := by[m.ChannelSKU]; {
 		case !ok:
 			lr.Error = "the channel gave no result for this listing"
@@ -135,7 +108,7 @@ func listingResults(msgs []*quantityMessage, results []QuantityResult) []Listing
 }
 
 // failedListings answers each quantity message with the error err.
-func failedListings(msgs []*quantityMessage, err error) []ListingResult {
+func failedListings(msgs []*listings.QuantityMessage, err error) []ListingResult {
 	out := listingResults(msgs, nil)
 	for i := range out {
 		out[i].Error = err.Error()
@@ -143,12 +116,16 @@ func failedListings(msgs []*quantityMessage, err error) []ListingResult {
 	return out
 }
 
-// tracking is the connector's view of a tracking message.
-func (m *trackingMessage) tracking() Tracking {
+// trackingOf is the connector's view of a tracking message.
+func trackingOf(m *shipments.TrackingMessage) Tracking {
+	items := make([]TrackingItem, len(m.Items))
+	for i, it := range m.Items {
+		items[i] = TrackingItem{OrderItemRef: it.OrderItemRef, SKU: it.SKU, Quantity: int64(it.Quantity)}
+	}
 	return Tracking{
 		DisplayRef: m.DisplayRef, ShipmentID: m.ShipmentID, CarrierName: m.CarrierName,
 		TrackingNumber: m.TrackingNumber, TrackingURL: deref(m.TrackingURL),
-		ShippingMethod: deref(m.ShippingMethod), Items: m.Items, ShippedAt: m.ShippedAt,
+		ShippingMethod: deref(m.ShippingMethod), Items: items, ShippedAt: m.ShippedAt,
 	}
 }
 

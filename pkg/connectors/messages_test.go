@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 func TestDecodeOutbox(t *testing.T) {
@@ -16,11 +19,11 @@ func TestDecodeOutbox(t *testing.T) {
 		err              string
 	}{
 		{"quantity", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S","quantity":7,"version":3}`, "a1",
-			&quantityMessage{AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
+			&listings.QuantityMessage{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
 		{"account from the attribute", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","quantity":0,"version":1}`, "a1",
-			&quantityMessage{AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Version: 1}, ""},
+			&listings.QuantityMessage{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Version: 1}, ""},
 		{"tracking", `{"type":"shipment.tracking","account_id":"a1","channel_uuid":"c1","display_ref":"111","shipment_id":"sh","tracking_url":null,"items":[{"order_item_ref":"L1","sku":"S","quantity":2}]}`, "a1",
-			&trackingMessage{AccountID: "a1", ChannelUUID: "c1", DisplayRef: "111", ShipmentID: "sh", Items: []TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
+			&shipments.TrackingMessage{Type: shipments.TypeTracking, AccountID: "a1", ChannelUUID: "c1", DisplayRef: "111", ShipmentID: "sh", Items: []shipments.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
 		{"another account", `{"type":"listing.quantity","account_id":"a2","channel_uuid":"c1","channel_sku":"S","version":1}`, "a1", nil, "differs"},
 		{"no account", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","version":1}`, "", nil, "no account_id"},
 		{"no version", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S"}`, "a1", nil, "required"},
@@ -47,7 +50,7 @@ func TestDecodeOutbox(t *testing.T) {
 
 func TestListingResults(t *testing.T) {
 	t.Parallel()
-	msgs := []*quantityMessage{
+	msgs := []*listings.QuantityMessage{
 		{ChannelUUID: "c", ChannelSKU: "A", Version: 4, Quantity: 5},
 		{ChannelUUID: "c", ChannelSKU: "A", Version: 3, Quantity: 9}, // an older version: the same result, stale
 		{ChannelUUID: "c", ChannelSKU: "B", Version: 1},
@@ -64,14 +67,14 @@ func TestListingResults(t *testing.T) {
 		want []ListingResult
 	}{
 		{"results by SKU", listingResults(msgs, results), []ListingResult{
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "A", Version: 4, OK: true, ChannelQuantity: &five},
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "A", Version: 3, OK: true, ChannelQuantity: &five},
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "listing is closed"},
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "the channel gave no result for this listing"},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "A", Version: 4, OK: true, ChannelQuantity: &five},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "A", Version: 3, OK: true, ChannelQuantity: &five},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "listing is closed"},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "the channel gave no result for this listing"},
 		}},
 		{"a failed call fails all", failedListings(msgs[2:], errors.New("generic: status 500")), []ListingResult{
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "generic: status 500"},
-			{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "generic: status 500"},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "generic: status 500"},
+			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "generic: status 500"},
 		}},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // Message is one outbox message: its id (the SQS message id), body, and account_id attribute.
@@ -69,9 +71,9 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 		decoded[i] = d
 		var k [2]string
 		switch d := d.(type) {
-		case *quantityMessage:
+		case *listings.QuantityMessage:
 			k = [2]string{d.AccountID, d.ChannelUUID}
-		case *trackingMessage:
+		case *shipments.TrackingMessage:
 			k = [2]string{d.AccountID, d.ChannelUUID}
 		}
 		g := byChannel[k]
@@ -80,7 +82,7 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 			byChannel[k] = g
 			groups = append(groups, g)
 		}
-		if _, ok := d.(*quantityMessage); ok {
+		if _, ok := d.(*listings.QuantityMessage); ok {
 			g.quantities = append(g.quantities, i)
 		} else {
 			g.trackings = append(g.trackings, i)
@@ -117,10 +119,10 @@ func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep 
 // pushQuantities pushes a channel's listing quantities in batches.
 func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
 	// The newest version of each listing is pushed; its older versions get its result.
-	newest := map[string]*quantityMessage{}
+	newest := map[string]*listings.QuantityMessage{}
 	var skus []string
 	for _, i := range g.quantities {
-		m := decoded[i].(*quantityMessage)
+		m := decoded[i].(*listings.QuantityMessage)
 		if n, ok := newest[m.ChannelSKU]; !ok {
 			skus = append(skus, m.ChannelSKU)
 			newest[m.ChannelSKU] = m
@@ -136,12 +138,12 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 		for j, sku := range batch {
 			m := newest[sku]
 			in[sku] = true
-			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: m.ListingRef, Quantity: m.Quantity}
+			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: deref(m.ListingRef), Quantity: m.Quantity}
 		}
 		var idx []int
-		var msgs []*quantityMessage
+		var msgs []*listings.QuantityMessage
 		for _, i := range g.quantities {
-			if m := decoded[i].(*quantityMessage); in[m.ChannelSKU] {
+			if m := decoded[i].(*listings.QuantityMessage); in[m.ChannelSKU] {
 				idx, msgs = append(idx, i), append(msgs, m)
 			}
 		}
@@ -164,14 +166,14 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 // postTrackings posts a channel's shipments' tracking, one call each.
 func (r *Runtime) postTrackings(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
 	for _, i := range g.trackings {
-		m := decoded[i].(*trackingMessage)
+		m := decoded[i].(*shipments.TrackingMessage)
 		failure, ok := r.attempt(ctx, s, g, []int{i}, rep, func() error {
-			return s.conn.PostTracking(ctx, s, m.tracking())
+			return s.conn.PostTracking(ctx, s, trackingOf(m))
 		})
 		if !ok {
 			continue
 		}
-		res := ShipmentResult{Type: TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID, OK: failure == nil}
+		res := ShipmentResult{Type: shipments.TypeResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID, OK: failure == nil}
 		if failure != nil {
 			res.Error = failure.Error()
 		}

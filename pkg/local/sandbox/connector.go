@@ -119,8 +119,12 @@ func (c *Connector) PushQuantities(ctx context.Context, s *connectors.Session, b
 
 // PostTracking implements connectors.Connector: POST /v1/orders/{display_ref}/fulfillments.
 func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
+	items := make([]map[string]any, len(t.Items))
+	for i, it := range t.Items {
+		items[i] = map[string]any{"order_item_ref": it.OrderItemRef, "sku": it.SKU, "quantity": it.Quantity}
+	}
 	in := map[string]any{"shipment_id": t.ShipmentID, "carrier": t.CarrierName,
-		"tracking_number": t.TrackingNumber, "tracking_url": t.TrackingURL, "items": t.Items}
+		"tracking_number": t.TrackingNumber, "tracking_url": t.TrackingURL, "items": items}
 	_, err := c.call(ctx, s, OpFulfillments, http.MethodPost, "/v1/orders/"+url.PathEscape(t.DisplayRef)+"/fulfillments", in)
 	return err
 }
