@@ -149,23 +149,37 @@ func (r *Runtime) readToken(ctx context.Context, id itemID) (tokenItem, error) {
 	return it, nil
 }
 
+// claim takes the lease of the item id until until (ms) if nobody holds one at now and cond
+// (a condition on the item, "" for none) holds, with the item's other changes in u; it
+// returns the item after (with ret) and whether it took the lease.
+func (r *Runtime) claim(ctx context.Context, id itemID, u store.Update, cond string, now, until int64, ret types.ReturnValue) (store.Image, bool, error) {
+	u.SetValue("lease", store.N(until))
+	u.Value(":now", store.N(now))
+	u.Condition = "(attribute_not_exists(#lease) OR #lease < :now)"
+	if cond != "" {
+		u.Condition += " AND (" + cond + ")"
+	}
+	img, err := r.update(ctx, id, u, ret)
+	switch {
+	case errors.Is(err, errConditionFailed):
+		return store.Image{}, false, nil
+	case err != nil:
+		return store.Image{}, false, err
+	}
+	return img, true, nil
+}
+
 // claimExchange takes the lease of a token exchange until until (ms) if nobody holds one at
 // now and no token is stored that is fresh (expiring after fresh), and reports whether it
 // did.
 func (r *Runtime) claimExchange(ctx context.Context, id itemID, now, until, fresh int64) (bool, error) {
 	var u store.Update
-	u.SetValue("lease", store.N(until))
-	u.Value(":now", store.N(now))
 	u.Value(":fresh", store.N(fresh))
-	u.Condition = "(attribute_not_exists(#lease) OR #lease < :now) AND (attribute_not_exists(#exp) OR #exp <= :fresh)"
-	_, err := r.update(ctx, id, u, types.ReturnValueNone)
-	switch {
-	case errors.Is(err, errConditionFailed):
-		return false, nil
-	case err != nil:
+	_, ok, err := r.claim(ctx, id, u, "attribute_not_exists(#exp) OR #exp <= :fresh", now, until, types.ReturnValueNone)
+	if err != nil {
 		return false, fmt.Errorf("claim a token exchange: %w", err)
 	}
-	return true, nil
+	return ok, nil
 }
 
 // putToken stores a sealed access token expiring at exp (ms), ends the exchange's lease and
@@ -208,16 +222,13 @@ func (r *Runtime) accept(ctx context.Context, id itemID) error {
 // at now, and returns the stored cursor (zero: none yet); ok is false when another holds it.
 func (r *Runtime) claimPoll(ctx context.Context, id itemID, owner string, now, until int64) (cursor time.Time, ok bool, err error) {
 	var u store.Update
-	u.SetValue("lease", store.N(until))
 	u.SetValue("owner", store.S(owner))
-	u.Value(":now", store.N(now))
-	u.Condition = "attribute_not_exists(#lease) OR #lease < :now"
-	img, err := r.update(ctx, id, u, types.ReturnValueAllNew)
-	switch {
-	case errors.Is(err, errConditionFailed):
-		return time.Time{}, false, nil
-	case err != nil:
+	img, ok, err := r.claim(ctx, id, u, "", now, until, types.ReturnValueAllNew)
+	if err != nil {
 		return time.Time{}, false, fmt.Errorf("claim the poll: %w", err)
+	}
+	if !ok {
+		return time.Time{}, false, nil
 	}
 	if c := img.Text("cursor"); c != "" {
 		if cursor, err = time.Parse(time.RFC3339Nano, c); err != nil {
