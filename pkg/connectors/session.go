@@ -117,8 +117,8 @@ func (s *Session) limit(op string) (Limit, bool) {
 	return l, ok && !s.verify
 }
 
-// take takes a token of op's bucket, waiting for one when the wait is at most MaxWait and
-// the context allows it; else *Throttled.
+// take takes a token of op's bucket, waiting for one while the waits add up to at most
+// MaxWait and the context allows it; else *Throttled.
 func (s *Session) take(ctx context.Context, op string) error {
 	lim, ok := s.limit(op)
 	if !ok {
@@ -126,12 +126,13 @@ func (s *Session) take(ctx context.Context, op string) error {
 	}
 	id := bucketID(s.Account, s.Channel, op)
 	hint := bucketHint(s.rt, id, lim)
+	giveUp := s.rt.now().Add(s.rt.maxWait())
 	for {
 		now := s.rt.now()
 		ms := now.UnixMilli()
 		if _, wait := hint.take(lim.Burst, ms); wait > 0 {
 			d := time.Duration(wait) * time.Millisecond
-			if d > s.rt.maxWait() || !waitable(ctx, now.Add(d)) {
+			if now.Add(d).After(giveUp) || !waitable(ctx, now.Add(d)) {
 				return &Throttled{Op: op, RetryAt: now.Add(d)}
 			}
 			if err := sleep(ctx, d); err != nil {
