@@ -14,7 +14,8 @@ var registry = struct {
 
 // Register adds a connector under its Spec's name. The code that runs connectors (the
 // functions, the local stack, tests) registers those it uses; registering a name twice with
-// another connector panics, the same one again is a no-op.
+// another connector panics, the same one again (the same pointer) is a no-op. Register
+// connectors as pointers or comparable values.
 func Register(c Connector) {
 	name := c.Spec().Name
 	registry.Lock()
