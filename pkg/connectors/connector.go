@@ -1,0 +1,149 @@
+package connectors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Connector is what a channel type implements. The runtime builds a Session for the channel
+// (its credentials, endpoints, limits and tokens) and calls the connector with it; a
+// connector keeps no state of its own between calls. Every call to the channel goes through
+// Session.Call, so the channel's limits hold across all instances.
+//
+// Errors: *AuthError when the channel refuses the credentials or the token, *Throttled when
+// the channel's limits say not now (Session.Call returns it), anything else a failure of the
+// call.
+type Connector interface {
+	// Spec is what the runtime needs to know of the connector before calling it.
+	Spec() Spec
+	// ParseCredentials validates the credentials JSON of a channel of this type (missing,
+	// extra or oversize fields are errs.Invalid naming the field) and returns the value the
+	// connector reads back from Session.Credentials.
+	ParseCredentials(raw []byte) (any, error)
+	// Verify checks the credentials with one token exchange and one cheap read.
+	Verify(ctx context.Context, s *Session) error
+	// PollOrders returns one page of the orders changed since q.Since.
+	PollOrders(ctx context.Context, s *Session, q OrdersQuery) (OrderPage, error)
+	// PushQuantities sets the quantities of a batch of listings of one channel (at most
+	// Spec.QuantityBatch) and returns one result per listing. An error means none was set.
+	PushQuantities(ctx context.Context, s *Session, batch []QuantityPush) ([]QuantityResult, error)
+	// PostTracking posts one shipment's tracking on its order.
+	PostTracking(ctx context.Context, s *Session, t Tracking) error
+}
+
+// Spec describes a connector.
+type Spec struct {
+	// Name is the connector's name: "amazon", "shopify", "ebay", ...
+	Name string
+	// ChannelType is the display name of the channel type it serves ("Amazon"), as channels
+	// and outbox messages carry it.
+	ChannelType string
+	// Endpoints are the production endpoints, used when a channel gives none.
+	Endpoints Endpoints
+	// Limits are the channel's published limits per operation (the names the connector
+	// passes to Session.Call). An operation without one is not limited.
+	Limits map[string]Limit
+	// RateHeader, when set, is the response header in which the channel states the rate it
+	// allows now (requests per second, as x-amzn-RateLimit-Limit does); a value that differs
+	// from the bucket's rate becomes its rate.
+	RateHeader string
+	// QuantityBatch is the most listings one PushQuantities takes (at least 1).
+	QuantityBatch int
+}
+
+// Limit is a published limit: Rate requests per second, with bursts of up to Burst.
+type Limit struct {
+	Rate  float64
+	Burst int
+}
+
+// OrdersQuery asks for a page of the orders changed since Since (the channel's own time).
+// Page is the page token of the page before ("" for the first).
+type OrdersQuery struct {
+	Since time.Time
+	Page  string
+}
+
+// OrderPage is a page of orders and the token of the next page ("" after the last).
+type OrderPage struct {
+	Orders []Order
+	Next   string
+}
+
+// Order is one order as the channel last changed it.
+type Order struct {
+	// Ref is the channel's order reference, UpdatedAt the channel's time of its last change.
+	Ref       string
+	UpdatedAt time.Time
+	// Document is the order import document the channel inbox takes (docs/orders.md).
+	Document json.RawMessage
+}
+
+// QuantityPush asks to show Quantity for one listing.
+type QuantityPush struct {
+	ChannelSKU string
+	ListingRef string
+	Quantity   int64
+}
+
+// QuantityResult is how one push went: OK with the quantity the channel shows now, or the
+// channel's error.
+type QuantityResult struct {
+	ChannelSKU      string
+	OK              bool
+	Error           string
+	ChannelQuantity int64
+}
+
+// Tracking is one shipment's tracking, to post on the channel's order DisplayRef.
+type Tracking struct {
+	DisplayRef     string
+	ShipmentID     string
+	CarrierName    string
+	TrackingNumber string
+	TrackingURL    string
+	ShippingMethod string
+	Items          []TrackingItem
+	ShippedAt      string
+}
+
+// TrackingItem is an order line a shipment carries (SKU is the line's channel SKU).
+type TrackingItem struct {
+	OrderItemRef, SKU string
+	Quantity          int64
+}
+
+// AuthError is the channel refusing the credentials or an access token, with its own message.
+type AuthError struct {
+	Message string
+}
+
+// Error implements the error interface.
+func (e *AuthError) Error() string { return "channel refused the credentials: " + e.Message }
+
+// Throttled is a call the channel's limits do not allow before RetryAt. It is never a failure:
+// the caller tries again then.
+type Throttled struct {
+	Op      string
+	RetryAt time.Time
+}
+
+// Error implements the error interface.
+func (e *Throttled) Error() string {
+	return fmt.Sprintf("channel limit of %s: retry at %s", e.Op, e.RetryAt.UTC().Format(time.RFC3339Nano))
+}
+
+// Disconnected is what the runtime reports when the channel refused its token
+// RefusalsToDisconnect times in a row: the channel must go disconnected with Reason (and a
+// channel.disconnected event be written).
+type Disconnected struct {
+	Account, Channel string
+	Reason           string
+}
+
+// Error implements the error interface.
+func (e *Disconnected) Error() string {
+	return fmt.Sprintf("channel %s disconnected: %s", e.Channel, e.Reason)
+}

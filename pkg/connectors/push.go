@@ -1,0 +1,238 @@
+package connectors
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/shipments"
+)
+
+// Message is one outbox message: its id (the SQS message id), body, and account_id attribute.
+type Message struct {
+	ID, Body, Account string
+}
+
+// Outcome is what became of one outbox message. The zero Outcome (but its ID) is done: the
+// push was made, or failed and its failure answered, and the message can be deleted.
+type Outcome struct {
+	ID string
+	// Drop is why the message can never be applied (it is set aside, not retried).
+	Drop string
+	// RetryAt is set when the channel's limits (or a refused token not yet counted three
+	// times) put the push off: the message is received again then, and no result is sent.
+	RetryAt time.Time
+	// Err is a failure a retry may cure (the inbox or the table did not answer): the message
+	// is received again soon.
+	Err error
+}
+
+// PushReport is what a Push did: one Outcome per message, in order, and the channels it
+// found disconnected.
+type PushReport struct {
+	Outcomes     []Outcome
+	Disconnected []*Disconnected
+}
+
+// AuthRetry is how long a push the channel refused the token of waits before it is tried again.
+const AuthRetry = 30 * time.Second
+
+// group is the messages of one channel in a Push.
+type group struct {
+	account, channel string
+	quantities       []int         // indexes of listing.quantity messages
+	trackings        []int         // indexes of shipment.tracking messages
+	until            time.Time     // the channel's calls are put off until then
+	disconnected     *Disconnected // the channel is disconnected: no more calls
+}
+
+// Push applies outbox messages: it groups them per channel, pushes each channel's listing
+// quantities in batches of the connector's QuantityBatch (the newest version of each
+// listing) and posts its shipments' tracking, and answers each message with a listing.result
+// or shipment.result on the inbox. A throttled push sends no result: its Outcome says when to
+// retry. A push the channel fails is answered as failed, which multisell retries.
+func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
+	rep := PushReport{Outcomes: make([]Outcome, len(msgs))}
+	decoded := make([]any, len(msgs))
+	var groups []*group
+	byChannel := map[[2]string]*group{}
+	for i, m := range msgs {
+		rep.Outcomes[i].ID = m.ID
+		d, err := decodeOutbox(m.Body, m.Account)
+		if err != nil {
+			rep.Outcomes[i].Drop = err.Error()
+			continue
+		}
+		decoded[i] = d
+		var k [2]string
+		switch d := d.(type) {
+		case *listings.QuantityMessage:
+			k = [2]string{d.AccountID, d.ChannelUUID}
+		case *shipments.TrackingMessage:
+			k = [2]string{d.AccountID, d.ChannelUUID}
+		}
+		g := byChannel[k]
+		if g == nil {
+			g = &group{account: k[0], channel: k[1]}
+			byChannel[k] = g
+			groups = append(groups, g)
+		}
+		if _, ok := d.(*listings.QuantityMessage); ok {
+			g.quantities = append(g.quantities, i)
+		} else {
+			g.trackings = append(g.trackings, i)
+		}
+	}
+	for _, g := range groups {
+		r.pushChannel(ctx, g, decoded, &rep)
+	}
+	return rep
+}
+
+// pushChannel pushes one channel's messages.
+func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep *PushReport) {
+	all := append(append([]int(nil), g.quantities...), g.trackings...)
+	ch, err := r.Channels.Channel(ctx, g.account, g.channel)
+	if err == nil {
+		var s *Session
+		if s, err = r.Session(ctx, ch); err == nil {
+			r.pushQuantities(ctx, s, g, decoded, rep)
+			r.postTrackings(ctx, s, g, decoded, rep)
+			err = s.accepted(ctx)
+			all = nil
+		}
+	}
+	for _, i := range all {
+		if errs.KindOf(err) == errs.KindNotFound {
+			rep.Outcomes[i].Drop = err.Error()
+		} else {
+			rep.Outcomes[i].Err = err
+		}
+	}
+}
+
+// pushQuantities pushes a channel's listing quantities in batches.
+func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
+	// The newest version of each listing is pushed; its older versions get its result.
+	newest := map[string]*listings.QuantityMessage{}
+	var skus []string
+	for _, i := range g.quantities {
+		m := decoded[i].(*listings.QuantityMessage)
+		if n, ok := newest[m.ChannelSKU]; !ok {
+			skus = append(skus, m.ChannelSKU)
+			newest[m.ChannelSKU] = m
+		} else if m.Version > n.Version {
+			newest[m.ChannelSKU] = m
+		}
+	}
+	size := max(s.spec.QuantityBatch, 1)
+	for start := 0; start < len(skus); start += size {
+		batch := skus[start:min(start+size, len(skus))]
+		in := map[string]bool{}
+		pushes := make([]QuantityPush, len(batch))
+		for j, sku := range batch {
+			m := newest[sku]
+			in[sku] = true
+			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: deref(m.ListingRef), Quantity: m.Quantity}
+		}
+		var idx []int
+		var msgs []*listings.QuantityMessage
+		for _, i := range g.quantities {
+			if m := decoded[i].(*listings.QuantityMessage); in[m.ChannelSKU] {
+				idx, msgs = append(idx, i), append(msgs, m)
+			}
+		}
+		var results []QuantityResult
+		failure, ok := r.attempt(ctx, s, g, idx, rep, func() (err error) {
+			results, err = s.conn.PushQuantities(ctx, s, pushes)
+			return err
+		})
+		if !ok {
+			continue
+		}
+		answers := listingResults(msgs, results)
+		if failure != nil {
+			answers = failedListings(msgs, failure)
+		}
+		answer(ctx, r, g.account, idx, answers, rep)
+	}
+}
+
+// postTrackings posts a channel's shipments' tracking, one call each.
+func (r *Runtime) postTrackings(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
+	for _, i := range g.trackings {
+		m := decoded[i].(*shipments.TrackingMessage)
+		failure, ok := r.attempt(ctx, s, g, []int{i}, rep, func() error {
+			return s.conn.PostTracking(ctx, s, trackingOf(m))
+		})
+		if !ok {
+			continue
+		}
+		res := ShipmentResult{Type: shipments.TypeResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID, OK: failure == nil}
+		if failure != nil {
+			res.Error = failure.Error()
+		}
+		answer(ctx, r, g.account, []int{i}, []ShipmentResult{res}, rep)
+	}
+}
+
+// attempt makes one call for the messages idx of g unless the channel's limits put the
+// group off, and judges its error: ok is false when the messages are put off (their
+// Outcomes say until when), else failure is what to answer them with (nil: the call went
+// through). A refused token counts toward the channel's disconnection; until it disconnects
+// the push is put off by AuthRetry.
+func (r *Runtime) attempt(ctx context.Context, s *Session, g *group, idx []int, rep *PushReport, call func() error) (failure error, ok bool) {
+	if g.disconnected != nil {
+		return g.disconnected, true
+	}
+	if g.until.IsZero() {
+		err := call()
+		if err == nil {
+			return nil, true
+		}
+		var th *Throttled
+		if errors.As(err, &th) {
+			g.until = th.RetryAt
+		} else {
+			err = s.Refused(ctx, err)
+			var d *Disconnected
+			var ae *AuthError
+			switch {
+			case errors.As(err, &d):
+				g.disconnected = d
+				rep.Disconnected = append(rep.Disconnected, d)
+				return d, true
+			case errors.As(err, &ae):
+				g.until = r.now().Add(AuthRetry)
+			default:
+				return err, true
+			}
+		}
+	}
+	for _, i := range idx {
+		rep.Outcomes[i].RetryAt = g.until
+	}
+	return nil, false
+}
+
+// answer sends the results of the messages idx to the inbox; a send that fails fails them.
+func answer[R any](ctx context.Context, r *Runtime, account string, idx []int, results []R, rep *PushReport) {
+	bodies := make([]json.RawMessage, len(results))
+	for j, res := range results {
+		b, err := json.Marshal(res)
+		if err != nil {
+			panic(err) // plain structs of strings and numbers
+		}
+		bodies[j] = b
+	}
+	if err := r.Inbox.SendResults(ctx, account, bodies); err != nil {
+		for _, i := range idx {
+			rep.Outcomes[i].Err = cmp.Or(rep.Outcomes[i].Err, fmt.Errorf("send results to the inbox: %w", err))
+		}
+	}
+}

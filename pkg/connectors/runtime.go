@@ -1,0 +1,170 @@
+package connectors
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/webhookhttp"
+)
+
+// Sealer encrypts what the runtime keeps of a channel's secrets (its credentials, its cached
+// access tokens) for one account and channel; pkg/secrets implements it with KMS.
+type Sealer interface {
+	Seal(ctx context.Context, account, channel string, plaintext []byte) ([]byte, error)
+	Open(ctx context.Context, account, channel string, sealed []byte) ([]byte, error)
+}
+
+// Inbox is the channel inbox, where the runtime hands what the channels answer: order import
+// documents, and listing.result / shipment.result messages (JSON bodies), for one account.
+type Inbox interface {
+	SendOrders(ctx context.Context, account string, docs []json.RawMessage) error
+	SendResults(ctx context.Context, account string, results []json.RawMessage) error
+}
+
+// Channels finds the channel an outbox message names.
+type Channels interface {
+	// Channel returns the account's channel uuid; errs.NotFound when the account has none,
+	// or none the runtime may reach (not connected).
+	Channel(ctx context.Context, account, uuid string) (Channel, error)
+}
+
+// Channel is a channel the runtime reaches.
+type Channel struct {
+	Account, UUID string
+	// Type is the channel type's display name ("Amazon"); Connector, when set, the
+	// connector's name, which wins over Type.
+	Type, Connector string
+	// Credentials are the channel's credentials as the Sealer sealed them.
+	Credentials []byte
+	// Endpoints are the channel's own endpoints (empty: the connector's).
+	Endpoints Endpoints
+}
+
+// Defaults of the Runtime's settings.
+const (
+	// DefaultMaxWait is the longest a call waits for its channel's limits before it is
+	// Throttled instead.
+	DefaultMaxWait = 5 * time.Second
+	// DefaultOverlap is how far before the newest change a poll saw the next poll starts, so
+	// an order the channel changed at the same moment but listed late is seen.
+	DefaultOverlap = 5 * time.Minute
+	// DefaultLookback is how far back the first poll of a channel looks.
+	DefaultLookback = 24 * time.Hour
+	// DefaultPollLease is how long a poll holds its channel; a poll that dies leaves it to
+	// the next after this.
+	DefaultPollLease = 5 * time.Minute
+	// RefusalsToDisconnect is how many refusals of its token in a row disconnect a channel.
+	RefusalsToDisconnect = 3
+	// TokenSkew is how long before its expiry a cached access token is exchanged anew.
+	TokenSkew = time.Minute
+	// exchangeLease is how long an instance holds a channel's token exchange.
+	exchangeLease = 15 * time.Second
+)
+
+// Runtime runs the connectors of every channel: it builds their sessions, keeps the shared
+// state in the table, polls orders and pushes the outbox. The zero value of each setting is
+// its default.
+type Runtime struct {
+	Table    store.Table
+	Sealer   Sealer
+	Inbox    Inbox
+	Channels Channels
+	// Policy is the rule of channel endpoints (webhookhttp: https only in AWS; on the local
+	// stack, http to a loopback host).
+	Policy webhookhttp.Policy
+	// HTTP is the client of channel calls (nil: one with a 30 s timeout).
+	HTTP *http.Client
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// MaxWait, Overlap, Lookback, PollLease: see the defaults.
+	MaxWait, Overlap, Lookback, PollLease time.Duration
+
+	once    sync.Once
+	owner   string
+	buckets sync.Map // itemID.text() -> bucket: the last one seen, a hint of the next take
+}
+
+// now is the runtime's clock.
+func (r *Runtime) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// ownerID is this instance's name in the leases it holds.
+func (r *Runtime) ownerID() string {
+	r.once.Do(func() { r.owner = rand.Text() })
+	return r.owner
+}
+
+// httpClient is the client of channel calls.
+var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
+
+// connector returns the connector of ch.
+func connectorOf(ch Channel) (Connector, error) {
+	if ch.Connector != "" {
+		if c, ok := Lookup(ch.Connector); ok {
+			return c, nil
+		}
+		return nil, errs.Invalid("channel.connector %q is not a connector", ch.Connector)
+	}
+	if c, ok := ForType(ch.Type); ok {
+		return c, nil
+	}
+	return nil, errs.Invalid("channel.type %q has no connector", ch.Type)
+}
+
+// Session opens the channel's sealed credentials and returns its session.
+func (r *Runtime) Session(ctx context.Context, ch Channel) (*Session, error) {
+	plain, err := r.Sealer.Open(ctx, ch.Account, ch.UUID, ch.Credentials)
+	if err != nil {
+		return nil, fmt.Errorf("open the credentials of channel %s: %w", ch.UUID, err)
+	}
+	return r.newSession(ch, plain, false)
+}
+
+// Verify checks new credentials (plaintext JSON) of ch, before anything of them is stored:
+// the connector parses them (errs.Invalid naming the field), the endpoints are checked, and
+// the connector makes its verification calls. Nothing is written to the table: the calls
+// take no token of the shared buckets and the access token is not cached. A refusal is an
+// *AuthError with the channel's message.
+func (r *Runtime) Verify(ctx context.Context, ch Channel, credentials []byte) error {
+	s, err := r.newSession(ch, credentials, true)
+	if err != nil {
+		return err
+	}
+	return s.conn.Verify(ctx, s)
+}
+
+// newSession is the session of ch with plaintext credentials.
+func (r *Runtime) newSession(ch Channel, credentials []byte, verify bool) (*Session, error) {
+	conn, err := connectorOf(ch)
+	if err != nil {
+		return nil, err
+	}
+	spec := conn.Spec()
+	creds, err := conn.ParseCredentials(credentials)
+	if err != nil {
+		return nil, err
+	}
+	ep := ch.Endpoints.Or(spec.Endpoints)
+	if err := ep.Check(r.Policy); err != nil {
+		return nil, err
+	}
+	return &Session{
+		Account: ch.Account, Channel: ch.UUID, Credentials: creds, Endpoints: ep,
+		HTTP: cmp.Or(r.HTTP, defaultHTTP), rt: r, conn: conn, spec: spec, verify: verify,
+	}, nil
+}
+
+// maxWait is the longest a call waits for a token.
+func (r *Runtime) maxWait() time.Duration { return cmp.Or(r.MaxWait, DefaultMaxWait) }

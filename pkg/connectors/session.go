@@ -1,0 +1,336 @@
+package connectors
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Session is what a connector gets for one channel: its parsed credentials (what the
+// connector's ParseCredentials returned), its endpoints, an HTTP client, and, through Call
+// and AccessToken, the channel's shared limits and token cache.
+type Session struct {
+	Account, Channel string
+	Credentials      any
+	Endpoints        Endpoints
+	HTTP             *http.Client
+
+	rt     *Runtime
+	conn   Connector
+	spec   Spec
+	verify bool   // a Verify session: nothing shared, nothing written
+	token  string // the access token this session got
+	exp    time.Time
+	// refusals are the channel's refusals in a row as this session last saw them.
+	refusals int64
+}
+
+// Request is one HTTP call to the channel.
+type Request struct {
+	Method, URL string
+	Header      http.Header
+	Body        []byte
+}
+
+// Response is the channel's answer: status, headers and the whole body (at most
+// maxResponse bytes).
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// maxResponse bounds a channel's response body.
+const maxResponse = 16 << 20
+
+// callAttempts bounds the 429s one Call goes through before it gives up as Throttled.
+const callAttempts = 5
+
+// Call sends req as the operation op (a name of Spec.Limits) within the channel's limits: it
+// takes a token of the channel's bucket for op (waiting at most the runtime's MaxWait), adopts
+// the rate the channel states in Spec.RateHeader, and on a 429 closes the bucket until the
+// Retry-After and tries again, or returns *Throttled when that is further than MaxWait. Any
+// other status is the connector's to read.
+func (s *Session) Call(ctx context.Context, op string, req Request) (*Response, error) {
+	for range callAttempts {
+		if err := s.take(ctx, op); err != nil {
+			return nil, err
+		}
+		resp, err := s.send(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.observe(ctx, op, resp.Header); err != nil {
+			return nil, err
+		}
+		if resp.Status != http.StatusTooManyRequests {
+			return resp, nil
+		}
+		now := s.rt.now()
+		until, ok := retryAfter(resp.Header.Get("Retry-After"), now)
+		if !ok {
+			until = now.Add(time.Second)
+		}
+		if err := s.block(ctx, op, until); err != nil {
+			return nil, err
+		}
+		if until.Sub(now) > s.rt.maxWait() {
+			return nil, &Throttled{Op: op, RetryAt: until}
+		}
+	}
+	return nil, &Throttled{Op: op, RetryAt: s.rt.now().Add(time.Second)}
+}
+
+// send makes one HTTP call.
+func (s *Session) send(ctx context.Context, req Request) (*Response, error) {
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, req.Method, req.URL, body)
+	if err != nil {
+		return nil, fmt.Errorf("channel request: %w", err)
+	}
+	for k, v := range req.Header {
+		hr.Header[k] = v
+	}
+	resp, err := s.HTTP.Do(hr)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", req.Method, hr.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: read the response: %w", req.Method, hr.URL.Redacted(), err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+}
+
+// limit returns op's published limit, and false when op is not limited (or this is a
+// Verify session, which shares nothing).
+func (s *Session) limit(op string) (Limit, bool) {
+	l, ok := s.spec.Limits[op]
+	return l, ok && !s.verify
+}
+
+// take takes a token of op's bucket, waiting for one while the waits add up to at most
+// MaxWait and the context allows it; else *Throttled.
+func (s *Session) take(ctx context.Context, op string) error {
+	lim, ok := s.limit(op)
+	if !ok {
+		return nil
+	}
+	id := bucketID(s.Account, s.Channel, op)
+	hint := bucketHint(s.rt, id, lim)
+	giveUp := s.rt.now().Add(s.rt.maxWait())
+	for {
+		now := s.rt.now()
+		ms := now.UnixMilli()
+		if _, wait := hint.take(lim.Burst, ms); wait > 0 {
+			d := time.Duration(wait) * time.Millisecond
+			if now.Add(d).After(giveUp) || !waitable(ctx, now.Add(d)) {
+				return &Throttled{Op: op, RetryAt: now.Add(d)}
+			}
+			if err := sleep(ctx, d); err != nil {
+				return err
+			}
+			continue
+		}
+		stored, ok, err := s.rt.takeToken(ctx, id, hint, lim.Burst, ms)
+		if err != nil {
+			return err
+		}
+		if stored.iv <= 0 {
+			stored.iv = interval(lim.Rate) // the item is gone (TTL): a new bucket
+		}
+		s.rt.buckets.Store(id.text(), stored)
+		if ok {
+			return nil
+		}
+		hint = stored
+	}
+}
+
+// bucketHint is the bucket id as this instance last saw it, else a full bucket of lim.
+func bucketHint(r *Runtime, id itemID, lim Limit) bucket {
+	if b, ok := r.buckets.Load(id.text()); ok {
+		return b.(bucket)
+	}
+	return bucket{iv: interval(lim.Rate)}
+}
+
+// observe adopts the rate the channel states in its rate header for op.
+func (s *Session) observe(ctx context.Context, op string, h http.Header) error {
+	lim, ok := s.limit(op)
+	if !ok || s.spec.RateHeader == "" {
+		return nil
+	}
+	iv, ok := rateHeader(h.Get(s.spec.RateHeader))
+	if !ok {
+		return nil
+	}
+	id := bucketID(s.Account, s.Channel, op)
+	hint := bucketHint(s.rt, id, lim)
+	if hint.iv == iv {
+		return nil
+	}
+	if err := s.rt.setInterval(ctx, id, iv); err != nil {
+		return err
+	}
+	hint.iv = iv
+	s.rt.buckets.Store(id.text(), hint)
+	return nil
+}
+
+// block closes op's bucket until until, as the channel's 429 said.
+func (s *Session) block(ctx context.Context, op string, until time.Time) error {
+	lim, ok := s.limit(op)
+	if !ok {
+		return nil
+	}
+	id := bucketID(s.Account, s.Channel, op)
+	hint := bucketHint(s.rt, id, lim)
+	tat := hint.blocked(lim.Burst, until.UnixMilli())
+	if err := s.rt.blockBucket(ctx, id, tat, hint.iv); err != nil {
+		return err
+	}
+	s.rt.buckets.Store(id.text(), bucket{tat: max(tat, hint.tat), iv: hint.iv})
+	return nil
+}
+
+// waitable reports whether ctx lasts until t.
+func waitable(ctx context.Context, t time.Time) bool {
+	d, ok := ctx.Deadline()
+	return !ok || d.After(t)
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-tm.C:
+		return nil
+	}
+}
+
+// Token is an access token and when it expires.
+type Token struct {
+	Value     string
+	ExpiresAt time.Time
+}
+
+// AccessToken returns the channel's access token: the one cached in the table while it is
+// more than TokenSkew from expiring, else a new one from exchange, which one instance at a
+// time makes (the others wait for its result) and which is cached sealed for every instance.
+// A refusal of the exchange (an *AuthError) counts toward the channel's disconnection, and
+// the third in a row is returned as *Disconnected.
+func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context) (Token, error)) (string, error) {
+	if s.token != "" && s.rt.now().Add(TokenSkew).Before(s.exp) {
+		return s.token, nil
+	}
+	if s.verify {
+		t, err := exchange(ctx)
+		if err != nil {
+			return "", err
+		}
+		s.token, s.exp = t.Value, t.ExpiresAt
+		return t.Value, nil
+	}
+	id := tokenID(s.Account, s.Channel)
+	for {
+		it, err := s.rt.readToken(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		s.refusals = it.Refusals
+		now := s.rt.now()
+		if it.Sealed != nil && now.Add(TokenSkew).UnixMilli() < it.Exp {
+			plain, err := s.rt.Sealer.Open(ctx, s.Account, s.Channel, it.Sealed)
+			if err != nil {
+				return "", fmt.Errorf("open the cached access token: %w", err)
+			}
+			s.token, s.exp = string(plain), time.UnixMilli(it.Exp)
+			return s.token, nil
+		}
+		claimed, err := s.rt.claimExchange(ctx, id, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
+		if err != nil {
+			return "", err
+		}
+		if !claimed {
+			if err := sleep(ctx, 100*time.Millisecond); err != nil {
+				return "", err
+			}
+			continue
+		}
+		return s.exchange(ctx, id, exchange)
+	}
+}
+
+// exchange makes the token exchange this instance claimed and caches its token.
+func (s *Session) exchange(ctx context.Context, id itemID, exchange func(context.Context) (Token, error)) (string, error) {
+	t, err := exchange(ctx)
+	if err != nil {
+		return "", s.Refused(ctx, err)
+	}
+	sealed, err := s.rt.Sealer.Seal(ctx, s.Account, s.Channel, []byte(t.Value))
+	if err != nil {
+		return "", fmt.Errorf("seal the access token: %w", err)
+	}
+	if err := s.rt.putToken(ctx, id, sealed, t.ExpiresAt.UnixMilli()); err != nil {
+		return "", err
+	}
+	s.token, s.exp, s.refusals = t.Value, t.ExpiresAt, 0
+	return t.Value, nil
+}
+
+// Refused counts err toward the channel's disconnection when it is an *AuthError (the
+// channel refused the token or the credentials): the cached token is dropped, and the
+// RefusalsToDisconnect-th refusal in a row is returned as *Disconnected. Any other error is
+// returned as it is. The runtime calls it for the errors of the connector's operations.
+func (s *Session) Refused(ctx context.Context, err error) error {
+	var (
+		ae      *AuthError
+		counted *countedRefusal
+		d       *Disconnected
+	)
+	if !errors.As(err, &ae) || errors.As(err, &counted) || errors.As(err, &d) || s.verify {
+		return err
+	}
+	s.token = ""
+	n, cerr := s.rt.refuse(ctx, tokenID(s.Account, s.Channel))
+	if cerr != nil {
+		return errors.Join(err, cerr)
+	}
+	s.refusals = n
+	if n >= RefusalsToDisconnect {
+		return &Disconnected{Account: s.Account, Channel: s.Channel,
+			Reason: fmt.Sprintf("the channel refused the credentials %d times in a row: %s", n, ae.Message)}
+	}
+	return &countedRefusal{err}
+}
+
+// countedRefusal is a refusal Refused counted already.
+type countedRefusal struct{ err error }
+
+// Error implements the error interface.
+func (c *countedRefusal) Error() string { return c.err.Error() }
+
+// Unwrap returns the refusal.
+func (c *countedRefusal) Unwrap() error { return c.err }
+
+// accepted ends the refusals in a row after an operation the channel accepted, when this
+// session saw some.
+func (s *Session) accepted(ctx context.Context) error {
+	if s.verify || s.refusals == 0 {
+		return nil
+	}
+	s.refusals = 0
+	return s.rt.accept(ctx, tokenID(s.Account, s.Channel))
+}

@@ -1,0 +1,195 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// GenericConnector is the connector of the generic marketplace (name "generic", channel
+// type "Generic"), published limits of 1 call per second for each operation but the
+// token's. The code that needs it registers it (connectors.Register(sandbox.GenericConnector)).
+var GenericConnector = &Connector{Limits: map[string]connectors.Limit{
+	OpShop: {Rate: 1, Burst: 1}, OpOrders: {Rate: 1, Burst: 1},
+	OpInventory: {Rate: 1, Burst: 1}, OpFulfillments: {Rate: 1, Burst: 1},
+}}
+
+// Connector calls a Generic marketplace.
+type Connector struct {
+	// Name and ChannelType default to "generic" and "Generic": a test registers a connector
+	// of other limits under another name.
+	Name, ChannelType string
+	// Limits are the published limits it declares, by operation.
+	Limits map[string]connectors.Limit
+}
+
+// credentials are a generic channel's credentials.
+type credentials struct {
+	ClientID, ClientSecret, RefreshToken string
+}
+
+// Spec implements connectors.Connector.
+func (c *Connector) Spec() connectors.Spec {
+	name, typ := c.Name, c.ChannelType
+	if name == "" {
+		name, typ = "generic", "Generic"
+	}
+	return connectors.Spec{Name: name, ChannelType: typ, Limits: c.Limits,
+		RateHeader: "X-RateLimit-Limit", QuantityBatch: MaxInventoryBatch}
+}
+
+// ParseCredentials implements connectors.Connector: client_id, client_secret, refresh_token.
+func (c *Connector) ParseCredentials(raw []byte) (any, error) {
+	f, err := connectors.ParseFields(raw, connectors.Field{Name: "client_id", Max: 128},
+		connectors.Field{Name: "client_secret", Max: 256}, connectors.Field{Name: "refresh_token", Max: 2048})
+	if err != nil {
+		return nil, err
+	}
+	return credentials{ClientID: f["client_id"], ClientSecret: f["client_secret"], RefreshToken: f["refresh_token"]}, nil
+}
+
+// Verify implements connectors.Connector: a token exchange and GET /v1/shop.
+func (c *Connector) Verify(ctx context.Context, s *connectors.Session) error {
+	_, err := c.call(ctx, s, OpShop, http.MethodGet, "/v1/shop", nil)
+	return err
+}
+
+// PollOrders implements connectors.Connector.
+func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
+	v := url.Values{"updated_since": {q.Since.UTC().Format(time.RFC3339Nano)}, "limit": {"50"}}
+	if q.Page != "" {
+		v.Set("page_token", q.Page)
+	}
+	body, err := c.call(ctx, s, OpOrders, http.MethodGet, "/v1/orders?"+v.Encode(), nil)
+	if err != nil {
+		return connectors.OrderPage{}, err
+	}
+	var page struct {
+		Orders []GenericOrder `json:"orders"`
+		Next   string         `json:"next_page_token"`
+	}
+	if err := json.Unmarshal(body, &page); err != nil {
+		return connectors.OrderPage{}, fmt.Errorf("generic orders: %w", err)
+	}
+	out := connectors.OrderPage{Next: page.Next}
+	for _, o := range page.Orders {
+		out.Orders = append(out.Orders, connectors.Order{Ref: o.ID, UpdatedAt: o.UpdatedAt, Document: o.Document})
+	}
+	return out, nil
+}
+
+// PushQuantities implements connectors.Connector: one POST /v1/inventory.
+func (c *Connector) PushQuantities(ctx context.Context, s *connectors.Session, batch []connectors.QuantityPush) ([]connectors.QuantityResult, error) {
+	type item struct {
+		SKU      string `json:"sku"`
+		Quantity int64  `json:"quantity"`
+	}
+	in := struct {
+		Items []item `json:"items"`
+	}{}
+	for _, p := range batch {
+		in.Items = append(in.Items, item{SKU: p.ChannelSKU, Quantity: p.Quantity})
+	}
+	body, err := c.call(ctx, s, OpInventory, http.MethodPost, "/v1/inventory", in)
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Results []struct {
+			SKU      string `json:"sku"`
+			OK       bool   `json:"ok"`
+			Quantity int64  `json:"quantity"`
+			Error    string `json:"error"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		return nil, fmt.Errorf("generic inventory: %w", err)
+	}
+	res := make([]connectors.QuantityResult, len(out.Results))
+	for i, r := range out.Results {
+		res[i] = connectors.QuantityResult{ChannelSKU: r.SKU, OK: r.OK, Error: r.Error, ChannelQuantity: r.Quantity}
+	}
+	return res, nil
+}
+
+// PostTracking implements connectors.Connector: POST /v1/orders/{display_ref}/fulfillments.
+func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
+	items := make([]map[string]any, len(t.Items))
+	for i, it := range t.Items {
+		items[i] = map[string]any{"order_item_ref": it.OrderItemRef, "sku": it.SKU, "quantity": it.Quantity}
+	}
+	in := map[string]any{"shipment_id": t.ShipmentID, "carrier": t.CarrierName,
+		"tracking_number": t.TrackingNumber, "tracking_url": t.TrackingURL, "items": items}
+	_, err := c.call(ctx, s, OpFulfillments, http.MethodPost, "/v1/orders/"+url.PathEscape(t.DisplayRef)+"/fulfillments", in)
+	return err
+}
+
+// call makes an authorized call of op and returns the body of a 2xx answer; a 401 is a
+// *connectors.AuthError, another status an error with the marketplace's message.
+func (c *Connector) call(ctx context.Context, s *connectors.Session, op, method, path string, in any) ([]byte, error) {
+	tok, err := s.AccessToken(ctx, func(ctx context.Context) (connectors.Token, error) { return exchange(ctx, s) })
+	if err != nil {
+		return nil, err
+	}
+	req := connectors.Request{Method: method, URL: s.Endpoints.API + path,
+		Header: http.Header{"Authorization": {"Bearer " + tok}}}
+	if in != nil {
+		if req.Body, err = json.Marshal(in); err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := s.Call(ctx, op, req)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Body, answerError(resp)
+}
+
+// exchange trades the refresh token for an access token at the auth endpoint.
+func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, error) {
+	cr := s.Credentials.(credentials)
+	body, _ := json.Marshal(map[string]string{"client_id": cr.ClientID, "client_secret": cr.ClientSecret, "refresh_token": cr.RefreshToken})
+	resp, err := s.Call(ctx, OpToken, connectors.Request{Method: http.MethodPost, URL: s.Endpoints.Auth,
+		Header: http.Header{"Content-Type": {"application/json"}}, Body: body})
+	if err != nil {
+		return connectors.Token{}, err
+	}
+	if err := answerError(resp); err != nil {
+		return connectors.Token{}, err
+	}
+	var t struct {
+		AccessToken string `json:"access_token"`
+		ExpiresIn   int64  `json:"expires_in"`
+	}
+	if err := json.Unmarshal(resp.Body, &t); err != nil || t.AccessToken == "" {
+		return connectors.Token{}, fmt.Errorf("generic token: no access_token in the answer")
+	}
+	return connectors.Token{Value: t.AccessToken, ExpiresAt: time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)}, nil
+}
+
+// answerError is the error of a non-2xx answer: the marketplace's message, a
+// *connectors.AuthError for a 401.
+func answerError(resp *connectors.Response) error {
+	if resp.Status/100 == 2 {
+		return nil
+	}
+	var e struct {
+		Error       string `json:"error"`
+		Description string `json:"error_description"`
+	}
+	_ = json.Unmarshal(resp.Body, &e)
+	msg := e.Error
+	if e.Description != "" {
+		msg = e.Error + ": " + e.Description
+	}
+	if resp.Status == http.StatusUnauthorized {
+		return &connectors.AuthError{Message: msg}
+	}
+	return fmt.Errorf("generic: status %d: %s", resp.Status, msg)
+}
