@@ -226,11 +226,6 @@ func runServe(ctx context.Context, args []string) error {
 	}()
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
-	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
-	if err != nil {
-		slog.Error("demo data", "error", err.Error())
-	}
-
 	sf := stackFile{
 		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
@@ -249,6 +244,12 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer func() { _ = os.Remove(stackPath) }()
+	// The stack file is written as soon as the API answers, before the demo data (about 20
+	// seconds on a first start), so that the CLI reaches the stack whenever the API does.
+	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
+	if err != nil {
+		slog.Error("demo data", "error", err.Error())
+	}
 
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
 	printBanner(apiURL, demo, sim.bannerLine(), logs.where)
