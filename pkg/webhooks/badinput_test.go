@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -484,5 +485,36 @@ func TestWebhookLimitConcurrent(t *testing.T) {
 	c.Do(http.MethodGet, "/webhooks", nil).JSON(t, &list)
 	if got, want := len(list.Webhooks), webhooks.MaxWebhooks; got != want || created != 1 {
 		t.Errorf("%d racing creations succeeded and the account has %d webhooks; want 1 and %d", created, got, want)
+	}
+}
+
+// TestEventsNormalised: a list of event types holding "*" is stored as ["*"], whatever
+// else it names and in any order; repeats are dropped; on create and on update.
+func TestEventsNormalised(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{}))
+	rcv := newReceiver(t)
+	for _, tc := range []struct {
+		events, want []string
+	}{
+		{[]string{"*", "order.created"}, []string{"*"}},
+		{[]string{"order.created", "*", "order.created"}, []string{"*"}},
+		{[]string{"order.created", "order.created"}, []string{"order.created"}},
+	} {
+		t.Run(strings.Join(tc.events, ","), func(t *testing.T) {
+			r := c.Do(http.MethodPost, "/webhooks", hookBody(rcv.URL(), map[string]any{"events": tc.events}))
+			var created struct{ Webhook webhooks.Webhook }
+			r.JSON(t, &created)
+			if got := created.Webhook.Events; r.Status != http.StatusCreated || !slices.Equal(got, tc.want) {
+				t.Errorf("create: %d, events %q, want 201 and %q", r.Status, got, tc.want)
+			}
+			r = c.Do(http.MethodPut, "/webhooks/"+created.Webhook.ID, map[string]any{"webhook": map[string]any{"events": tc.events}})
+			var updated struct{ Webhook webhooks.Webhook }
+			r.JSON(t, &updated)
+			if got := updated.Webhook.Events; r.Status != http.StatusOK || !slices.Equal(got, tc.want) {
+				t.Errorf("update: %d %s, events %q, want 200 and %q", r.Status, r, got, tc.want)
+			}
+		})
 	}
 }
