@@ -46,6 +46,7 @@ var onFirstStart func(ctx context.Context, d *app.Deps) (demoCredentials, error)
 type stackFile struct {
 	PID                 int               `json:"pid"`
 	APIURL              string            `json:"api_url"`
+	APIID               string            `json:"api_id"` // the gateway's, for its management calls
 	DynamoDBEndpoint    string            `json:"dynamodb_endpoint"`
 	SQSEndpoint         string            `json:"sqs_endpoint"`
 	Region              string            `json:"region"`
@@ -227,7 +228,7 @@ func runServe(ctx context.Context, args []string) error {
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
 	sf := stackFile{
-		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
+		PID: os.Getpid(), APIURL: apiURL, APIID: gw.APIID(), DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
 		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{},
 	}
