@@ -56,7 +56,8 @@ func afterEmulatorsStart(ctx context.Context, deps *app.Deps, stack *gateway.Sta
 	if n > 0 {
 		slog.Info("queued adjustments sent again", "count", n)
 	}
-	if n, err = deps.Webhooks().Resend(ctx, time.Now()); err != nil {
+	everyPending := time.Now().AddDate(1, 0, 0) // retries still waiting included: their messages are gone too
+	if n, err = deps.Webhooks().Resend(ctx, everyPending); err != nil {
 		return fmt.Errorf("after the emulators started: send pending webhook deliveries again: %w", err)
 	}
 	if n > 0 {

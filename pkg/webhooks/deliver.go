@@ -227,14 +227,14 @@ func attemptOf(res webhookhttp.Result, at time.Time) Attempt {
 // the queue (the delivery function's retries of a failed batch included).
 const OverdueAfter = 15 * time.Minute
 
-// Resend sends again every pending delivery that was due before the time,
-// due now: its push moves, so the table's stream sends it to the queue as
+// Resend sends again every pending delivery that was due before the time
+// (due now, or at its retry's time when that is still ahead): its push moves, so the table's stream sends it to the queue as
 // it does a new one (a message that was only late makes one more attempt at
 // most, whose record the first to finish wins). It returns how many it
 // sent; one Query per shard of the pending deliveries' index finds them.
 // The scheduled sweep runs it for the deliveries overdue by OverdueAfter;
-// the local stack runs it for all of them at start and after its SQS
-// emulator restarts, which loses every message.
+// the local stack runs it for every pending one, due or not, at start and
+// after its SQS emulator restarts, which loses every message.
 func (s Service) Resend(ctx context.Context, before time.Time) (int, error) {
 	sent := 0
 	for n := range dueShards {
@@ -244,8 +244,11 @@ func (s Service) Resend(ctx context.Context, before time.Time) (int, error) {
 		}
 		for _, o := range overdue {
 			now := time.Now()
-			due := isotime.Format(now)
-			o.d.NextAttemptAt, o.d.UpdatedAt = &due, due
+			at := isotime.Format(now)
+			if o.d.due(now) <= 0 { // a retry still waiting keeps its time
+				o.d.NextAttemptAt = &at
+			}
+			o.d.UpdatedAt = at
 			o.d.Push++
 			if _, err := saveDelivery(ctx, s.Table, o.account, o.d, now); ignoreRaced(err) != nil {
 				return sent, err
