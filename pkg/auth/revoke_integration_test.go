@@ -25,8 +25,15 @@ const unauthorized = `{"error":"Could not authenticate you"}`
 // authorizer's invocations counted.
 func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.Int32) {
 	t.Helper()
+	lookup, calls := countingAuthorizer(env)
+	return env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute}, lookup), calls
+}
+
+// countingAuthorizer is the stack's handlers, with the authorizer's
+// invocations counted.
+func countingAuthorizer(env *testenv.Env) (gateway.Lookup, *atomic.Int32) {
 	var calls atomic.Int32
-	lookup := func(name string) (any, error) {
+	return func(name string) (any, error) {
 		h, err := env.Handler(name)
 		if name != "authorizer" || err != nil {
 			return h, err
@@ -36,8 +43,7 @@ func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.I
 			calls.Add(1)
 			return authorize(ctx, req)
 		}), nil
-	}
-	return env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute}, lookup), &calls
+	}, &calls
 }
 
 func accountsService(env *testenv.Env) accounts.Service {
@@ -148,18 +154,7 @@ func TestRevokedSecretSpendsNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var calls atomic.Int32
-			lookup := func(name string) (any, error) {
-				h, err := env.Handler(name)
-				if name != "authorizer" || err != nil {
-					return h, err
-				}
-				authorize := h.(app.AuthorizerHandler)
-				return app.AuthorizerHandler(func(ctx context.Context, req lambdaevents.APIGatewayCustomAuthorizerRequestTypeRequest) (lambdaevents.APIGatewayCustomAuthorizerResponse, error) {
-					calls.Add(1)
-					return authorize(ctx, req)
-				}), nil
-			}
+			lookup, calls := countingAuthorizer(env)
 			gw := env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute,
 				UsagePlans: gateway.AccountPlans(env.Deps.Table), Now: func() time.Time { return frozen }}, lookup)
 			acct := env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000})

@@ -133,19 +133,9 @@ func TestStrandedDelivery(t *testing.T) {
 	env := testenv.Get(t)
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	c := env.Client(t, acct)
-	rcv := newReceiver(t)
-	rcv.mu.Lock()
-	rcv.answer = func(string, int) int { return http.StatusServiceUnavailable }
-	rcv.mu.Unlock()
-	var created struct{ Webhook webhooks.Webhook }
-	c.Do(http.MethodPost, "/webhooks", hookBody(rcv.URL(), nil)).JSON(t, &created)
-	id := created.Webhook.ID
-	var ping struct{ Delivery webhooks.Delivery }
-	c.Do(http.MethodPost, "/webhooks/"+id+"/ping", nil).JSON(t, &ping)
+	rcv, id, ping := failingPing(t, c)
 	failed := settled(t, c, id, webhooks.StatusFailed)
-	rcv.mu.Lock()
-	rcv.answer = func(string, int) int { return http.StatusOK }
-	rcv.mu.Unlock()
+	rcv.setAnswer(http.StatusOK)
 	ctx := context.Background()
 	strand := func(ago time.Duration) {
 		t.Helper()
