@@ -29,8 +29,8 @@ deps: emulators/node_modules/.installed ## install what the local stack and the 
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null; }
 	@command -v sqlite3 >/dev/null || { echo "== installing sqlite3 (indexes Dynoxide's stream records)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
-	@echo "== go mod download (a fresh clone downloads the Go modules first)"
-	@$(GO) mod download
+	@GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
+		echo "== go mod download (a fresh clone downloads the Go modules first)"; $(GO) mod download; }
 
 # npm ci when node_modules is missing or older than the manifest or the lockfile.
 emulators/node_modules/.installed: emulators/package.json emulators/package-lock.json

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
+	"strings"
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
@@ -80,7 +82,11 @@ func changeAccount(ctx context.Context, args []string, change func(accounts.Serv
 	if err != nil {
 		return err
 	}
-	out, err := change(accountsService(d), id)
+	svc := accountsService(d)
+	if svc.Authorizers, err = authorizerCache(ctx, d.Config); err != nil {
+		return err
+	}
+	out, err := change(svc, id)
 	if err != nil {
 		return err
 	}
@@ -101,13 +107,35 @@ func usagePlans(ctx context.Context, cfg app.Config) (accounts.KeyRegistrar, err
 	if cfg.DynamoDBEndpoint != "" {
 		return nil, nil
 	}
-	apiID := os.Getenv("API_ID")
-	if apiID == "" {
-		return nil, errors.New("set API_ID to the stack's ApiId output: against AWS, a new account's API key goes on the usage plan of its rate")
-	}
-	gw, err := usageplans.NewAWS(ctx, cfg.Region, apiID, cmp.Or(os.Getenv("API_STAGE"), "v1"))
+	gw, err := awsStage(ctx, cfg, "a new account's API key goes on the usage plan of its rate")
 	if err != nil {
 		return nil, err
 	}
-	return usageplans.Registrar{Gateway: gw, Prefix: "multisell-" + apiID}, nil
+	return usageplans.Registrar{Gateway: gw, Prefix: "multisell-" + gw.APIID}, nil
+}
+
+// authorizerCache is the authorizer cache a rotation or a disabling flushes: the local
+// gateway's, reached through .local/stack.json (none for emulators named through the
+// environment: the rate limiter's revocation alone answers the old secret 401 there), and
+// against AWS the one of API_ID's stage.
+func authorizerCache(ctx context.Context, cfg app.Config) (accounts.AuthorizerCache, error) {
+	if cfg.DynamoDBEndpoint == "" {
+		return awsStage(ctx, cfg, "a rotation or a disabling flushes its authorizer cache")
+	}
+	s, err := readStackFile(localDir())
+	if err != nil || s == nil || s.DynamoDBEndpoint != cfg.DynamoDBEndpoint || s.APIID == "" {
+		return nil, err
+	}
+	root, stage := path.Split(s.APIURL)
+	return usageplans.NewLocal(strings.TrimSuffix(root, "/"), s.APIID, stage), nil
+}
+
+// awsStage is the API Gateway stage of the API that API_ID names (the stack's ApiId
+// output), v1 unless API_STAGE says otherwise; why says what needs it.
+func awsStage(ctx context.Context, cfg app.Config, why string) (usageplans.AWS, error) {
+	apiID := os.Getenv("API_ID")
+	if apiID == "" {
+		return usageplans.AWS{}, errors.New("set API_ID to the stack's ApiId output: against AWS, " + why)
+	}
+	return usageplans.NewAWS(ctx, cfg.Region, apiID, cmp.Or(os.Getenv("API_STAGE"), "v1"))
 }

@@ -225,3 +225,27 @@ func TestCLI(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpExitsZero: -h of every command, with subcommands or not, prints its usage and
+// exits 0; a command with subcommands prints it on stdout.
+func TestHelpExitsZero(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		stdout string // what stdout contains; "" for a leaf (its flag set prints on stderr)
+	}{
+		{[]string{"-h"}, "usage"},
+		{[]string{"accounts", "-h"}, "usage: multisell accounts create"},
+		{[]string{"orders", "-h"}, "usage: multisell orders import"},
+		{[]string{"channels", "--help"}, "usage: multisell channels create"},
+		{[]string{"connector", "-help"}, "usage: multisell connector sim"},
+		{[]string{"recount", "-h"}, ""},
+		{[]string{"accounts", "create", "-h"}, ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, tc.args...)
+			if code != 0 || !strings.Contains(out, tc.stdout) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 0, stdout with %q", code, out, errOut, tc.stdout)
+			}
+		})
+	}
+}

@@ -108,8 +108,7 @@ func run(ctx context.Context, args []string) int {
 		usage(stderr)
 		return 2
 	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	if isHelp(args[0]) || args[0] == "help" {
 		usage(stdout)
 		return 0
 	}
@@ -128,7 +127,17 @@ func run(ctx context.Context, args []string) int {
 		return 0
 	case errors.As(err, &exit):
 		return exit.Code
+	case len(args) == 2 && isHelp(args[1]):
+		// A command with subcommands answers its bare -h with its usage, as a leaf's flag
+		// set does: asked for, so on stdout and a success.
+		_, _ = fmt.Fprintln(stdout, err)
+		return 0
 	}
 	_, _ = fmt.Fprintf(stderr, "multisell %s: %v\n", cmd.name, err)
 	return 1
+}
+
+// isHelp reports whether arg asks for help, as the flag package reads it.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "--h"
 }

@@ -46,6 +46,7 @@ var onFirstStart func(ctx context.Context, d *app.Deps) (demoCredentials, error)
 type stackFile struct {
 	PID                 int               `json:"pid"`
 	APIURL              string            `json:"api_url"`
+	APIID               string            `json:"api_id"` // the gateway's, for its management calls
 	DynamoDBEndpoint    string            `json:"dynamodb_endpoint"`
 	SQSEndpoint         string            `json:"sqs_endpoint"`
 	KMSEndpoint         string            `json:"kms_endpoint"`
@@ -229,13 +230,8 @@ func runServe(ctx context.Context, args []string) error {
 	}()
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
-	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
-	if err != nil {
-		slog.Error("demo data", "error", err.Error())
-	}
-
 	sf := stackFile{
-		PID: os.Getpid(), APIURL: apiURL, DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
+		PID: os.Getpid(), APIURL: apiURL, APIID: gw.APIID(), DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		KMSEndpoint: kmsProc.Endpoint, CredentialsKeyID: cfg.CredentialsKeyID,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
 		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{},
@@ -253,6 +249,12 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer func() { _ = os.Remove(stackPath) }()
+	// The stack file is written as soon as the API answers, before the demo data (about 20
+	// seconds on a first start), so that the CLI reaches the stack whenever the API does.
+	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
+	if err != nil {
+		slog.Error("demo data", "error", err.Error())
+	}
 
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
 	printBanner(apiURL, demo, sim.bannerLine(), logs.where)

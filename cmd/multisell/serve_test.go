@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
 )
 
 // TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
@@ -74,5 +78,46 @@ func TestBanner(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestStackFileBeforeDemo: on a first start, .local/stack.json names the running stack
+// while the demo data is being created (the API already answers then), so the CLI
+// reaches the stack whenever the API does.
+func TestStackFileBeforeDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	seen := make(chan *stackFile, 1)
+	before := onFirstStart
+	onFirstStart = func(context.Context, *app.Deps) (demoCredentials, error) {
+		sf, err := readStackFile(dir)
+		if err != nil {
+			t.Error(err)
+		}
+		seen <- sf
+		return demoCredentials{}, nil
+	}
+	t.Cleanup(func() { onFirstStart = before })
+	var out, errOut syncBuffer
+	stdout, stderr = &out, &errOut
+	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code := make(chan int, 1)
+	go func() { code <- run(ctx, []string{"serve", "--port", "0", "--dir", dir}) }()
+	select {
+	case sf := <-seen:
+		if sf == nil || sf.APIURL == "" {
+			t.Errorf("stack.json while the demo is created: %+v, want the running stack", sf)
+		}
+	case c := <-code:
+		t.Fatalf("serve exited %d: %s", c, errOut.String())
+	case <-time.After(60 * time.Second):
+		t.Fatal("the demo hook did not run within 60 s")
+	}
+	cancel()
+	select {
+	case <-code:
+	case <-time.After(30 * time.Second):
+		t.Error("serve did not stop within 30 s of the interrupt")
 	}
 }

@@ -43,7 +43,8 @@ func restartDelay(n int) (time.Duration, bool) {
 // its queues and their messages in memory, so the queues are provisioned again, with the
 // same names and so the same URLs (existing queues are kept), and every inventory
 // adjustment still queued is sent again, in the order accepted (a copy of a message that
-// survived changes nothing twice); Dynoxide keeps its data in its file.
+// survived changes nothing twice), and so is every pending webhook delivery; Dynoxide keeps
+// its data in its file.
 func afterEmulatorsStart(ctx context.Context, deps *app.Deps, stack *gateway.Stack) error {
 	if err := stack.ProvisionQueues(ctx); err != nil {
 		return fmt.Errorf("after the emulators started: %w", err)
@@ -54,6 +55,13 @@ func afterEmulatorsStart(ctx context.Context, deps *app.Deps, stack *gateway.Sta
 	}
 	if n > 0 {
 		slog.Info("queued adjustments sent again", "count", n)
+	}
+	everyPending := time.Now().AddDate(1, 0, 0) // retries still waiting included: their messages are gone too
+	if n, err = deps.Webhooks().Resend(ctx, everyPending); err != nil {
+		return fmt.Errorf("after the emulators started: send pending webhook deliveries again: %w", err)
+	}
+	if n > 0 {
+		slog.Info("pending webhook deliveries sent again", "count", n)
 	}
 	return nil
 }

@@ -20,6 +20,18 @@ type Service struct {
 	// Keys, when set, gives each new account its API key on the usage plan
 	// of its rate (AWS only; the local gateway reads the account instead).
 	Keys KeyRegistrar
+	// Authorizers, when set, is the stage's cache of the authorizer's
+	// answers, flushed after a rotation or a disabling: the old secret's
+	// next request goes to the authorizer (401) and never reaches the
+	// account's usage plan. Revoker covers a cache that was not flushed.
+	Authorizers AuthorizerCache
+}
+
+// AuthorizerCache is API Gateway's cache of the authorizer's answers for
+// one stage (pkg/usageplans flushes it in API Gateway, pkg/local/gateway
+// plays it).
+type AuthorizerCache interface {
+	FlushAuthorizers(ctx context.Context) error
 }
 
 // Revoker makes every secret version of an account below version stop
@@ -100,7 +112,7 @@ func (s Service) Disable(ctx context.Context, id string) error {
 
 // bump applies change to the account id with a new secret version, stored
 // on the condition that the version read is still current, then revokes
-// the versions before it.
+// the versions before it and flushes the authorizer cache (Authorizers).
 func (s Service) bump(ctx context.Context, id string, change func(*Account)) (Account, error) {
 	if s.Revoker == nil {
 		return Account{}, errors.New("accounts: no Revoker to end cached authorizations")
@@ -115,5 +127,13 @@ func (s Service) bump(ctx context.Context, id string, change func(*Account)) (Ac
 	if err := replace(ctx, s.Table, a, read); err != nil {
 		return Account{}, err
 	}
-	return a, s.Revoker.Revoke(ctx, a.ID, a.SecretVersion)
+	if err := s.Revoker.Revoke(ctx, a.ID, a.SecretVersion); err != nil {
+		return a, err
+	}
+	if s.Authorizers != nil {
+		if err := s.Authorizers.FlushAuthorizers(ctx); err != nil {
+			return a, fmt.Errorf("flush the authorizer cache: %w", err)
+		}
+	}
+	return a, nil
 }

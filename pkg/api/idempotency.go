@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/multisell/multisell/pkg/deadline"
 	"github.com/multisell/multisell/pkg/errs"
 )
 
@@ -23,6 +24,10 @@ const HeaderReplayed = "Idempotent-Replayed"
 // maxReplayBody is the largest answer kept for replay (a record must fit
 // a DynamoDB item); a larger one is not kept, and its key is released.
 const maxReplayBody = 300 << 10
+
+// keepTimeout bounds saving or releasing a key once the request has its
+// answer: within the answer's margin before the function's timeout.
+const keepTimeout = answerMargin / 2
 
 // Replay is what is kept of a request sent with an Idempotency-Key.
 type Replay struct {
@@ -118,6 +123,11 @@ func idempotent(ctx context.Context, log *slog.Logger, replays Replays, h Handle
 		return events.APIGatewayProxyResponse{StatusCode: prior.Status, Headers: headers, Body: prior.Body}
 	}
 	resp := serve(ctx, log, h, r)
+	// The request may have spent its deadline (a 503 after a dependency
+	// hung): what is kept of the key is written on a context of its own, so
+	// that a retry is never refused as "still in progress".
+	ctx, cancel := deadline.Detached(ctx, keepTimeout)
+	defer cancel()
 	if resp.StatusCode >= 500 || len(resp.Body) > maxReplayBody {
 		if err := replays.Release(ctx, r.Account.ID, key, rid); err != nil {
 			log.Error("release an idempotency key", "error", err)

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,8 +25,15 @@ const unauthorized = `{"error":"Could not authenticate you"}`
 // authorizer's invocations counted.
 func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.Int32) {
 	t.Helper()
+	lookup, calls := countingAuthorizer(env)
+	return env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute}, lookup), calls
+}
+
+// countingAuthorizer is the stack's handlers, with the authorizer's
+// invocations counted.
+func countingAuthorizer(env *testenv.Env) (gateway.Lookup, *atomic.Int32) {
 	var calls atomic.Int32
-	lookup := func(name string) (any, error) {
+	return func(name string) (any, error) {
 		h, err := env.Handler(name)
 		if name != "authorizer" || err != nil {
 			return h, err
@@ -35,8 +43,7 @@ func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.I
 			calls.Add(1)
 			return authorize(ctx, req)
 		}), nil
-	}
-	return env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute}, lookup), &calls
+	}, &calls
 }
 
 func accountsService(env *testenv.Env) accounts.Service {
@@ -121,5 +128,64 @@ func TestDisabledAccountRefusedEverywhere(t *testing.T) {
 	}
 	if r := gw.Client(t, other).Do(http.MethodGet, "/channels", nil); r.Status != http.StatusOK {
 		t.Errorf("another account: %d %s", r.Status, r)
+	}
+}
+
+// TestRevokedSecretSpendsNothing: rotating or disabling flushes the gateway's authorizer
+// cache (accounts.Service.Authorizers), so the old secret's requests go to the authorizer
+// again and are 401 from the next one on, before the account's usage plan: a burst of
+// them spends none of the plan's tokens, and the new secret is served. The plan's clock
+// is frozen, so its bucket (burst 2) never refills during the test.
+func TestRevokedSecretSpendsNothing(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	frozen := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		change func(accounts.Service, string) (string, error) // returns the new secret, if any
+	}{
+		{"rotated", func(s accounts.Service, id string) (string, error) {
+			c, err := s.RotateSecret(context.Background(), id)
+			return c.SecretKey, err
+		}},
+		{"disabled", func(s accounts.Service, id string) (string, error) {
+			return "", s.Disable(context.Background(), id)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lookup, calls := countingAuthorizer(env)
+			gw := env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute,
+				UsagePlans: gateway.AccountPlans(env.Deps.Table), Now: func() time.Time { return frozen }}, lookup)
+			acct := env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000})
+			old := gw.Client(t, acct)
+			if r := old.Do(http.MethodGet, "/warehouses", nil); r.Status != http.StatusOK {
+				t.Fatalf("before: %d %s", r.Status, r)
+			}
+			svc := accountsService(env)
+			svc.Authorizers = gw.Gateway
+			secret, err := tc.change(svc, acct.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for range 5 {
+				got = append(got, old.Do(http.MethodGet, "/warehouses", nil).Status)
+			}
+			if want := []int{401, 401, 401, 401, 401}; !slices.Equal(got, want) {
+				t.Errorf("the old secret's burst: %v, want %v", got, want)
+			}
+			if got, want := calls.Load(), int32(6); got != want {
+				t.Errorf("authorizer called %d times, want %d (the cache flushed, every refusal is its own)", got, want)
+			}
+			if secret == "" {
+				return
+			}
+			fresh := acct
+			fresh.Secret = secret
+			if r := gw.Client(t, fresh).Do(http.MethodGet, "/warehouses", nil); r.Status != http.StatusOK {
+				t.Errorf("the new secret after the old one's burst: %d %s, want 200 (the plan's last token)", r.Status, r)
+			}
+		})
 	}
 }

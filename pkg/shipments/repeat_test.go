@@ -2,9 +2,11 @@ package shipments_test
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
@@ -72,5 +74,59 @@ func TestRepeatedShipment(t *testing.T) {
 	f.WantStock("T", a, 8, 0)
 	if r := f.Ship(ship("1ZC", s1)); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("a new shipment on the completed order: %d %s, want 422", r.Status, r)
+	}
+}
+
+// TestRepeatValidated: a body that repeats a shipment (carrier, tracking
+// number and items) but would be refused as a new one (a control character
+// in a text, a text over 4,096 characters, a warehouse of another account
+// or none) is answered its error, never the first shipment's id, whether
+// the first left the order open or completed it.
+func TestRepeatValidated(t *testing.T) {
+	t.Parallel()
+	other := orderstest.New(t).Warehouse("THEIRS")
+	for name, ships := range map[string]int{"open order": 1, "completed order": 2} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := orderstest.New(t)
+			a := f.Warehouse("A")
+			f.Product("S")
+			f.Stock("S", a, 10)
+			doc := f.Doc("REPV-1", "2024-01-02", orderstest.Line("1", "S", 2))
+			doc["paid_at"] = "2024-01-02T10:00:00Z"
+			seq := f.ImportOne(doc)
+			ship := func(change func(map[string]any)) *testenv.Response {
+				body := map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1ZV",
+					"warehouse_uuid": a, "items": []any{map[string]any{"sku": "S", "quantity": ships}}}
+				change(body)
+				return f.Ship(body)
+			}
+			if r := ship(func(map[string]any) {}); r.Status != http.StatusOK {
+				t.Fatalf("first shipment: %d %s", r.Status, r)
+			}
+			notOpen := http.StatusUnprocessableEntity // a completed order's state answers first
+			for name, c := range map[string]struct {
+				change     func(map[string]any)
+				open, done int
+			}{
+				"NUL in tracking_url":         {func(b map[string]any) { b["tracking_url"] = "https://t.example/\x00" }, 422, notOpen},
+				"BEL in shipping_method":      {func(b map[string]any) { b["shipping_method"] = "Ground\a" }, 422, notOpen},
+				"a 5,000-character URL":       {func(b map[string]any) { b["tracking_url"] = "https://t.example/" + strings.Repeat("x", 5000) }, 422, notOpen},
+				"another account's warehouse": {func(b map[string]any) { b["warehouse_uuid"] = other }, 404, notOpen},
+				"a malformed warehouse":       {func(b map[string]any) { b["warehouse_uuid"] = "nope" }, 404, notOpen},
+			} {
+				r := ship(c.change)
+				want := c.open
+				if ships == 2 {
+					want = c.done
+				}
+				if got := r.Status; got != want {
+					t.Errorf("%s: %d %s, want %d", name, got, r, want)
+				}
+			}
+			if got := f.Order(seq).Items[0].QuantityFulfilled; got != ships {
+				t.Errorf("quantity_fulfilled %d, want %d (shipped once)", got, ships)
+			}
+		})
 	}
 }

@@ -61,9 +61,9 @@ func (s Service) Create(ctx context.Context, account string, req *Request) error
 		return err
 	})
 	if errors.Is(err, errRepeat) || errs.KindOf(err) == errs.KindInvalid {
-		id, found, ferr := findRepeat(ctx, s.Table, account, req.Seq, repeatOf(req.Shipment.CarrierGiven, req.Shipment.TrackingNumber, req.Items))
-		if ferr != nil {
-			return ferr
+		id, found, rerr := s.repeated(ctx, account, req)
+		if _, client := errs.As(rerr); rerr != nil && (!client || errors.Is(err, errRepeat)) {
+			return rerr // a refusal for the order's state keeps its place in the order of the checks
 		}
 		if found {
 			req.Shipment.ID = id
@@ -134,6 +134,32 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 		return nil, shipFailure(err, len(writes), records)
 	}
 	return freed, nil
+}
+
+// repeated returns the id of the order's shipment that req repeats, if one
+// does and req is valid on its own: its fields, its warehouse (in this
+// account) and the order's channel's carrier rules, as a new shipment's
+// would be. A repeat that is not is answered its error, never the first
+// shipment's id. Only a request whose mark exists pays the checks' reads.
+func (s Service) repeated(ctx context.Context, account string, req *Request) (string, bool, error) {
+	id, found, err := findRepeat(ctx, s.Table, account, req.Seq, repeatOf(req.Shipment.CarrierGiven, req.Shipment.TrackingNumber, req.Items))
+	if err != nil || !found {
+		return "", false, err
+	}
+	if req.Warehouse != "" && !store.ValidID(req.Warehouse) {
+		return "", false, errs.NotFound(warehouses.NotFoundMessage)
+	}
+	if err := s.afterWarehouse(ctx, account, req, req.invalid); err != nil {
+		return "", false, err
+	}
+	o, err := orders.Service{Table: s.Table}.Get(ctx, account, req.Seq)
+	if err != nil {
+		return "", false, err
+	}
+	if _, err := RulesFor(o.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod); err != nil {
+		return "", false, err
+	}
+	return id, true, nil
 }
 
 // errRepeat is the failure of a shipment whose order has a shipment of the

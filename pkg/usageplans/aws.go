@@ -27,6 +27,30 @@ func NewAWS(ctx context.Context, region, apiID, stage string) (AWS, error) {
 	return AWS{Client: apigateway.NewFromConfig(cfg), APIID: apiID, Stage: stage}, nil
 }
 
+// NewLocal is the Gateway of the stage of the API apiID served by the local
+// stack's gateway at endpoint (its root URL), which plays API Gateway's
+// management calls the accounts need (FlushAuthorizers); requests are not
+// signed.
+func NewLocal(endpoint, apiID, stage string) AWS {
+	client := apigateway.New(apigateway.Options{
+		Region: "us-east-1", BaseEndpoint: aws.String(endpoint), Credentials: aws.AnonymousCredentials{},
+	})
+	return AWS{Client: client, APIID: apiID, Stage: stage}
+}
+
+// FlushAuthorizers implements accounts.AuthorizerCache: API Gateway forgets
+// the stage's cached authorizer answers, so every credential is authorized
+// again on its next request.
+func (a AWS) FlushAuthorizers(ctx context.Context) error {
+	_, err := a.Client.FlushStageAuthorizersCache(ctx, &apigateway.FlushStageAuthorizersCacheInput{
+		RestApiId: aws.String(a.APIID), StageName: aws.String(a.Stage),
+	})
+	if err != nil {
+		return fmt.Errorf("flush the authorizer cache of %s/%s: %w", a.APIID, a.Stage, err)
+	}
+	return nil
+}
+
 // Plans implements Gateway: every usage plan, those of the stage kept.
 func (a AWS) Plans(ctx context.Context) ([]Plan, error) {
 	var out []Plan

@@ -58,7 +58,8 @@ type Delivery struct {
 
 // Result is how an attempt went, for the delivery log and the retry decision.
 type Result struct {
-	// OK is a 2xx answer within the timeout.
+	// OK is a 2xx answer within the timeout, its body read to its end (or to
+	// MaxResponseRead) within it too.
 	OK bool
 	// Status is the answer's status code; 0 without an answer.
 	Status int
@@ -148,8 +149,12 @@ func (s *Sender) send(ctx context.Context, d Delivery) Result {
 	default:
 		r.Error = fmt.Sprintf("status %d", c)
 	}
-	if readErr != nil && !r.OK {
-		r.Error += "; reading the answer: " + reason(ctx, readErr, timeout)
+	if readErr != nil { // the answer ends within the timeout, or the attempt failed
+		r.OK = false
+		if r.Error != "" {
+			r.Error += "; "
+		}
+		r.Error += "reading the answer: " + reason(ctx, readErr, timeout)
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -298,28 +299,11 @@ func TestBadInput(t *testing.T) {
 func TestRetryWhilePending(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	c := env.Client(t, acct)
-	rcv := newReceiver(t)
-	rcv.mu.Lock()
-	rcv.answer = func(string, int) int { return http.StatusServiceUnavailable }
-	rcv.mu.Unlock()
-	r := c.Do(http.MethodPost, "/webhooks", hookBody(rcv.URL(), nil))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("create webhook: %d %s", r.Status, r)
-	}
-	var created struct{ Webhook webhooks.Webhook }
-	r.JSON(t, &created)
-	id := created.Webhook.ID
-	r = c.Do(http.MethodPost, "/webhooks/"+id+"/ping", nil)
-	if r.Status != http.StatusAccepted {
-		t.Fatalf("ping: %d %s", r.Status, r)
-	}
-	var ping struct{ Delivery webhooks.Delivery }
-	r.JSON(t, &ping)
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{}))
+	rcv, id, ping := failingPing(t, c)
 	// The schedule of the local stack retries three times, a second apart:
 	// the delivery is pending for seconds.
-	r = c.Do(http.MethodPost, "/webhooks/"+id+"/deliveries/"+ping.Delivery.ID+"/retry", nil)
+	r := c.Do(http.MethodPost, "/webhooks/"+id+"/deliveries/"+ping.Delivery.ID+"/retry", nil)
 	if got, want := r.Status, http.StatusConflict; got != want || !strings.Contains(r.String(), "pending") {
 		t.Errorf("retry while pending: got %d %s, want %d", got, r, want)
 	}
@@ -331,6 +315,27 @@ func TestRetryWhilePending(t *testing.T) {
 	if got := len(rcv.withID(ping.Delivery.EventID)); got != want {
 		t.Errorf("the receiver got %d attempts, want %d", got, want)
 	}
+}
+
+// failingPing makes a webhook whose receiver answers 503 and pings it: the
+// receiver, the webhook's id and the ping's delivery.
+func failingPing(t *testing.T, c *testenv.Client) (*receiver, string, struct{ Delivery webhooks.Delivery }) {
+	t.Helper()
+	rcv := newReceiver(t)
+	rcv.setAnswer(http.StatusServiceUnavailable)
+	r := c.Do(http.MethodPost, "/webhooks", hookBody(rcv.URL(), nil))
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create webhook: %d %s", r.Status, r)
+	}
+	var created struct{ Webhook webhooks.Webhook }
+	r.JSON(t, &created)
+	r = c.Do(http.MethodPost, "/webhooks/"+created.Webhook.ID+"/ping", nil)
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("ping: %d %s", r.Status, r)
+	}
+	var ping struct{ Delivery webhooks.Delivery }
+	r.JSON(t, &ping)
+	return rcv, created.Webhook.ID, ping
 }
 
 // settled waits until the webhook's one delivery has status and returns
@@ -484,5 +489,36 @@ func TestWebhookLimitConcurrent(t *testing.T) {
 	c.Do(http.MethodGet, "/webhooks", nil).JSON(t, &list)
 	if got, want := len(list.Webhooks), webhooks.MaxWebhooks; got != want || created != 1 {
 		t.Errorf("%d racing creations succeeded and the account has %d webhooks; want 1 and %d", created, got, want)
+	}
+}
+
+// TestEventsNormalised: a list of event types holding "*" is stored as ["*"], whatever
+// else it names and in any order; repeats are dropped; on create and on update.
+func TestEventsNormalised(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	c := env.Client(t, env.NewAccount(t, testenv.AccountOptions{}))
+	rcv := newReceiver(t)
+	for _, tc := range []struct {
+		events, want []string
+	}{
+		{[]string{"*", "order.created"}, []string{"*"}},
+		{[]string{"order.created", "*", "order.created"}, []string{"*"}},
+		{[]string{"order.created", "order.created"}, []string{"order.created"}},
+	} {
+		t.Run(strings.Join(tc.events, ","), func(t *testing.T) {
+			r := c.Do(http.MethodPost, "/webhooks", hookBody(rcv.URL(), map[string]any{"events": tc.events}))
+			var created struct{ Webhook webhooks.Webhook }
+			r.JSON(t, &created)
+			if got := created.Webhook.Events; r.Status != http.StatusCreated || !slices.Equal(got, tc.want) {
+				t.Errorf("create: %d, events %q, want 201 and %q", r.Status, got, tc.want)
+			}
+			r = c.Do(http.MethodPut, "/webhooks/"+created.Webhook.ID, map[string]any{"webhook": map[string]any{"events": tc.events}})
+			var updated struct{ Webhook webhooks.Webhook }
+			r.JSON(t, &updated)
+			if got := updated.Webhook.Events; r.Status != http.StatusOK || !slices.Equal(got, tc.want) {
+				t.Errorf("update: %d %s, events %q, want 200 and %q", r.Status, r, got, tc.want)
+			}
+		})
 	}
 }

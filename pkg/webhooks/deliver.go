@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/events"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
@@ -219,4 +220,45 @@ func attemptOf(res webhookhttp.Result, at time.Time) Attempt {
 		a.Error = &reason
 	}
 	return a
+}
+
+// OverdueAfter is how long after its due time a pending delivery is taken
+// for stranded (its queue message lost): well past any wait of a message in
+// the queue (the delivery function's retries of a failed batch included).
+const OverdueAfter = 15 * time.Minute
+
+// Resend sends again every pending delivery that was due before the time
+// (due now, or at its retry's time when that is still ahead): its push moves, so the table's stream sends it to the queue as
+// it does a new one (a message that was only late makes one more attempt at
+// most, whose record the first to finish wins). It returns how many it
+// sent; one Query per shard of the pending deliveries' index finds them.
+// The scheduled sweep runs it for the deliveries overdue by OverdueAfter;
+// the local stack runs it for every pending one, due or not, at start and
+// after its SQS emulator restarts, which loses every message.
+func (s Service) Resend(ctx context.Context, before time.Time) (int, error) {
+	sent := 0
+	for n := range dueShards {
+		overdue, err := overdueIn(ctx, s.Table, n, before)
+		if err != nil {
+			return sent, err
+		}
+		for _, o := range overdue {
+			now := time.Now()
+			at := isotime.Format(now)
+			if o.d.due(now) <= 0 { // a retry still waiting keeps its time
+				o.d.NextAttemptAt = &at
+			}
+			o.d.UpdatedAt = at
+			o.d.Push++
+			if _, err := saveDelivery(ctx, s.Table, o.account, o.d, now); ignoreRaced(err) != nil {
+				return sent, err
+			} else if err == nil {
+				sent++
+			}
+		}
+	}
+	if sent > 0 {
+		logctx.Metric(ctx, "WebhookDeliveriesResent", "Count", float64(sent))
+	}
+	return sent, nil
 }

@@ -140,6 +140,25 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z
 
 // due returns how long before the delivery's next attempt is due (0 or
 // less: now).
+// dueAt is when the pending delivery's next attempt is due: next_attempt_at,
+// or when it was made pending (updated_at) for a first attempt; a time of
+// isotime.Format, so that the index orders by it.
+func (d *delivery) dueAt() string {
+	if d.NextAttemptAt != nil {
+		return *d.NextAttemptAt
+	}
+	return d.UpdatedAt
+}
+
+// overdue reports whether the pending delivery was due longer than
+// OverdueAfter before now: its queue message is lost (a crash between its
+// record and its send, an emulator restart), and only the sweep or a
+// manual retry sends it again.
+func (d *delivery) overdue(now time.Time) bool {
+	at, err := time.Parse(time.RFC3339, d.dueAt())
+	return d.Status == StatusPending && err == nil && now.Sub(at) > OverdueAfter
+}
+
 func (d *delivery) due(now time.Time) time.Duration {
 	if d.NextAttemptAt == nil {
 		return 0

@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -142,4 +143,12 @@ func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEv
 		}
 		return h.Service.Deliver(ctx, msg)
 	}), nil
+}
+
+// Sweep is the webhook-delivery-sweep function (scheduled): it sends again
+// the pending deliveries overdue by OverdueAfter, whose messages were lost
+// (Service.Resend).
+func (h Handlers) Sweep(ctx context.Context, _ events.EventBridgeEvent) error {
+	_, err := h.Service.Resend(ctx, time.Now().Add(-OverdueAfter))
+	return err
 }

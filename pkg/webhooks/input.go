@@ -68,7 +68,8 @@ func ParseInput(body lenient.Object, create bool, urls URLPolicy) (Input, error)
 }
 
 // parseTypes reads the events member: a non-empty list of event types, or
-// "*" for all; repeats are dropped.
+// "*" for all; repeats are dropped, and a list holding "*" is ["*"] (it
+// names every type already).
 func parseTypes(f lenient.Field) ([]string, error) {
 	if !f.Set() {
 		return nil, errs.Invalid("events is required: a list of event types or [\"*\"]")
@@ -91,6 +92,9 @@ func parseTypes(f lenient.Field) ([]string, error) {
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
+	}
+	if slices.Contains(out, events.AllTypes) {
+		return []string{events.AllTypes}, nil
 	}
 	return out, nil
 }

@@ -49,6 +49,13 @@ func newReceiver(t testing.TB) *receiver {
 // URL is the receiver's address.
 func (r *receiver) URL() string { return r.srv.URL + "/hooks" }
 
+// setAnswer makes the receiver answer every request with status.
+func (r *receiver) setAnswer(status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answer = func(string, int) int { return status }
+}
+
 // trust sets the secrets the receiver verifies with.
 func (r *receiver) trust(secrets ...string) {
 	r.mu.Lock()

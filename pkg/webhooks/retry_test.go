@@ -1,9 +1,11 @@
 package webhooks_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -120,5 +122,51 @@ func TestRotatedSecret(t *testing.T) {
 	}
 	if r := h.C.Do(http.MethodGet, "/webhooks/"+h.hook.ID, nil); r.Status != http.StatusOK || slices.Contains([]string{old, out.Webhook.Secret}, "") {
 		t.Errorf("GET after rotation: %d %s", r.Status, r)
+	}
+}
+
+// TestStrandedDelivery: a delivery left pending without its queue message (a crash between
+// the two) is sent again once overdue, by a manual retry (202, where a delivery pending
+// and not overdue is 409) and by the sweep (Resend), and is delivered.
+func TestStrandedDelivery(t *testing.T) {
+	t.Parallel()
+	env := testenv.Get(t)
+	acct := env.NewAccount(t, testenv.AccountOptions{})
+	c := env.Client(t, acct)
+	rcv, id, ping := failingPing(t, c)
+	failed := settled(t, c, id, webhooks.StatusFailed)
+	rcv.setAnswer(http.StatusOK)
+	ctx := context.Background()
+	strand := func(ago time.Duration) {
+		t.Helper()
+		if err := webhooks.Strand(ctx, env.Deps.Table, acct.ID, id, ping.Delivery.ID, time.Now().Add(-ago)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	retry := func() int {
+		return c.Do(http.MethodPost, "/webhooks/"+id+"/deliveries/"+ping.Delivery.ID+"/retry", nil).Status
+	}
+
+	strand(time.Minute)
+	if got, want := retry(), http.StatusConflict; got != want {
+		t.Errorf("retry of a delivery due a minute ago: %d, want %d (its message may still come)", got, want)
+	}
+	strand(webhooks.OverdueAfter + time.Minute)
+	if got, want := retry(), http.StatusAccepted; got != want {
+		t.Fatalf("retry of an overdue delivery: %d, want %d", got, want)
+	}
+	retried := settled(t, c, id, webhooks.StatusSucceeded)
+	if retried.AttemptCount != failed.AttemptCount+1 {
+		t.Errorf("after the retry: %d attempts, want %d", retried.AttemptCount, failed.AttemptCount+1)
+	}
+
+	strand(webhooks.OverdueAfter + time.Minute)
+	n, err := env.Deps.Webhooks().Resend(ctx, time.Now().Add(-webhooks.OverdueAfter))
+	if err != nil || n < 1 {
+		t.Fatalf("the sweep sent %d, %v; want the stranded delivery", n, err)
+	}
+	swept := settled(t, c, id, webhooks.StatusSucceeded)
+	if swept.AttemptCount != retried.AttemptCount+1 {
+		t.Errorf("after the sweep: %d attempts, want %d", swept.AttemptCount, retried.AttemptCount+1)
 	}
 }

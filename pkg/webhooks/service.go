@@ -196,8 +196,9 @@ func (s Service) Ping(ctx context.Context, account, id string) (Delivery, error)
 	return d.Delivery, nil
 }
 
-// Retry sends a delivery again now, with a new round of the schedule
-// (a delivery still pending is a 409).
+// Retry sends a delivery again now, with a new round of the schedule (a
+// delivery still pending is a 409, unless it is overdue: its message was
+// lost).
 func (s Service) Retry(ctx context.Context, account, id, deliveryID string) (Delivery, error) {
 	if _, err := s.hook(ctx, account, id); err != nil {
 		return Delivery{}, err
@@ -213,7 +214,7 @@ func (s Service) Retry(ctx context.Context, account, id, deliveryID string) (Del
 		if d == nil {
 			return errs.NotFound(DeliveryNotFoundMessage)
 		}
-		if d.Status == StatusPending {
+		if d.Status == StatusPending && !d.overdue(time.Now()) {
 			return errs.Conflict("The delivery is still pending; retry it once it has succeeded or failed")
 		}
 		d.Tries = 0

@@ -3,12 +3,17 @@ package webhooks
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -61,6 +66,10 @@ func saveDelivery(ctx context.Context, t store.Table, account string, d *deliver
 		created = now
 	}
 	item[store.AttrTTL] = store.N(created.Add(deliveryRetention).Unix())
+	if d.Status == StatusPending { // in the index of pending deliveries, by when due
+		item[store.AttrGSI1PK] = store.S(duePK(dueShard(account)))
+		item[store.AttrGSI1SK] = store.S(store.Join(d.dueAt(), account, d.WebhookID, d.ID))
+	}
 	err = t.Commit(ctx, []store.Write{store.Put(item, cond, values)})
 	switch {
 	case store.ConditionFailed(err) && d.Rev == 1:
@@ -71,6 +80,54 @@ func saveDelivery(ctx context.Context, t store.Table, account string, d *deliver
 		return false, fmt.Errorf("save delivery %s: %w", d.ID, err)
 	}
 	return true, nil
+}
+
+// dueShards is how many partitions the index of pending deliveries has
+// (GSI1 DLVP#<shard>, <due time>␟<account>␟<webhook>␟<id>), so the sweep
+// finds the overdue ones with a Query per shard; a delivery that is no
+// longer pending is written without them and leaves the index.
+const dueShards = 8
+
+// duePK is the GSI1 partition of the pending deliveries of shard n.
+func duePK(n int) string { return "DLVP#" + strconv.Itoa(n) }
+
+// dueShard is the shard of an account's pending deliveries.
+func dueShard(account string) int {
+	h := fnv.New32a()
+	h.Write([]byte(account))
+	return int(h.Sum32() % dueShards)
+}
+
+// overdueIn returns the pending deliveries of shard n that were due before
+// the time, each with its account.
+func overdueIn(ctx context.Context, t store.Table, n int, before time.Time) ([]accountDelivery, error) {
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		IndexName:                aws.String("GSI1"),
+		KeyConditionExpression:   aws.String("#GSI1PK = :pk AND #GSI1SK < :before"),
+		ExpressionAttributeNames: store.Names("#GSI1PK", "#GSI1SK"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": store.S(duePK(n)), ":before": store.S(isotime.Format(before)),
+		},
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("query overdue deliveries: %w", err)
+	}
+	out := make([]accountDelivery, 0, len(items))
+	for _, it := range items {
+		img := store.ImageOf(it)
+		d, err := decodeDelivery(img)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, accountDelivery{account: strings.TrimSuffix(img.Text("PK"), "#"+kindDelivery), d: d})
+	}
+	return out, nil
+}
+
+// accountDelivery is a delivery with its account.
+type accountDelivery struct {
+	account string
+	d       *delivery
 }
 
 // listDeliveries reads page p of the webhook's deliveries, newest first

@@ -68,6 +68,7 @@ var table = map[string]func(d *app.Deps) any{
 	"webhook-deliveries-list":  func(d *app.Deps) any { return d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Deliveries) },
 	"webhook-deliveries-retry": func(d *app.Deps) any { return d.HTTP(webhooks.Handlers{Service: d.Webhooks()}.Retry) },
 	"webhook-delivery":         func(d *app.Deps) any { return webhooks.Handlers{Service: d.Webhooks()}.Consume },
+	"webhook-delivery-sweep":   func(d *app.Deps) any { return webhooks.Handlers{Service: d.Webhooks()}.Sweep },
 
 	// shipments
 	"shipments-create": func(d *app.Deps) any { return d.HTTP(shipments.Handlers{Service: d.Shipments()}.Create) },

@@ -190,6 +190,23 @@ func wildcard(p, s string) bool {
 	return px == len(p)
 }
 
+// FlushAuthorizers implements accounts.AuthorizerCache: the gateway forgets
+// its cached authorizer results, as API Gateway's FlushStageAuthorizersCache
+// does, which the gateway also answers over HTTP (flushPath).
+func (g *Gateway) FlushAuthorizers(context.Context) error {
+	g.cache.flush()
+	return nil
+}
+
+// flushPath is the path of API Gateway's FlushStageAuthorizersCache for
+// the gateway's API and stage (DELETE).
+func (g *Gateway) flushPath() string {
+	return "/restapis/" + g.opts.APIID + "/stages/" + g.stage + "/cache/authorizers"
+}
+
+// APIID is the id of the API the gateway serves, as management calls name it.
+func (g *Gateway) APIID() string { return g.opts.APIID }
+
 // authCache keeps Allow results per identity for a TTL, like API Gateway's authorizer cache.
 type authCache struct {
 	ttl     time.Duration
@@ -218,6 +235,13 @@ func (c *authCache) get(key string) (authResult, bool) {
 		return authResult{}, false
 	}
 	return e.res, true
+}
+
+// flush forgets every cached result.
+func (c *authCache) flush() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
 }
 
 func (c *authCache) put(key string, res authResult) {

@@ -173,6 +173,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // and whether that function's own response was sent.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request, requestID string) (string, bool) {
 	raw := r.URL.EscapedPath()
+	if r.Method == http.MethodDelete && raw == g.flushPath() {
+		_ = g.FlushAuthorizers(r.Context())
+		w.WriteHeader(http.StatusAccepted)
+		return "", false
+	}
 	prefix := "/" + g.stage
 	if raw != prefix && !strings.HasPrefix(raw, prefix+"/") {
 		g.writeGatewayResponse(w, r, respMissingAuthToken, requestID)

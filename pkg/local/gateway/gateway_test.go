@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/local/template"
+	"github.com/multisell/multisell/pkg/usageplans"
 )
 
 // Credentials the fake authorizer knows.
@@ -333,6 +334,28 @@ func TestGatewayAuthorizerCache(t *testing.T) {
 		if calls.Load()-before != 2 {
 			t.Errorf("ttl %v: refusals were cached", tc.ttl)
 		}
+	}
+}
+
+// TestGatewayFlushAuthorizers: API Gateway's FlushStageAuthorizersCache, sent with the
+// SDK to the gateway (what `multisell accounts rotate-secret` does locally), empties the
+// authorizer cache: the next request is authorized again. Another API's or stage's flush
+// is not the gateway's (404).
+func TestGatewayFlushAuthorizers(t *testing.T) {
+	t.Parallel()
+	srv, calls := newTestGateway(t, time.Minute)
+	for range 2 {
+		call(t, srv, "GET", "/v1/items/1", goodAuth, "", nil)
+	}
+	if err := usageplans.NewLocal(srv.URL, "other", "v1").FlushAuthorizers(context.Background()); err == nil {
+		t.Error("another API's flush succeeded")
+	}
+	if err := usageplans.NewLocal(srv.URL, "local", "v1").FlushAuthorizers(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	call(t, srv, "GET", "/v1/items/1", goodAuth, "", nil)
+	if got, want := calls.Load(), int64(2); got != want {
+		t.Errorf("authorizer called %d times, want %d (once before the flush, once after)", got, want)
 	}
 }
 

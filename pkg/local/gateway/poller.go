@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,7 +28,8 @@ type PollerOptions struct {
 	// instead of the queue's visibility timeout (Lambda leaves them alone; tests may not
 	// want to wait minutes for a retry).
 	FailedVisibility time.Duration
-	// Concurrency is the number of receivers per event source (default 1).
+	// Concurrency is the number of receivers per event source (default 1; a standard
+	// queue's has at least standardReceivers).
 	Concurrency int
 	// Logger receives a line per batch (Debug) and per failure (Warn/Error).
 	Logger *slog.Logger
@@ -170,12 +172,8 @@ func (p *Pollers) Start(ctx context.Context) {
 	}
 	ctx, p.cancel = context.WithCancel(ctx)
 	for _, s := range p.sources {
-		for i := 0; i < p.opts.Concurrency; i++ {
-			p.wg.Add(1)
-			go func() {
-				defer p.wg.Done()
-				p.loop(ctx, s)
-			}()
+		for range p.receivers(s) {
+			p.wg.Go(func() { p.loop(ctx, s) })
 		}
 	}
 	for _, s := range p.streams {
@@ -188,6 +186,20 @@ func (p *Pollers) Start(ctx context.Context) {
 	for _, s := range p.schedules {
 		p.wg.Go(func() { p.runSchedule(ctx, s) })
 	}
+}
+
+// standardReceivers is the fewest receive loops of a standard queue: Lambda polls one with
+// several concurrent invocations, so a slow batch (a webhook receiver hanging until the
+// attempt's timeout) holds up no message behind it. A FIFO queue keeps Concurrency: SQS
+// hands out a group's messages one batch at a time anyway.
+const standardReceivers = 4
+
+// receivers is how many receive loops the source runs.
+func (p *Pollers) receivers(s *source) int {
+	if strings.HasSuffix(s.queue.Name, ".fifo") {
+		return p.opts.Concurrency
+	}
+	return max(p.opts.Concurrency, standardReceivers)
 }
 
 // Stop ends the receive loops and the stream readers and waits for the batches in progress

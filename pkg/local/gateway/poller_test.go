@@ -330,3 +330,58 @@ func TestPollerTwoQueues(t *testing.T) {
 		t.Errorf("FIFO order %v, want %v", got, ordered)
 	}
 }
+
+// TestPollerSlowBatchHoldsUpNothing: on a standard queue, a batch whose handler hangs does
+// not hold up the messages sent after it (Lambda runs concurrent invocations), as a webhook
+// receiver hanging until its timeout must not delay other deliveries.
+func TestPollerSlowBatchHoldsUpNothing(t *testing.T) {
+	t.Parallel()
+	release, hung := make(chan struct{}), make(chan struct{}, 10)
+	fast := make(chan time.Time, 10)
+	handle := func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		for _, m := range ev.Records {
+			if m.Body == "slow" {
+				hung <- struct{}{}
+				select {
+				case <-release:
+				case <-time.After(10 * time.Second):
+				}
+				continue
+			}
+			fast <- time.Now()
+		}
+		return events.SQSEventResponse{}, nil
+	}
+	s := provisionFromYAML(t, string(testdata(t, "two-queues.yaml")), "slowbatch")
+	p, err := NewPollers(s, func(string) (any, error) { return SQSHandler(handle), nil },
+		PollerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Start(context.Background())
+	t.Cleanup(p.Stop)
+	t.Cleanup(func() { close(release) })
+	sendTo := func(body string) {
+		if _, err := s.SQS.SendMessage(context.Background(), &sqs.SendMessageInput{
+			QueueUrl: aws.String(s.Queues["Later"].URL), MessageBody: aws.String(body),
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sendTo("slow")
+	select {
+	case <-hung:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the slow message was not received within 5 s")
+	}
+	sent := time.Now()
+	sendTo("fast")
+	select {
+	case at := <-fast:
+		if d := at.Sub(sent); d > time.Second { // the hung invocation runs 2 s, the function's timeout
+			t.Errorf("the message after the hung batch was handled after %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the message after the hung batch was not handled while it hung (5 s)")
+	}
+}
