@@ -8,7 +8,6 @@ import "github.com/multisell/multisell/pkg/listings"
 func (d *Deps) Listings() listings.Service {
 	return listings.Service{
 		Table: d.Table, Channels: d.Channels(), Catalog: d.Catalog(), Inventory: d.Inventory(), Warehouses: d.Warehouses(),
-		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
-		RetryBase: d.Config.SyncRetryBase, Tracking: d.Shipments(),
+		Push: d.channelPush(), Tracking: d.Shipments(),
 	}
 }

@@ -1,6 +1,9 @@
 package app
 
-import "github.com/multisell/multisell/pkg/queue"
+import (
+	"github.com/multisell/multisell/pkg/push"
+	"github.com/multisell/multisell/pkg/queue"
+)
 
 // queue is a sender to the queue url.
 func (d *Deps) queue(url string) queue.Sender { return queue.Sender{Client: d.SQS, URL: url} }
@@ -9,4 +12,13 @@ func (d *Deps) queue(url string) queue.Sender { return queue.Sender{Client: d.SQ
 // read and write: plain JSON bodies.
 func (d *Deps) channelQueue(url string) queue.Sender {
 	return queue.Sender{Client: d.SQS, URL: url, Plain: true}
+}
+
+// channelPush is where the domains push to the channels: the channel
+// outbox and retry queue, with the configured retry schedule.
+func (d *Deps) channelPush() push.Queues {
+	return push.Queues{
+		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
+		RetryBase: d.Config.SyncRetryBase,
+	}
 }

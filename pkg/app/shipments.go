@@ -7,8 +7,6 @@ import "github.com/multisell/multisell/pkg/shipments"
 // queues.
 func (d *Deps) Shipments() shipments.Service {
 	return shipments.Service{
-		Table: d.Table, Stock: d.Orders(),
-		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
-		RetryBase: d.Config.SyncRetryBase,
+		Table: d.Table, Stock: d.Orders(), Push: d.channelPush(),
 	}
 }

@@ -2,12 +2,10 @@ package catalog
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -352,25 +350,19 @@ func (s Service) dissolve(ctx context.Context, account string, g *record) error 
 	return commit(ctx, s.Table, account, changes)
 }
 
-// retry runs attempt (which reads, validates and commits) until it does not
-// lose a race, at most maxAttempts times, pausing briefly between tries;
+// retry runs attempt (which reads, validates and commits) with
+// store.Retry: again while it loses a race, at most maxAttempts times;
 // then the caller gets a 409.
 func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
-	for i := 1; ; i++ {
-		v, err := attempt()
-		if !raced(err) {
-			return v, err
-		}
-		if i == maxAttempts {
-			return v, errs.Conflict("The product was changed by another request at the same time; retry")
-		}
-		logctx.From(ctx).Info("catalog write raced, retrying", "attempt", i)
-		select {
-		case <-ctx.Done():
-			return v, ctx.Err()
-		case <-time.After(time.Duration(5+rand.IntN(20*i)) * time.Millisecond):
-		}
+	var v T
+	err := store.Retry(ctx, maxAttempts, raced, func() (err error) {
+		v, err = attempt()
+		return err
+	})
+	if raced(err) {
+		return v, errs.Conflict("The product was changed by another request at the same time; retry")
 	}
+	return v, err
 }
 
 // SetQuantities stores the quantities derived from inventory on the

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/shipments"
 )
 
@@ -19,11 +20,11 @@ func TestDecodeOutbox(t *testing.T) {
 		err              string
 	}{
 		{"quantity", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S","quantity":7,"version":3}`, "a1",
-			&listings.QuantityMessage{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
+			&listings.QuantityMessage{Header: push.Header{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
 		{"account from the attribute", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","quantity":0,"version":1}`, "a1",
-			&listings.QuantityMessage{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1", ChannelSKU: "S", Version: 1}, ""},
+			&listings.QuantityMessage{Header: push.Header{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Version: 1}, ""},
 		{"tracking", `{"type":"shipment.tracking","account_id":"a1","channel_uuid":"c1","display_ref":"111","shipment_id":"sh","tracking_url":null,"items":[{"order_item_ref":"L1","sku":"S","quantity":2}]}`, "a1",
-			&shipments.TrackingMessage{Type: shipments.TypeTracking, AccountID: "a1", ChannelUUID: "c1", DisplayRef: "111", ShipmentID: "sh", Items: []shipments.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
+			&shipments.TrackingMessage{Header: push.Header{Type: shipments.TypeTracking, AccountID: "a1", ChannelUUID: "c1"}, DisplayRef: "111", ShipmentID: "sh", Items: []shipments.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
 		{"another account", `{"type":"listing.quantity","account_id":"a2","channel_uuid":"c1","channel_sku":"S","version":1}`, "a1", nil, "differs"},
 		{"no account", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","version":1}`, "", nil, "no account_id"},
 		{"no version", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S"}`, "a1", nil, "required"},
@@ -51,10 +52,10 @@ func TestDecodeOutbox(t *testing.T) {
 func TestListingResults(t *testing.T) {
 	t.Parallel()
 	msgs := []*listings.QuantityMessage{
-		{ChannelUUID: "c", ChannelSKU: "A", Version: 4, Quantity: 5},
-		{ChannelUUID: "c", ChannelSKU: "A", Version: 3, Quantity: 9}, // an older version: the same result, stale
-		{ChannelUUID: "c", ChannelSKU: "B", Version: 1},
-		{ChannelUUID: "c", ChannelSKU: "C", Version: 2},
+		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 4, Quantity: 5},
+		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 3, Quantity: 9}, // an older version: the same result, stale
+		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "B", Version: 1},
+		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "C", Version: 2},
 	}
 	results := []QuantityResult{
 		{ChannelSKU: "A", OK: true, ChannelQuantity: 5},

@@ -10,6 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/shipments"
 )
@@ -109,13 +110,13 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 }
 
 // reject sorts an error of a domain: a client-kind error (invalid, not
-// found, ...) rejects the message, ErrStale is no error, anything else is a
+// found, ...) rejects the message, push.ErrStale is no error, anything else is a
 // failure to retry (a bug or an outage).
 func reject(ctx context.Context, err error) ([]Rejection, error) {
 	switch {
 	case err == nil:
 		return nil, nil
-	case errors.Is(err, listings.ErrStale), errors.Is(err, shipments.ErrStale):
+	case errors.Is(err, push.ErrStale):
 		logctx.From(ctx).Info("stale inbox message: it changes nothing", "error", err.Error())
 		return nil, nil
 	case errs.KindOf(err).Client():

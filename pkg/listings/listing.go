@@ -2,20 +2,21 @@ package listings
 
 import (
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/push"
 )
 
-// Sync statuses of a listing.
+// Sync statuses of a listing: the push's (pkg/push), and unlinked.
 const (
 	// StatusSynced: the channel confirmed the wanted quantity.
-	StatusSynced = "synced"
+	StatusSynced = push.Synced
 	// StatusPending: the wanted quantity was sent, not confirmed yet.
-	StatusPending = "pending"
+	StatusPending = push.Pending
 	// StatusFailed: the connector reported an error; the push is retried.
-	StatusFailed = "failed"
+	StatusFailed = push.Failed
 	// StatusUnlinked: the listing draws no inventory SKU.
 	StatusUnlinked = "unlinked"
 	// StatusOff: the rules say no sync, or the channel is not active.
-	StatusOff = "off"
+	StatusOff = push.Off
 )
 
 // statuses lists every sync status, for the filter's validation.
@@ -49,13 +50,11 @@ type record struct {
 	// Explicit is set when SKU (or its absence) was given by a link, not
 	// found by an equal product SKU.
 	Explicit bool `dynamodbav:"explicit"`
-	// Version counts the changes of the wanted state; every listing.quantity
-	// message carries the version it sends.
-	Version int64 `dynamodbav:"version"`
-	// Push counts the sends of the current version after the first (the
-	// retries of a failed push).
-	Push int64 `dynamodbav:"push"`
-	// Attempts counts the failed results of the current version.
+	// Version, Push and Attempts are the push state's (push.State):
+	// Version counts the changes of the wanted state, and every
+	// listing.quantity message carries the version it sends.
+	Version  int64 `dynamodbav:"version"`
+	Push     int64 `dynamodbav:"push"`
 	Attempts int64 `dynamodbav:"attempts"`
 	// QuantityAt is when the current version was decided.
 	QuantityAt string `dynamodbav:"quantity_at"`
@@ -66,3 +65,13 @@ type record struct {
 
 // linked reports whether the listing draws an inventory SKU.
 func (r *record) linked() bool { return r.SKU != nil }
+
+// PushState is the listing's push state (push.Item).
+func (r *record) PushState() push.State {
+	return push.State{Status: r.SyncStatus, Error: r.SyncError, Version: r.Version, Attempts: r.Attempts, Push: r.Push}
+}
+
+// SetPushState stores st as the listing's push state.
+func (r *record) SetPushState(st push.State) {
+	r.SyncStatus, r.SyncError, r.Version, r.Attempts, r.Push = st.Status, st.Error, st.Version, st.Attempts, st.Push
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 )
 
@@ -19,16 +20,13 @@ const (
 // QuantityMessage is the outbox's listing.quantity message: set the
 // listing's quantity on the channel.
 type QuantityMessage struct {
-	Type        string  `json:"type"`
-	AccountID   string  `json:"account_id"`
-	ChannelUUID string  `json:"channel_uuid"`
-	ChannelType string  `json:"channel_type"`
-	ChannelSKU  string  `json:"channel_sku"`
-	ListingRef  *string `json:"listing_ref"`
-	SKU         *string `json:"sku"`
-	Quantity    int64   `json:"quantity"`
-	Version     int64   `json:"version"`
-	At          string  `json:"at"`
+	push.Header
+	ChannelSKU string  `json:"channel_sku"`
+	ListingRef *string `json:"listing_ref"`
+	SKU        *string `json:"sku"`
+	Quantity   int64   `json:"quantity"`
+	Version    int64   `json:"version"`
+	At         string  `json:"at"`
 }
 
 // Result is a connector's listing.result message: how the push of a
@@ -64,14 +62,11 @@ func ParseResult(obj lenient.Object) (Result, error) {
 	if res.Version, err = positive(obj, "version"); err != nil {
 		return Result{}, err
 	}
-	ok, err := obj.Field("ok").Bool()
-	if err != nil || ok == nil {
-		return Result{}, errs.Invalid("ok must be true or false")
-	}
-	res.OK = *ok
-	if res.Error, err = obj.Field("error").String(); err != nil {
+	outcome, err := push.ParseOutcome(obj)
+	if err != nil {
 		return Result{}, err
 	}
+	res.OK, res.Error = outcome.OK, outcome.Error
 	if res.ChannelQuantity, err = quantity(obj, "channel_quantity"); err != nil {
 		return Result{}, err
 	}

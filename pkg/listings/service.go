@@ -2,7 +2,6 @@ package listings
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
-	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -21,14 +20,8 @@ import (
 // changed under it before giving up.
 const maxRaces = 10
 
-// Errors a connector's message can meet (logged and counted by the inbox).
-var (
-	// ErrStale is a result or retry of a version that was replaced,
-	// confirmed or never pending: it changes nothing.
-	ErrStale = errors.New("stale: the listing has moved on")
-	// ErrNotFound is an unknown listing.
-	ErrNotFound error = errs.NotFound("Listing not found")
-)
+// ErrNotFound is an unknown listing.
+var ErrNotFound error = errs.NotFound("Listing not found")
 
 // Service is the listings domain: listings, their links and rules, and
 // channel sync.
@@ -38,12 +31,9 @@ type Service struct {
 	Catalog    catalog.Service
 	Inventory  inventory.Service
 	Warehouses warehouses.Service
-	// Outbox is the channel outbox (FIFO); Retries the retry queue
-	// (standard, delayed messages).
-	Outbox, Retries queue.Sender
-	// RetryBase is the wait before the first retry of a failed push
-	// (doubled per attempt); 30 s when zero.
-	RetryBase time.Duration
+	// Push is where the listings' quantities go: the channel outbox and
+	// the retry queue.
+	Push push.Queues
 	// Tracking is handed each account's records of a stream batch, to
 	// send shipments' tracking (the shipments service, wired in pkg/app).
 	// Nil: no tracking is sent.
@@ -109,7 +99,7 @@ func (s Service) Put(ctx context.Context, account string, in Input) (Listing, er
 		}
 	}
 	var r *record
-	err = s.retry(ctx, func() error {
+	err = retry(ctx, func() error {
 		if r, err = get(ctx, s.Table, account, in.ChannelUUID, in.ChannelSKU); err != nil {
 			return err
 		}
@@ -220,76 +210,62 @@ func (s Service) Report(ctx context.Context, account string, in Input) error {
 	return err
 }
 
-// Confirm applies a connector's result for a pushed version: ok makes the
-// listing synced, an error makes it failed (retried from the stream). A
-// result for any other version than the listing's current one is ErrStale
-// and changes nothing.
+// Confirm applies a connector's result for a pushed version
+// (push.Confirm): ok makes the listing synced, with the channel
+// quantity reported (the pushed one when none is), an error makes it
+// failed (retried from the stream). A result for any other version than
+// the listing's current one is push.ErrStale and changes nothing.
 func (s Service) Confirm(ctx context.Context, account string, res Result) error {
-	return s.retry(ctx, func() error {
-		r, err := get(ctx, s.Table, account, res.ChannelUUID, res.ChannelSKU)
-		if err != nil {
+	return s.update(ctx, account, res.ChannelUUID, res.ChannelSKU, func(r *record) error {
+		if err := push.Confirm(r, push.Result{Version: res.Version, OK: res.OK, Error: res.Error}, "the channel refused the quantity"); err != nil {
 			return err
-		}
-		if r == nil {
-			return ErrNotFound
-		}
-		if res.Version > r.Version {
-			return errs.Invalid("version %d was never sent (the listing is at %d)", res.Version, r.Version)
-		}
-		if res.Version < r.Version || !syncing(r.SyncStatus) || (r.SyncStatus == StatusSynced && !res.OK) {
-			return ErrStale
 		}
 		at := now()
 		if res.OK {
-			r.SyncStatus, r.SyncError, r.SyncedAt, r.Attempts = StatusSynced, nil, &at, 0
-			r.ChannelQuantity = r.Quantity
-		} else {
-			msg := "the channel refused the quantity"
-			if res.Error != nil && *res.Error != "" {
-				msg = *res.Error
-			}
-			r.SyncStatus, r.SyncError = StatusFailed, &msg
-			r.Attempts++
+			r.SyncedAt, r.ChannelQuantity = &at, r.Quantity
 		}
 		if res.ChannelQuantity != nil {
 			r.ChannelQuantity = res.ChannelQuantity
 		}
 		r.UpdatedAt = at
-		return save(ctx, s.Table, account, r)
+		return nil
 	})
 }
 
 // Resend sends a failed version again (the retry queue's delayed message):
 // unless the listing was confirmed, replaced or failed again meanwhile
-// (ErrStale), it counts one more push, which the stream sends.
+// (push.ErrStale), it counts one more push, which the stream sends.
 func (s Service) Resend(ctx context.Context, account string, m Retry) error {
-	return s.retry(ctx, func() error {
-		r, err := get(ctx, s.Table, account, m.ChannelUUID, m.ChannelSKU)
+	return s.update(ctx, account, m.ChannelUUID, m.ChannelSKU, func(r *record) error {
+		if err := push.Resend(r, push.Retry{Version: m.Version, Attempt: m.Attempt}); err != nil {
+			return err
+		}
+		r.UpdatedAt = now()
+		return nil
+	})
+}
+
+// update reads the listing, changes it with change and saves it on the
+// revision read, again when another write came between; ErrNotFound when
+// there is none.
+func (s Service) update(ctx context.Context, account, channel, channelSKU string, change func(*record) error) error {
+	return retry(ctx, func() error {
+		r, err := get(ctx, s.Table, account, channel, channelSKU)
 		if err != nil {
 			return err
 		}
 		if r == nil {
 			return ErrNotFound
 		}
-		if r.Version != m.Version || r.SyncStatus != StatusFailed || r.Attempts != m.Attempt {
-			return ErrStale
+		if err := change(r); err != nil {
+			return err
 		}
-		r.Push++
-		r.UpdatedAt = now()
 		return save(ctx, s.Table, account, r)
 	})
 }
 
-// retry runs a read-modify-write until it does not lose a race (at most
-// maxRaces times).
-func (s Service) retry(ctx context.Context, attempt func() error) error {
-	for range maxRaces {
-		if err := attempt(); !errors.Is(err, errRaced) {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("listing: %w %d times", errRaced, maxRaces)
+// retry runs a read-modify-write of listings with store.Retry: again while
+// it loses a race (store.ErrRaced), at most maxRaces times.
+func retry(ctx context.Context, attempt func() error) error {
+	return store.Retry(ctx, maxRaces, store.Raced, attempt)
 }

@@ -118,7 +118,7 @@ func listingCounts(channel string, delta int64) store.Counts {
 }
 
 // errRaced is a save that lost to another write of the listing.
-var errRaced = fmt.Errorf("listing changed meanwhile")
+var errRaced = fmt.Errorf("listing: %w", store.ErrRaced)
 
 // save writes r (one PutItem) if the listing is still at the revision it
 // was read at (rev 0: it must not exist yet, and the counts of the lists

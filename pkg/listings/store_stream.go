@@ -1,6 +1,7 @@
 package listings
 
 import (
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -25,18 +26,17 @@ func decodeListingChange(c store.Change) (listingChange, bool, error) {
 	if err != nil {
 		return listingChange{}, false, err
 	}
-	lc := listingChange{rec: r}
-	if !c.Old.Exists() {
-		lc.recompute = true
-	} else {
+	lc := listingChange{rec: r, recompute: true}
+	var was push.State // a new listing: nothing pushed before
+	if c.Old.Exists() {
 		old, err := decode(c.Old)
 		if err != nil {
 			return listingChange{}, false, err
 		}
+		was = old.PushState()
 		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules)
-		moved := old.Version != r.Version || old.Push != r.Push
-		lc.send = moved && r.Quantity != nil && (r.SyncStatus == StatusPending || r.SyncStatus == StatusFailed)
-		lc.retry = r.SyncStatus == StatusFailed && old.Version == r.Version && (old.SyncStatus != StatusFailed || old.Attempts != r.Attempts)
 	}
+	lc.send, lc.retry = push.Due(was, r.PushState())
+	lc.send = lc.send && r.Quantity != nil
 	return lc, lc.recompute || lc.send || lc.retry, nil
 }

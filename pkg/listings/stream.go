@@ -10,7 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/logctx"
-	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -248,7 +248,7 @@ func (s Service) affected(ctx context.Context, account string, p *plan) ([]*reco
 // recompute decides the listing's wanted state and saves it when it
 // changed; a listing written meanwhile is read again and decided anew.
 func (s Service) recompute(ctx context.Context, account string, v *view, r *record) error {
-	return s.retry(ctx, func() error {
+	return retry(ctx, func() error {
 		ch, ok := v.channels[r.ChannelUUID]
 		if !ok {
 			return nil // the channel is gone: nothing to push to
@@ -292,7 +292,7 @@ func (s Service) relink(ctx context.Context, account string, p *plan) error {
 		}
 		created := slices.Contains(p.created, sku)
 		for _, r := range recs {
-			err := s.retry(ctx, func() error {
+			err := retry(ctx, func() error {
 				fresh, err := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
 				if err != nil || fresh == nil || fresh.Explicit {
 					return err
@@ -322,25 +322,20 @@ func (s Service) relink(ctx context.Context, account string, p *plan) error {
 func (s Service) send(ctx context.Context, account string, p *plan) error {
 	for _, r := range p.sends {
 		g := group(account, r.ChannelUUID, r.ChannelSKU)
-		err := s.Outbox.SendMessage(ctx, queue.Message{
-			Group: g, Dedup: dedup(g, r.Version, r.Push), Account: account,
-			Body: QuantityMessage{
-				Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType,
-				ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
-				Version: r.Version, At: r.QuantityAt,
-			},
+		err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), QuantityMessage{
+			Header:     push.Header{Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
+			ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
+			Version: r.Version, At: r.QuantityAt,
 		})
 		if err != nil {
 			return fmt.Errorf("send listing.quantity: %w", err)
 		}
 	}
 	for _, r := range p.retries {
-		err := s.Retries.SendMessage(ctx, queue.Message{
-			Delay: queue.Backoff(s.RetryBase, r.Attempts), Account: account,
-			Body: Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Version, Attempt: r.Attempts},
-		})
+		err := s.Push.Schedule(ctx, account, r.Attempts,
+			Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Version, Attempt: r.Attempts})
 		if err != nil {
-			return fmt.Errorf("schedule a retry: %w", err)
+			return fmt.Errorf("retry listing %s: %w", r.ChannelSKU, err)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package listings
 
 import (
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/push"
 )
 
 // Stock is the available quantity of one SKU per warehouse, archived
@@ -31,19 +32,12 @@ func want(r *record, ch channels.Channel, stock Stock) (string, *int64) {
 func decide(r *record, ch channels.Channel, stock Stock, now string) bool {
 	status, q := want(r, ch, stock)
 	switch {
-	case q != nil && r.Version > 0 && r.Quantity != nil && *r.Quantity == *q && syncing(r.SyncStatus):
+	case q != nil && r.Version > 0 && r.Quantity != nil && *r.Quantity == *q && push.Active(r.SyncStatus):
 		return false
 	case q == nil && r.SyncStatus == status && r.Quantity == nil:
 		return false
 	}
-	r.Version++
-	r.SyncStatus, r.Quantity, r.QuantityAt = status, q, now
-	r.SyncError, r.Push, r.Attempts = nil, 0, 0
+	push.Next(r, status)
+	r.Quantity, r.QuantityAt = q, now
 	return true
-}
-
-// syncing reports whether a status is one of a listing whose quantity is
-// being pushed.
-func syncing(status string) bool {
-	return status == StatusPending || status == StatusSynced || status == StatusFailed
 }

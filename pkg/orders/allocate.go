@@ -155,7 +155,7 @@ func (s Service) allocateWaiting(ctx context.Context, account string, skus []str
 // successful plan reduces; a lost race reads it again.
 func (s Service) reallocate(ctx context.Context, account string, seq int64, drop string, hint *supply) error {
 	first := true
-	return Retry(ctx, func() error {
+	return retry(ctx, func() error {
 		cur, err := s.Get(ctx, account, seq)
 		if err != nil {
 			return err

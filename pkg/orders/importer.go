@@ -70,7 +70,7 @@ func (im *importer) one(ctx context.Context, raw json.RawMessage) (Result, error
 		return res, err
 	}
 	var freed []inventory.SKUWarehouse
-	err = Retry(ctx, func() error {
+	err = retry(ctx, func() error {
 		var err error
 		im.waiting = nil
 		res.Seq, res.Result, freed, err = im.apply(ctx, d, ch)

@@ -42,7 +42,7 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 		if deficit <= 0 {
 			return nil
 		}
-		err := Retry(ctx, func() error {
+		err := retry(ctx, func() error {
 			cur, err := s.Get(ctx, account, seq)
 			if err != nil {
 				return err

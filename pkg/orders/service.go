@@ -31,8 +31,9 @@ var ErrNotFound = errors.New("order not found")
 
 // ErrRetry marks a write that lost a race (a condition on the order's
 // version or on stock failed, or a transaction conflict): read again and
-// recompute.
-var ErrRetry = errors.New("concurrent change")
+// recompute. It is a store.ErrRaced, which store.Retry with store.Raced
+// retries.
+var ErrRetry = fmt.Errorf("concurrent change: %w", store.ErrRaced)
 
 // Get reads one order of the account, as stored (without the computed
 // fields of the API's output): one strongly consistent GetItem.
@@ -223,9 +224,9 @@ func (s Service) CheckInvariants(ctx context.Context, account string) error {
 // maxAttempts bounds the retries of an operation that keeps losing races.
 const maxAttempts = 25
 
-// Retry runs op until it does not return ErrRetry, with jittered backoff,
-// at most maxAttempts times: the loop of every read-modify-write of an
-// order (Get, change a Clone, save).
-func Retry(ctx context.Context, op func() error) error {
-	return store.Retry(ctx, maxAttempts, func(err error) bool { return errors.Is(err, ErrRetry) }, op)
+// retry runs op, every read-modify-write of an order (Get, change a Clone,
+// save), with store.Retry: again while it returns ErrRetry, at most
+// maxAttempts times.
+func retry(ctx context.Context, op func() error) error {
+	return store.Retry(ctx, maxAttempts, store.Raced, op)
 }

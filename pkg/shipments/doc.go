@@ -9,7 +9,8 @@
 // []store.Write). The tracking goes out from the table's stream: the
 // channel-sync function (pkg/listings) hands each account's records to
 // Service.Track, and the inbox hands back the connector's results
-// (Service.Confirm) and the delayed retries (Service.Resend).
+// (Service.Confirm) and the delayed retries (Service.Resend), all through
+// the one push flow (pkg/push).
 //
 // handlers.go is the edge, service.go the Service, store.go and
 // store_stream.go the shipment's items and stream records; parse.go,

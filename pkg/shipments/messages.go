@@ -6,6 +6,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -22,10 +23,7 @@ const (
 // shipping_method is null unless the channel type requires a method,
 // tracking_url null when none was given.
 type TrackingMessage struct {
-	Type             string         `json:"type"`
-	AccountID        string         `json:"account_id"`
-	ChannelUUID      string         `json:"channel_uuid"`
-	ChannelType      string         `json:"channel_type"`
+	push.Header
 	DisplayRef       string         `json:"display_ref"`
 	ShipmentID       string         `json:"shipment_id"`
 	CarrierName      string         `json:"carrier_name"`
@@ -66,7 +64,7 @@ type Retry struct {
 func tracking(account string, sh *Shipment) TrackingMessage {
 	rules := RulesFor(sh.ChannelType)
 	m := TrackingMessage{
-		Type: TypeTracking, AccountID: account, ChannelUUID: sh.ChannelUUID, ChannelType: sh.ChannelType,
+		Header:     push.Header{Type: TypeTracking, AccountID: account, ChannelUUID: sh.ChannelUUID, ChannelType: sh.ChannelType},
 		DisplayRef: sh.DisplayRef, ShipmentID: sh.ID, CarrierName: rules.Carrier(sh.CarrierGiven),
 		CarrierNameGiven: sh.CarrierGiven, TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL,
 		Items: make([]TrackingItem, 0, len(sh.OrderItems)), ShippedAt: sh.ShippedAt,
@@ -99,14 +97,11 @@ func ParseResult(obj lenient.Object) (Result, error) {
 	if res.ShipmentID, err = shipmentID(obj); err != nil {
 		return Result{}, err
 	}
-	ok, err := obj.Field("ok").Bool()
-	if err != nil || ok == nil {
-		return Result{}, errs.Invalid("ok must be true or false")
-	}
-	res.OK = *ok
-	if res.Error, err = obj.Field("error").String(); err != nil {
+	outcome, err := push.ParseOutcome(obj)
+	if err != nil {
 		return Result{}, err
 	}
+	res.OK, res.Error = outcome.OK, outcome.Error
 	return res, nil
 }
 

@@ -5,16 +5,17 @@ import (
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/push"
 )
 
-// Sync statuses of a shipment's tracking.
+// Sync statuses of a shipment's tracking (pkg/push).
 const (
 	// StatusPending: the tracking was sent, not confirmed yet.
-	StatusPending = "pending"
+	StatusPending = push.Pending
 	// StatusSynced: the channel confirmed the tracking.
-	StatusSynced = "synced"
+	StatusSynced = push.Synced
 	// StatusFailed: the connector reported an error; the send is retried.
-	StatusFailed = "failed"
+	StatusFailed = push.Failed
 )
 
 // statuses lists every sync status, for the filter's validation.
@@ -45,13 +46,12 @@ type Shipment struct {
 	// quantity of each.
 	OrderItems []OrderItem `dynamodbav:"order_items"`
 	ShippedAt  string      `dynamodbav:"shipped_at"`
-	SyncStatus string      `dynamodbav:"sync_status"`
-	SyncError  *string     `dynamodbav:"sync_error"`
-	// Attempts counts the failed results of the tracking.
-	Attempts int64 `dynamodbav:"attempts"`
-	// Push counts the sends of the tracking after the first (the retries
-	// of a failed send).
-	Push int64 `dynamodbav:"push"`
+	// SyncStatus, SyncError, Attempts and Push are the push state of the
+	// tracking (PushState).
+	SyncStatus string  `dynamodbav:"sync_status"`
+	SyncError  *string `dynamodbav:"sync_error"`
+	Attempts   int64   `dynamodbav:"attempts"`
+	Push       int64   `dynamodbav:"push"`
 	// Rev counts the item's writes; each write is conditioned on the one it
 	// read.
 	Rev int64 `dynamodbav:"rev"`
@@ -154,4 +154,21 @@ func record(req *Request, cur, next *orders.Order, moves map[allocation.Record]m
 	}
 	sh.SyncStatus = StatusPending
 	return sh, records
+}
+
+// PushState is the push state of the shipment's tracking (push.Item): one
+// version, as the tracking never changes. A shipment recorded before
+// tracking went to channels has no status: a connector's result for it
+// applies as to a pending one.
+func (sh *Shipment) PushState() push.State {
+	status := sh.SyncStatus
+	if status == "" {
+		status = StatusPending
+	}
+	return push.State{Status: status, Error: sh.SyncError, Version: 1, Attempts: sh.Attempts, Push: sh.Push}
+}
+
+// SetPushState stores st as the push state of the shipment's tracking.
+func (sh *Shipment) SetPushState(st push.State) {
+	sh.SyncStatus, sh.SyncError, sh.Attempts, sh.Push = st.Status, st.Error, st.Attempts, st.Push
 }

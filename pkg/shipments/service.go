@@ -12,19 +12,17 @@ import (
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/paging"
-	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// Errors a connector's message can meet (logged and counted by the inbox).
-var (
-	// ErrStale is a result or retry for a shipment that was confirmed or
-	// failed again meanwhile: it changes nothing.
-	ErrStale = errors.New("stale: the shipment's tracking has moved on")
-	// ErrNotFound is an unknown shipment (or another channel's).
-	ErrNotFound error = errs.NotFound("Shipment not found")
-)
+// ErrNotFound is an unknown shipment (or another channel's).
+var ErrNotFound error = errs.NotFound("Shipment not found")
+
+// maxRaces bounds the tries of a change of a shipment, or of its order,
+// that keeps losing races with other writes.
+const maxRaces = 25
 
 // Service makes shipments and sends their tracking to the channels.
 type Service struct {
@@ -33,12 +31,9 @@ type Service struct {
 	// back allocations), to allocate it to waiting orders: the orders
 	// service, wired in pkg/app. Nil: the stock waits for the next change.
 	Stock inventory.StockListener
-	// Outbox is the channel outbox (FIFO, plain JSON); Retries the retry
-	// queue (delayed messages).
-	Outbox, Retries queue.Sender
-	// RetryBase is the wait before the first retry of a failed post
-	// (doubled per attempt); queue.DefaultRetryBase when zero.
-	RetryBase time.Duration
+	// Push is where the tracking goes: the channel outbox and the retry
+	// queue.
+	Push push.Queues
 	// Now is the clock of a new shipment's shipped_at; nil means time.Now
 	// (the demo data ships its past orders in the past).
 	Now func() time.Time
@@ -55,7 +50,7 @@ type Service struct {
 // or the stock looks for the mark before it is an error.
 func (s Service) Create(ctx context.Context, account string, req *Request) error {
 	var freed []inventory.SKUWarehouse
-	err := orders.Retry(ctx, func() error {
+	err := store.Retry(ctx, maxRaces, store.Raced, func() error {
 		var err error
 		freed, err = s.attempt(ctx, account, req)
 		return err
@@ -210,9 +205,9 @@ func (s Service) Carriers() []Carrier { return CarrierList() }
 // Track is channel sync's work on one account's stream records of a batch
 // (called by the listings service, which owns the stream): it posts the
 // tracking of new shipments, and of failed ones whose retry came, to the
-// outbox, and schedules the retries of failed posts. An error fails the
-// account's records, which come again: a message may go twice (with the
-// same deduplication id), never zero times.
+// outbox, and schedules the retries of failed posts (push.Due). An error
+// fails the account's records, which come again: a message may go twice
+// (with the same deduplication id), never zero times.
 func (s Service) Track(ctx context.Context, account string, changes []store.Change) error {
 	for _, c := range changes {
 		sc, ok, err := decodeShipmentChange(c)
@@ -224,71 +219,49 @@ func (s Service) Track(ctx context.Context, account string, changes []store.Chan
 		}
 		sh := sc.sh
 		if sc.send {
-			err := s.Outbox.SendMessage(ctx, queue.Message{
-				Group: group(account, sh.Seq), Dedup: dedup(sh.ID, sh.Push), Account: account, Body: tracking(account, sh),
-			})
-			if err != nil {
+			if err := s.Push.Send(ctx, account, group(account, sh.Seq), dedup(sh.ID, sh.Push), tracking(account, sh)); err != nil {
 				return fmt.Errorf("send shipment.tracking: %w", err)
 			}
 		}
 		if sc.retry {
-			err := s.Retries.SendMessage(ctx, queue.Message{
-				Delay: queue.Backoff(s.RetryBase, sh.Attempts), Account: account,
-				Body: Retry{Type: TypeRetry, ShipmentID: sh.ID, Attempt: sh.Attempts},
-			})
-			if err != nil {
-				return fmt.Errorf("schedule a retry: %w", err)
+			if err := s.Push.Schedule(ctx, account, sh.Attempts, Retry{Type: TypeRetry, ShipmentID: sh.ID, Attempt: sh.Attempts}); err != nil {
+				return fmt.Errorf("retry shipment %s: %w", sh.ID, err)
 			}
 		}
 	}
 	return nil
 }
 
-// Confirm applies a connector's result for a shipment's tracking: ok makes
-// it synced, an error failed (retried from the stream). A shipment the
-// account does not have, or of another channel, is ErrNotFound; a failure
-// for a synced shipment is ErrStale and changes nothing.
+// Confirm applies a connector's result for a shipment's tracking
+// (push.Confirm): ok makes it synced, an error failed (retried from
+// the stream). A shipment the account does not have, or of another
+// channel, is ErrNotFound; a result for a synced shipment (a success
+// reports nothing new for it) is push.ErrStale and changes nothing.
 func (s Service) Confirm(ctx context.Context, account string, res Result) error {
 	return s.update(ctx, account, res.ShipmentID, func(sh *Shipment) error {
 		if sh.ChannelUUID != res.ChannelUUID {
 			return ErrNotFound
 		}
-		switch {
-		case res.OK && sh.SyncStatus == StatusSynced:
-			return ErrStale
-		case res.OK:
-			sh.SyncStatus, sh.SyncError, sh.Attempts = StatusSynced, nil, 0
-		case sh.SyncStatus == StatusSynced:
-			return ErrStale
-		default:
-			msg := "the channel refused the tracking"
-			if res.Error != nil && *res.Error != "" {
-				msg = *res.Error
-			}
-			sh.SyncStatus, sh.SyncError = StatusFailed, &msg
-			sh.Attempts++
+		if sh.SyncStatus == StatusSynced {
+			return push.ErrStale
 		}
-		return nil
+		return push.Confirm(sh, push.Result{Version: sh.PushState().Version, OK: res.OK, Error: res.Error}, "the channel refused the tracking")
 	})
 }
 
 // Resend posts a failed shipment's tracking again (the retry queue's
 // delayed message): unless it was confirmed or failed again meanwhile
-// (ErrStale), it counts one more push, which the stream sends.
+// (push.ErrStale), it counts one more push, which the stream sends.
 func (s Service) Resend(ctx context.Context, account string, m Retry) error {
 	return s.update(ctx, account, m.ShipmentID, func(sh *Shipment) error {
-		if sh.SyncStatus != StatusFailed || sh.Attempts != m.Attempt {
-			return ErrStale
-		}
-		sh.Push++
-		return nil
+		return push.Resend(sh, push.Retry{Version: sh.PushState().Version, Attempt: m.Attempt})
 	})
 }
 
 // update reads the shipment, changes it with change and saves it on the
 // revision read, again when another write came between.
 func (s Service) update(ctx context.Context, account, id string, change func(*Shipment) error) error {
-	return orders.Retry(ctx, func() error {
+	return store.Retry(ctx, maxRaces, store.Raced, func() error {
 		sh, err := get(ctx, s.Table, account, id)
 		if err != nil {
 			return err
@@ -300,11 +273,6 @@ func (s Service) update(ctx context.Context, account, id string, change func(*Sh
 		if err := change(sh); err != nil {
 			return err
 		}
-		if err := save(ctx, s.Table, account, sh, was); errors.Is(err, errRaced) {
-			return orders.ErrRetry
-		} else if err != nil {
-			return err
-		}
-		return nil
+		return save(ctx, s.Table, account, sh, was)
 	})
 }

@@ -82,7 +82,7 @@ func statusCount(status string) store.CountName {
 }
 
 // errRaced is a save that lost to another write of the shipment.
-var errRaced = fmt.Errorf("shipment changed meanwhile")
+var errRaced = fmt.Errorf("shipment: %w", store.ErrRaced)
 
 // save writes sh if it is still at the revision it was read at, and moves
 // sh.Rev on: one PutItem, or with the counts of the sync statuses when sh

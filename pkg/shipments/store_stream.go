@@ -1,6 +1,9 @@
 package shipments
 
-import "github.com/multisell/multisell/pkg/store"
+import (
+	"github.com/multisell/multisell/pkg/push"
+	"github.com/multisell/multisell/pkg/store"
+)
 
 // shipmentChange is what a stream record of a shipment asks of channel
 // sync.
@@ -24,15 +27,14 @@ func decodeShipmentChange(c store.Change) (shipmentChange, bool, error) {
 		return shipmentChange{}, false, err
 	}
 	sc := shipmentChange{sh: sh}
-	if !c.Old.Exists() {
-		sc.send = sh.SyncStatus == StatusPending
-	} else {
+	var was push.State // a new shipment: nothing pushed before
+	if c.Old.Exists() {
 		old, err := decode(c.Old)
 		if err != nil {
 			return shipmentChange{}, false, err
 		}
-		sc.send = old.Push != sh.Push && sh.SyncStatus == StatusFailed
-		sc.retry = sh.SyncStatus == StatusFailed && (old.SyncStatus != StatusFailed || old.Attempts != sh.Attempts)
+		was = old.PushState()
 	}
+	sc.send, sc.retry = push.Due(was, sh.PushState())
 	return sc, sc.send || sc.retry, nil
 }

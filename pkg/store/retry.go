@@ -2,25 +2,61 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/multisell/multisell/pkg/logctx"
+)
+
+// ErrRaced marks a read-modify-write whose conditional write lost to
+// another write of the item between its read and its write: read again
+// and retry (Retry with Raced). Domains wrap it with what raced.
+var ErrRaced = errors.New("changed meanwhile")
+
+// Raced reports whether err is (or wraps) ErrRaced.
+func Raced(err error) bool { return errors.Is(err, ErrRaced) }
+
+// The retry schedule: the wait before the second attempt is about
+// retryFirst, doubling per attempt up to retryMost.
+const (
+	retryFirst = 5 * time.Millisecond
+	retryMost  = 100 * time.Millisecond
 )
 
 // Retry runs op until it returns an error retryable does not accept (or
-// none), at most attempts times, with a short jittered wait between: the
-// loop of a read-modify-write whose conditional write lost a race.
+// none), at most attempts times: the loop of a read-modify-write whose
+// conditional write lost a race (retryable: Raced, TransactionConflict, or
+// a domain's own test). Between attempts it waits a backoff with jitter
+// (retryWait), or returns ctx's error when ctx ends first. After the last
+// attempt it returns the last error, wrapped.
 func Retry(ctx context.Context, attempts int, retryable func(error) bool, op func() error) error {
 	var err error
 	for i := 1; i <= attempts; i++ {
 		if err = op(); err == nil || !retryable(err) {
 			return err
 		}
+		if i == attempts {
+			break
+		}
+		logctx.From(ctx).Debug("write raced, retrying", "attempt", i, "error", err.Error())
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(rand.IntN(5*i)+1) * time.Millisecond):
+		case <-time.After(retryWait(i)):
 		}
 	}
 	return fmt.Errorf("gave up after %d attempts: %w", attempts, err)
+}
+
+// retryWait is the wait after the failed attempt n (from 1): a random time
+// between half and all of retryFirst doubled n-1 times, at most retryMost,
+// so writers that raced each other spread out.
+func retryWait(n int) time.Duration {
+	d := retryMost
+	if n < 8 {
+		d = min(retryFirst<<(n-1), retryMost)
+	}
+	return d/2 + rand.N(d/2+1)
 }

@@ -1,7 +1,6 @@
-package queue
+package push
 
 import (
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,16 +20,5 @@ func TestBackoff(t *testing.T) {
 		if got := Backoff(tc.base, tc.attempt); got != tc.want {
 			t.Errorf("Backoff(%v, %d) = %v, want %v", tc.base, tc.attempt, got, tc.want)
 		}
-	}
-}
-
-func TestGroup(t *testing.T) {
-	t.Parallel()
-	long := strings.Repeat("x", 1000)
-	if g := Group("listing", "acct", long, long); len(g) > 128 || !strings.HasPrefix(g, "listing-") {
-		t.Errorf("Group = %q (%d characters): SQS takes 128", g, len(g))
-	}
-	if Group("p", "a", "bc") == Group("p", "ab", "c") {
-		t.Error("the parts' boundaries are lost")
 	}
 }
