@@ -25,7 +25,7 @@ func accountByToken(ctx context.Context, d *app.Deps, token string) (string, err
 	if token == "" {
 		return "", errors.New("--account TOKEN is required")
 	}
-	a, err := accounts.Service{Table: d.Table}.Get(ctx, accounts.IDForToken(token))
+	a, err := d.Accounts().Get(ctx, accounts.IDForToken(token))
 	if errors.Is(err, accounts.ErrNotFound) || (err == nil && a.Token != token) {
 		return "", fmt.Errorf("no account with token %q", token)
 	}

@@ -7,7 +7,7 @@ import "github.com/multisell/multisell/pkg/shipments"
 // queues.
 func (d *Deps) Shipments() shipments.Service {
 	return shipments.Service{
-		Table: d.Table, Stock: d.Orders(),
+		Table: d.Table, Stock: d.Orders(), Orders: d.Orders(), Warehouses: d.Warehouses(), Inventory: d.Inventory(),
 		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Retries: d.channelQueue(d.Config.ChannelRetryQueueURL),
 		RetryBase: d.Config.SyncRetryBase,
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/local/gateway"
-	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -40,7 +39,7 @@ func cachingGateway(t *testing.T, env *testenv.Env) (*testenv.Gateway, *atomic.I
 }
 
 func accountsService(env *testenv.Env) accounts.Service {
-	return accounts.Service{Table: env.Deps.Table, Revoker: ratelimit.Limiter{Table: env.Deps.Table}}
+	return env.Deps.Accounts()
 }
 
 // TestRotatedSecretStopsAtOnce: after a rotation, the old secret is refused

@@ -104,7 +104,7 @@ func (s Service) ListPage(ctx context.Context, account string, f Filter, page pa
 		recs, total = paging.Slice(all, page), len(all)
 	}
 	if f.Warehouse != "" && len(recs) == 0 {
-		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
+		if _, err := s.Warehouses.Get(ctx, account, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
 			return nil, 0, errs.NotFound(warehouses.NotFoundMessage)
 		} else if err != nil {
 			return nil, 0, err

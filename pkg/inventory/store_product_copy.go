@@ -80,7 +80,7 @@ func (s Service) products(ctx context.Context, account string, items []Item) (pr
 	for i, it := range items {
 		skus[i] = it.SKU
 	}
-	ps, err := catalog.Service{Table: s.Table}.Versions(ctx, account, skus)
+	ps, err := s.Catalog.Versions(ctx, account, skus)
 	if err != nil {
 		return nil, fmt.Errorf("read the products to copy: %w", err)
 	}
@@ -112,7 +112,7 @@ func (s Service) withProducts(ctx context.Context, account string, recs []Record
 	var joined map[string]catalog.Product
 	if len(old) > 0 {
 		var err error
-		if joined, err = (catalog.Service{Table: s.Table}).Lookup(ctx, account, old); err != nil {
+		if joined, err = s.Catalog.Lookup(ctx, account, old); err != nil {
 			return nil, fmt.Errorf("look up products: %w", err)
 		}
 	}

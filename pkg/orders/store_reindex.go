@@ -7,7 +7,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/store"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // legacyAllPK is the partition of the index items that listed every order
@@ -47,7 +46,7 @@ func (s Service) Reindex(ctx context.Context, account string) error {
 			return fmt.Errorf("delete old index item %s: %w", sk(it), err)
 		}
 	}
-	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	whs, err := s.Warehouses.List(ctx, account)
 	if err != nil {
 		return err
 	}

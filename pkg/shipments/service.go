@@ -33,6 +33,11 @@ type Service struct {
 	// back allocations), to allocate it to waiting orders: the orders
 	// service, wired in pkg/app. Nil: the stock waits for the next change.
 	Stock inventory.StockListener
+	// Orders, Warehouses and Inventory are the neighbours a shipment reads
+	// and commits with (wired in pkg/app).
+	Orders     orders.Service
+	Warehouses warehouses.Service
+	Inventory  inventory.Service
 	// Outbox is the channel outbox (FIFO, plain JSON); Retries the retry
 	// queue (delayed messages).
 	Outbox, Retries queue.Sender
@@ -84,8 +89,7 @@ func (s Service) Create(ctx context.Context, account string, req *Request) error
 // attempt makes one attempt at the shipment, returning the records where
 // it released stock.
 func (s Service) attempt(ctx context.Context, account string, req *Request) ([]inventory.SKUWarehouse, error) {
-	ordersSvc := orders.Service{Table: s.Table}
-	cur, err := ordersSvc.Get(ctx, account, req.Seq)
+	cur, err := s.Orders.Get(ctx, account, req.Seq)
 	if errors.Is(err, orders.ErrNotFound) {
 		return nil, errs.NotFound(MsgOrderNotFound)
 	}
@@ -109,7 +113,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	next := cur.Clone()
 	moves, err := applyShipment(&next, req.Items, req.Warehouse, "")
 	if errors.Is(err, errNeedFallback) {
-		whs, werr := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
+		whs, werr := s.Warehouses.ByPriority(ctx, account)
 		if werr != nil {
 			return nil, werr
 		}
@@ -129,7 +133,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	if err != nil {
 		return nil, err
 	}
-	freed, err := ordersSvc.SaveShipment(ctx, account, cur, &next, writes, covered(moves))
+	freed, err := s.Orders.SaveShipment(ctx, account, cur, &next, writes, covered(moves))
 	if err != nil {
 		return nil, shipFailure(err, len(writes), records)
 	}
@@ -154,7 +158,7 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 	if req.Warehouse == "" {
 		return err
 	}
-	if _, gerr := (warehouses.Service{Table: s.Table}).Get(ctx, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
+	if _, gerr := s.Warehouses.Get(ctx, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
 		return errs.NotFound(warehouses.NotFoundMessage)
 	} else if gerr != nil {
 		return gerr
