@@ -13,6 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/deadline"
+	"github.com/multisell/multisell/pkg/errs"
 )
 
 // ErrUnauthorized is the error API Gateway turns into its UNAUTHORIZED
@@ -53,7 +54,7 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 	ctx, cancel := deadline.Reserve(ctx, answerMargin)
 	defer cancel()
 	acct, err := a.Accounts.Get(ctx, id)
-	if errors.Is(err, accounts.ErrNotFound) {
+	if errs.KindOf(err) == errs.KindNotFound {
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}
 	if err != nil {

@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/sku"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Filter is a validated GET /inventory query.
@@ -104,9 +102,7 @@ func (s Service) ListPage(ctx context.Context, account string, f Filter, page pa
 		recs, total = paging.Slice(all, page), len(all)
 	}
 	if f.Warehouse != "" && len(recs) == 0 {
-		if _, err := s.Warehouses.Get(ctx, account, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
-			return nil, 0, errs.NotFound(warehouses.NotFoundMessage)
-		} else if err != nil {
+		if _, err := s.Warehouses.Get(ctx, account, f.Warehouse); err != nil {
 			return nil, 0, err
 		}
 	}

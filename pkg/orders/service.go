@@ -11,7 +11,6 @@ import (
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
-	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
@@ -67,9 +66,6 @@ type ProductLookup interface {
 // NotFoundMessage is the API error of an unknown order.
 const NotFoundMessage = "Order not found"
 
-// ErrNotFound is returned for an unknown order.
-var ErrNotFound = errors.New("order not found")
-
 // ErrRetry marks a write that lost a race (a condition on the order's
 // version or on stock failed, or a transaction conflict): read again and
 // recompute.
@@ -118,9 +114,7 @@ func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter,
 		}
 	}
 	if len(out.Items) == 0 {
-		if _, err := s.Warehouses.Get(ctx, account, wh); errors.Is(err, warehouses.ErrNotFound) {
-			return paging.Listing[Order]{}, errs.NotFound(warehouses.NotFoundMessage)
-		} else if err != nil {
+		if _, err := s.Warehouses.Get(ctx, account, wh); err != nil {
 			return paging.Listing[Order]{}, err
 		}
 	}

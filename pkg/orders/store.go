@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -49,7 +50,7 @@ func seqKey(account string) map[string]types.AttributeValue {
 }
 
 // getOrder reads one order of the account: one strongly consistent
-// GetItem; ErrNotFound when there is none.
+// GetItem; errs.NotFound when there is none.
 func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*Order, error) {
 	var o Order
 	found, err := t.Get(ctx, orderKey(account, seq), &o, true)
@@ -57,7 +58,7 @@ func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*O
 		return nil, fmt.Errorf("get order %d: %w", seq, err)
 	}
 	if !found {
-		return nil, ErrNotFound
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	return &o, nil
 }

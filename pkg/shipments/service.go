@@ -90,7 +90,7 @@ func (s Service) Create(ctx context.Context, account string, req *Request) error
 // it released stock.
 func (s Service) attempt(ctx context.Context, account string, req *Request) ([]inventory.SKUWarehouse, error) {
 	cur, err := s.Orders.Get(ctx, account, req.Seq)
-	if errors.Is(err, orders.ErrNotFound) {
+	if errs.KindOf(err) == errs.KindNotFound {
 		return nil, errs.NotFound(MsgOrderNotFound)
 	}
 	if err != nil {
@@ -158,9 +158,7 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 	if req.Warehouse == "" {
 		return err
 	}
-	if _, gerr := s.Warehouses.Get(ctx, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
-		return errs.NotFound(warehouses.NotFoundMessage)
-	} else if gerr != nil {
+	if _, gerr := s.Warehouses.Get(ctx, account, req.Warehouse); gerr != nil {
 		return gerr
 	}
 	return err

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -40,7 +41,7 @@ func put(ctx context.Context, t store.Table, account string, w Warehouse) error 
 
 // update applies in to an existing warehouse with one conditional
 // UpdateItem and reports whether the warehouse was archived before; an
-// unknown warehouse is ErrNotFound. in must change something.
+// unknown warehouse is errs.NotFound. in must change something.
 func update(ctx context.Context, t store.Table, account, uuid string, in Input) (wasArchived bool, err error) {
 	u := store.Update{Condition: "attribute_exists(PK)", Remove: in.Clear}
 	for _, attr := range slices.Sorted(maps.Keys(in.Text)) {
@@ -59,7 +60,7 @@ func update(ctx context.Context, t store.Table, account, uuid string, in Input) 
 	req.ReturnValues = types.ReturnValueUpdatedOld
 	out, err := t.DB.UpdateItem(ctx, req)
 	if store.ConditionFailed(err) {
-		return false, ErrNotFound
+		return false, errs.NotFound(NotFoundMessage)
 	}
 	if err != nil {
 		return false, fmt.Errorf("update warehouse: %w", err)
@@ -81,7 +82,7 @@ func get(ctx context.Context, t store.Table, account, uuid string) (Warehouse, e
 		return Warehouse{}, err
 	}
 	if !found {
-		return Warehouse{}, ErrNotFound
+		return Warehouse{}, errs.NotFound(NotFoundMessage)
 	}
 	return w, nil
 }

@@ -1,16 +1,11 @@
 package warehouses
 
-import "errors"
-
 // InventoryMaster values: the service keeps the stock of its own warehouses;
 // a marketplace keeps the stock of the warehouses it fulfils from.
 const (
 	MasterMultisell   = "multisell"
 	MasterMarketplace = "marketplace"
 )
-
-// ErrNotFound is returned for an unknown warehouse.
-var ErrNotFound = errors.New("warehouse not found")
 
 // NotFoundMessage is the API error message for an unknown warehouse.
 const NotFoundMessage = "Warehouse not found"

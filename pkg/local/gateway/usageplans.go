@@ -2,11 +2,11 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/accounts"
+	"github.com/multisell/multisell/pkg/errs"
 )
 
 // Throttle is a usage plan's steady rate (requests per second) and burst.
@@ -25,7 +25,7 @@ type KeyPlans func(ctx context.Context, key string) (Throttle, bool, error)
 func AccountPlans(accts AccountReader) KeyPlans {
 	return func(ctx context.Context, key string) (Throttle, bool, error) {
 		a, err := accts.Get(ctx, key)
-		if errors.Is(err, accounts.ErrNotFound) || (err == nil && accounts.APIKey(a.ID) != key) {
+		if errs.KindOf(err) == errs.KindNotFound || (err == nil && accounts.APIKey(a.ID) != key) {
 			return Throttle{}, false, nil
 		}
 		if err != nil {
