@@ -2,11 +2,8 @@ package inventory
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
@@ -86,14 +83,10 @@ func (s Service) ListPage(ctx context.Context, account string, f Filter, page pa
 	var recs []Record
 	total := -1
 	if q, ok := f.pageQuery(account); ok {
-		p, err := s.Table.Page(ctx, q, page.Number, page.Limit)
-		if err != nil {
-			return nil, 0, fmt.Errorf("list inventory: %w", err)
+		var err error
+		if recs, total, err = pageOf(ctx, s.Table, q, page); err != nil {
+			return nil, 0, err
 		}
-		if err := attributevalue.UnmarshalListOfMaps(p.Items, &recs); err != nil {
-			return nil, 0, fmt.Errorf("unmarshal inventory: %w", err)
-		}
-		total = int(p.Total)
 	} else {
 		all, err := f.listAll(ctx, s.Table, account)
 		if err != nil {
