@@ -35,7 +35,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	w := f.warehouse("W")
 	sends := new(int)
 	svc := inventory.Handlers{Service: inventory.Service{
-		Table: f.env.Deps.Table,
+		Table: f.env.Deps.Table, Warehouses: f.env.Deps.Warehouses(), Catalog: f.env.Deps.Catalog(),
 		Adjustments: queue.Sender{URL: f.env.Config.AdjustmentsQueueURL,
 			Client: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
 				o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {

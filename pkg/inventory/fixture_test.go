@@ -187,6 +187,8 @@ func (f *fixture) consumer(stock inventory.StockListener) inventory.Handlers {
 	cfg, sqs := f.env.Config, f.env.Deps.SQS
 	return inventory.Handlers{Service: inventory.Service{
 		Table:       f.env.Deps.Table,
+		Warehouses:  f.env.Deps.Warehouses(),
+		Catalog:     f.env.Deps.Catalog(),
 		Adjustments: queue.Sender{Client: sqs, URL: cfg.AdjustmentsQueueURL},
 		Rejects:     queue.Sender{Client: sqs, URL: cfg.AdjustmentsDLQURL},
 		Stock:       stock,
