@@ -100,3 +100,10 @@ func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, e
 	}
 	return Allocatable(all), nil
 }
+
+// Exists is a condition that the warehouse exists, for a transaction of
+// another domain that must not act on an unknown warehouse (a shipment from
+// it).
+func (s Service) Exists(account, uuid string) store.Write {
+	return store.Check(key(account, uuid), "attribute_exists(PK)", nil)
+}

@@ -20,13 +20,6 @@ func pk(account string) string { return store.PK(account, "WH") }
 // key is the primary key of a warehouse.
 func key(account, uuid string) map[string]types.AttributeValue { return store.Key(pk(account), uuid) }
 
-// Exists is a condition that the warehouse exists, for a transaction of
-// another domain that must not act on an unknown warehouse (a shipment from
-// it).
-func (s Service) Exists(account, uuid string) store.Write {
-	return store.Check(key(account, uuid), "attribute_exists(PK)", nil)
-}
-
 // put stores the new warehouse w: one PutItem that never overwrites.
 func put(ctx context.Context, t store.Table, account string, w Warehouse) error {
 	item, err := store.Marshal(w, key(account, w.UUID))
@@ -98,13 +91,4 @@ func list(ctx context.Context, t store.Table, account string) ([]Warehouse, erro
 		return nil, fmt.Errorf("unmarshal warehouses: %w", err)
 	}
 	return out, nil
-}
-
-// ArchiveChanged decodes a stream record of a warehouse: its uuid, when it
-// was archived or brought back (its stock stops or starts counting).
-func ArchiveChanged(c store.Change) (string, bool) {
-	if c.Kind != "WH" || !c.Old.Exists() || !c.New.Exists() {
-		return "", false
-	}
-	return c.SK, !store.Same(c.Old, c.New, "archived")
 }

@@ -1,5 +1,7 @@
 package warehouses
 
+import "github.com/multisell/multisell/pkg/store"
+
 // InventoryMaster values: the service keeps the stock of its own warehouses;
 // a marketplace keeps the stock of the warehouses it fulfils from.
 const (
@@ -80,4 +82,13 @@ func (w *Warehouse) optionalText(attr string) **string {
 		return &w.CountryCode
 	}
 	return nil
+}
+
+// ArchiveChanged decodes a stream record of a warehouse: its uuid, when it
+// was archived or brought back (its stock stops or starts counting).
+func ArchiveChanged(c store.Change) (string, bool) {
+	if c.Kind != "WH" || !c.Old.Exists() || !c.New.Exists() {
+		return "", false
+	}
+	return c.SK, !store.Same(c.Old, c.New, "archived")
 }
