@@ -14,7 +14,6 @@ import (
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Service serves the order and fulfillment endpoints, imports orders, and
@@ -23,19 +22,13 @@ type Service struct {
 	Table store.Table
 	// Warehouses, Inventory, Channels, Listings and Catalog are the
 	// neighbours the domain reads (and Inventory's reservations, which it
-	// commits with its orders), wired in pkg/app.
-	Warehouses WarehouseReader
+	// commits with its orders), wired in pkg/app. Of the warehouses it
+	// reads what the inventory domain reads too.
+	Warehouses inventory.WarehouseReader
 	Inventory  StockRecords
 	Channels   ChannelReader
 	Listings   LinkReader
 	Catalog    ProductLookup
-}
-
-// WarehouseReader reads the account's warehouses (the warehouses service).
-type WarehouseReader interface {
-	Get(ctx context.Context, account, uuid string) (warehouses.Warehouse, error)
-	List(ctx context.Context, account string) ([]warehouses.Warehouse, error)
-	Cached(ctx context.Context, account string, seen []string) ([]warehouses.Warehouse, error)
 }
 
 // StockRecords reads the account's inventory records and builds the
