@@ -10,7 +10,6 @@ import (
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/usageplans"
 )
 
@@ -57,7 +56,7 @@ func createAccount(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	svc := accountsService(d)
+	svc := d.Accounts()
 	if svc.Keys, err = usagePlans(ctx, d.Config); err != nil {
 		return err
 	}
@@ -82,7 +81,7 @@ func changeAccount(ctx context.Context, args []string, change func(accounts.Serv
 	if err != nil {
 		return err
 	}
-	svc := accountsService(d)
+	svc := d.Accounts()
 	if svc.Authorizers, err = authorizerCache(ctx, d.Config); err != nil {
 		return err
 	}
@@ -91,12 +90,6 @@ func changeAccount(ctx context.Context, args []string, change func(accounts.Serv
 		return err
 	}
 	return printJSON(out)
-}
-
-// accountsService is the accounts service of the stack d: rotations and
-// disablings revoke through the rate limiter's windows.
-func accountsService(d *app.Deps) accounts.Service {
-	return accounts.Service{Table: d.Table, Revoker: ratelimit.Limiter{Table: d.Table}}
 }
 
 // usagePlans is where new accounts get their API key: nowhere on the local

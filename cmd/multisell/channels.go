@@ -29,7 +29,7 @@ func runChannels(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := channels.Service{Table: d.Table}.Create(ctx, account, in)
+	c, err := d.Channels().Create(ctx, account, in)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/errs"
 )
 
 // connect builds the clients for the running local stack or, without one,
@@ -25,8 +26,8 @@ func accountByToken(ctx context.Context, d *app.Deps, token string) (string, err
 	if token == "" {
 		return "", errors.New("--account TOKEN is required")
 	}
-	a, err := accounts.Service{Table: d.Table}.Get(ctx, accounts.IDForToken(token))
-	if errors.Is(err, accounts.ErrNotFound) || (err == nil && a.Token != token) {
+	a, err := d.Accounts().Get(ctx, accounts.IDForToken(token))
+	if errs.KindOf(err) == errs.KindNotFound || (err == nil && a.Token != token) {
 		return "", fmt.Errorf("no account with token %q", token)
 	}
 	if err != nil {

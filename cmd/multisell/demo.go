@@ -12,7 +12,7 @@ import (
 // filled with demo.DemoSizes of every kind of data on the stack's first start.
 func init() {
 	onFirstStart = func(ctx context.Context, d *app.Deps) (demoCredentials, error) {
-		created, err := accounts.Service{Table: d.Table}.Create(ctx, accounts.Input{Name: "Demo Merchant"})
+		created, err := d.Accounts().Create(ctx, accounts.Input{Name: "Demo Merchant"})
 		if err != nil {
 			return demoCredentials{}, err
 		}

@@ -40,7 +40,7 @@ func runOrders(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	results, err := orders.Service{Table: d.Table}.Import(ctx, account, docs)
+	results, err := d.Orders().Import(ctx, account, docs)
 	if perr := printJSON(results); perr != nil {
 		return perr
 	}

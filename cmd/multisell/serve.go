@@ -207,7 +207,7 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Table)})
+	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts())})
 	if err != nil {
 		return err
 	}

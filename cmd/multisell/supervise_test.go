@@ -137,7 +137,7 @@ func TestServeRestartsEmulators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := accounts.Service{Table: deps.Table}.Create(context.Background(),
+	created, err := deps.Accounts().Create(context.Background(),
 		accounts.Input{Name: t.Name(), RPS: testenv.Unthrottled, RPM: testenv.Unthrottled})
 	if err != nil {
 		t.Fatal(err)

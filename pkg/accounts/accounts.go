@@ -20,8 +20,9 @@ const (
 	DefaultRPM = 40
 )
 
-// ErrNotFound is returned for an unknown account.
-var ErrNotFound = errors.New("account not found")
+// NotFoundMessage is the error message of an unknown account (an
+// errs.NotFound).
+const NotFoundMessage = "Account not found"
 
 // ErrChanged is returned when the account changed between the read and the
 // write of a rotation or a disabling: run it again.

@@ -83,7 +83,7 @@ func (s Service) Create(ctx context.Context, in Input) (Created, error) {
 	return Created{AccountID: a.ID, AccountToken: token, SecretKey: secret}, nil
 }
 
-// Get reads the account with the given id: ErrNotFound for none.
+// Get reads the account with the given id: errs.NotFound for none.
 func (s Service) Get(ctx context.Context, id string) (Account, error) {
 	return get(ctx, s.Table, id)
 }

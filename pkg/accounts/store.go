@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -55,7 +56,7 @@ func get(ctx context.Context, t store.Table, id string) (Account, error) {
 		return Account{}, err
 	}
 	if !found {
-		return Account{}, ErrNotFound
+		return Account{}, errs.NotFound(NotFoundMessage)
 	}
 	return a, nil
 }

@@ -6,6 +6,13 @@
 // binary links only the services its handler reaches; pkg/local/functions
 // maps every function name to the same handler for the local stack and the
 // tests.
+//
+// Every dependency of a service on another is a field its constructor sets
+// here (nothing else builds another package's Service: pkg/layout holds
+// that). The constructors call each other, so they must not call each
+// other in a circle: the orders service is the hook of inventory,
+// warehouses and shipments, so what it reads of those it reads through
+// views built without hooks (orders.go says which).
 package app
 
 import (

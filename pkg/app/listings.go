@@ -11,3 +11,8 @@ func (d *Deps) Listings() listings.Service {
 		Push: d.channelPush(), Tracking: d.Shipments(),
 	}
 }
+
+// listingLinks is the listings service with only its table, for the orders
+// service's import, which reads a channel's links (Links reads nothing
+// else), and which channel sync reaches (see Orders).
+func (d *Deps) listingLinks() listings.Service { return listings.Service{Table: d.Table} }

@@ -7,6 +7,7 @@ import "github.com/multisell/multisell/pkg/shipments"
 // queues.
 func (d *Deps) Shipments() shipments.Service {
 	return shipments.Service{
-		Table: d.Table, Stock: d.Orders(), Push: d.channelPush(),
+		Table: d.Table, Stock: d.Orders(), Orders: d.Orders(), Warehouses: d.Warehouses(), Inventory: d.Inventory(),
+		Push: d.channelPush(),
 	}
 }

@@ -7,3 +7,8 @@ import "github.com/multisell/multisell/pkg/warehouses"
 func (d *Deps) Warehouses() warehouses.Service {
 	return warehouses.Service{Table: d.Table, OnArchive: d.Orders().OnArchive}
 }
+
+// warehouseReads is the warehouses service without its archive hook, for
+// the services the hook's target (orders) reads through, which only read
+// warehouses (see Orders).
+func (d *Deps) warehouseReads() warehouses.Service { return warehouses.Service{Table: d.Table} }

@@ -13,7 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/deadline"
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/errs"
 )
 
 // ErrUnauthorized is the error API Gateway turns into its UNAUTHORIZED
@@ -22,7 +22,15 @@ var ErrUnauthorized = errors.New("Unauthorized")
 
 // Authorizer is the Lambda REQUEST authorizer.
 type Authorizer struct {
-	Table store.Table
+	// Accounts reads the account a token names (the accounts service,
+	// wired in pkg/app).
+	Accounts AccountReader
+}
+
+// AccountReader reads one account by its id; an unknown id is an
+// errs.KindNotFound error.
+type AccountReader interface {
+	Get(ctx context.Context, id string) (accounts.Account, error)
 }
 
 // answerMargin is how long before its timeout the authorizer stops waiting
@@ -45,8 +53,8 @@ func (a Authorizer) Handle(ctx context.Context, req events.APIGatewayCustomAutho
 	id := accounts.IDForToken(token)
 	ctx, cancel := deadline.Reserve(ctx, answerMargin)
 	defer cancel()
-	acct, err := accounts.Service{Table: a.Table}.Get(ctx, id)
-	if errors.Is(err, accounts.ErrNotFound) {
+	acct, err := a.Accounts.Get(ctx, id)
+	if errs.KindOf(err) == errs.KindNotFound {
 		return events.APIGatewayCustomAuthorizerResponse{}, ErrUnauthorized
 	}
 	if err != nil {

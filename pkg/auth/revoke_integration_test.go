@@ -14,7 +14,6 @@ import (
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/local/gateway"
-	"github.com/multisell/multisell/pkg/ratelimit"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -47,7 +46,7 @@ func countingAuthorizer(env *testenv.Env) (gateway.Lookup, *atomic.Int32) {
 }
 
 func accountsService(env *testenv.Env) accounts.Service {
-	return accounts.Service{Table: env.Deps.Table, Revoker: ratelimit.Limiter{Table: env.Deps.Table}}
+	return env.Deps.Accounts()
 }
 
 // TestRotatedSecretStopsAtOnce: after a rotation, the old secret is refused
@@ -156,7 +155,7 @@ func TestRevokedSecretSpendsNothing(t *testing.T) {
 			t.Parallel()
 			lookup, calls := countingAuthorizer(env)
 			gw := env.NewGateway(t, gateway.Options{AuthCacheTTL: 5 * time.Minute,
-				UsagePlans: gateway.AccountPlans(env.Deps.Table), Now: func() time.Time { return frozen }}, lookup)
+				UsagePlans: gateway.AccountPlans(env.Deps.Accounts()), Now: func() time.Time { return frozen }}, lookup)
 			acct := env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000})
 			old := gw.Client(t, acct)
 			if r := old.Do(http.MethodGet, "/warehouses", nil); r.Status != http.StatusOK {

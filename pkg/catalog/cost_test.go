@@ -57,7 +57,7 @@ func (c *catalogClient) serve(ctx context.Context, h handler, sku, query, body s
 		return err
 	}
 	req.MultiValueQueryStringParameters = q
-	_, err = h(catalog.Handlers{Service: catalog.Service{Table: c.env.Deps.Table}})(ctx, req)
+	_, err = h(catalog.Handlers{Service: c.env.Deps.Catalog()})(ctx, req)
 	return err
 }
 

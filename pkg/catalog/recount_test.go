@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -25,7 +24,7 @@ func TestRecount(t *testing.T) {
 	c.putGroup("H", groupBody("h", c.makeChildren("H", "S")...))
 	c.expect(200, "DELETE", productPath("P3"), nil)
 	c.env.Drain(t)
-	svc := catalog.Service{Table: c.env.Deps.Table}
+	svc := c.env.Deps.Catalog()
 	products := store.CountName{List: "products", Value: store.CountAll}
 	check := func(t *testing.T) {
 		t.Helper()

@@ -2,6 +2,7 @@ package channels
 
 import (
 	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // Channel states.
@@ -64,4 +65,15 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// SyncChanged tells whether a stream record changed what a channel's
+// listings push: a channel created, or its rules or state changed. It
+// returns the channel's uuid.
+func SyncChanged(c store.Change) (string, bool) {
+	if c.Kind != kind || !c.New.Exists() {
+		return "", false
+	}
+	changed := !c.Old.Exists() || !store.Same(c.Old, c.New, attrRules) || !store.Same(c.Old, c.New, attrState)
+	return c.SK, changed
 }

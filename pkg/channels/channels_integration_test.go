@@ -23,7 +23,7 @@ func TestListChannels(t *testing.T) {
 		{Name: "My Shop", Type: "Shopify", State: channels.StateInactive},
 		{Name: "eBay", Type: "eBay", State: channels.StateDisconnected},
 	} {
-		ch, err := channels.Service{Table: env.Deps.Table}.Create(ctx, acct.ID, in)
+		ch, err := env.Deps.Channels().Create(ctx, acct.ID, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func TestListChannels(t *testing.T) {
 	if r := other.Do(http.MethodGet, "/channels", nil); r.String() != "[]" {
 		t.Errorf("other account sees %s", r)
 	}
-	if _, err := (channels.Service{Table: env.Deps.Table}).Get(ctx, "acct_other", made[0].UUID); err != channels.ErrNotFound {
+	if _, err := env.Deps.Channels().Get(ctx, "acct_other", made[0].UUID); err != channels.ErrNotFound {
 		t.Errorf("Get with another account: %v", err)
 	}
 }
@@ -69,7 +69,7 @@ func TestCreateValidation(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
 	for _, in := range []channels.Input{{Type: "Amazon"}, {Name: "x"}, {Name: "x", Type: "y", State: "paused"}} {
-		if _, err := (channels.Service{Table: env.Deps.Table}).Create(context.Background(), "acct_x", in); err == nil {
+		if _, err := env.Deps.Channels().Create(context.Background(), "acct_x", in); err == nil {
 			t.Errorf("Create(%+v) succeeded", in)
 		}
 	}

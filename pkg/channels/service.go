@@ -12,7 +12,17 @@ import (
 )
 
 // Service is the channels domain: every operation on an account's channels.
-type Service struct{ Table store.Table }
+type Service struct {
+	Table store.Table
+	// Warehouses lists the account's warehouses (the warehouses service,
+	// wired in pkg/app).
+	Warehouses WarehouseLister
+}
+
+// WarehouseLister lists the account's warehouses, archived ones included.
+type WarehouseLister interface {
+	List(ctx context.Context, account string) ([]warehouses.Warehouse, error)
+}
 
 // Create stores a new channel of the account.
 func (s Service) Create(ctx context.Context, account string, in Input) (Channel, error) {
@@ -64,7 +74,7 @@ func (s Service) CheckWarehouses(ctx context.Context, account, field string, uui
 	if len(uuids) == 0 {
 		return nil
 	}
-	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	whs, err := s.Warehouses.List(ctx, account)
 	if err != nil {
 		return err
 	}

@@ -108,14 +108,3 @@ func list(ctx context.Context, t store.Table, account string) ([]Channel, error)
 	}
 	return out, nil
 }
-
-// SyncChanged tells whether a stream record changed what a channel's
-// listings push: a channel created, or its rules or state changed. It
-// returns the channel's uuid.
-func SyncChanged(c store.Change) (string, bool) {
-	if c.Kind != kind || !c.New.Exists() {
-		return "", false
-	}
-	changed := !c.Old.Exists() || !store.Same(c.Old, c.New, attrRules) || !store.Same(c.Old, c.New, attrState)
-	return c.SK, changed
-}

@@ -28,7 +28,7 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	var ch channels.Channel
 	for i := range bigN {
 		var err error
-		if ch, err = (channels.Service{Table: env.Deps.Table}).Create(ctx, acct.ID, channels.Input{Name: fmt.Sprintf("Shop %d", i), Type: "Shopify"}); err != nil {
+		if ch, err = env.Deps.Channels().Create(ctx, acct.ID, channels.Input{Name: fmt.Sprintf("Shop %d", i), Type: "Shopify"}); err != nil {
 			t.Fatalf("create channel: %v", err)
 		}
 	}

@@ -728,7 +728,7 @@ func TestTenantIsolation(t *testing.T) {
 	// B's own channel cannot draw on A's products or count A's warehouses: 404 Product
 	// not found, 422 naming the rule. (B's lists were read above, while it had no channel.)
 	t.Run("B's channel and A's resources", func(t *testing.T) {
-		ch, err := channels.Service{Table: env.Deps.Table}.Create(context.Background(), bAcct.ID, channels.Input{Name: "B's shop", Type: "Shopify"})
+		ch, err := env.Deps.Channels().Create(context.Background(), bAcct.ID, channels.Input{Name: "B's shop", Type: "Shopify"})
 		if err != nil {
 			t.Fatalf("create B's channel: %v", err)
 		}

@@ -74,7 +74,7 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 		map[string]any{"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 5},
 	}}, nil)
 
-	ch, err := channels.Service{Table: env.Deps.Table}.Create(context.Background(), acct.ID, channels.Input{
+	ch, err := env.Deps.Channels().Create(context.Background(), acct.ID, channels.Input{
 		Name: "Amazon US", Type: "Amazon", SiteID: "ATVPDKIKX0DER", Region: "US"})
 	if err != nil {
 		t.Fatalf("create channel: %v", err)
@@ -193,7 +193,7 @@ func importResults(t testing.TB, env *testenv.Env, account string, docs ...any) 
 		}
 		raws[i] = b
 	}
-	res, err := orders.Service{Table: env.Deps.Table}.Import(context.Background(), account, raws)
+	res, err := env.Deps.Orders().Import(context.Background(), account, raws)
 	if err != nil {
 		t.Fatalf("import: %v", err)
 	}

@@ -78,7 +78,7 @@ func TestRejections(t *testing.T) {
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	other := env.NewAccount(t, testenv.AccountOptions{})
 	ctx := context.Background()
-	ch, err := channels.Service{Table: env.Deps.Table}.Create(ctx, acct.ID, channels.Input{Name: "Shop", Type: "Shopify"})
+	ch, err := env.Deps.Channels().Create(ctx, acct.ID, channels.Input{Name: "Shop", Type: "Shopify"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func (s Service) Apply(ctx context.Context, adj Adjustment) ([]Result, error) {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			results[i], errs[i] = applyItem(ctx, t, adj, it, isotime.Format(now))
+			results[i], errs[i] = s.applyItem(ctx, adj, it, isotime.Format(now))
 		})
 	}
 	wg.Wait()

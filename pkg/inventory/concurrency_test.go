@@ -25,7 +25,6 @@ func TestConcurrentAdjustAndReserve(t *testing.T) {
 	for _, s := range skus {
 		f.create(record(s, w, 1000))
 	}
-	tb := f.env.Deps.Table
 	ctx := context.Background()
 
 	var mu sync.Mutex
@@ -46,7 +45,7 @@ func TestConcurrentAdjustAndReserve(t *testing.T) {
 				if rnd.IntN(2) == 0 {
 					it = inventory.Item{SKU: sku, Warehouse: w, Available: &v}
 				}
-				res, err := inventory.Service{Table: tb}.Apply(ctx, inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID),
+				res, err := f.env.Deps.Inventory().Apply(ctx, inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID),
 					Account: f.acct.ID, Method: inventory.MethodPatch, Items: []inventory.Item{it}})
 				if err != nil {
 					t.Error(err)
@@ -92,7 +91,7 @@ func TestConcurrentAdjustAndReserve(t *testing.T) {
 		}
 		// The last write wins and keeps what is reserved.
 		last := int64(777)
-		if _, err := (inventory.Service{Table: tb}).Apply(ctx, inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID),
+		if _, err := f.env.Deps.Inventory().Apply(ctx, inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID),
 			Account: f.acct.ID, Method: inventory.MethodPut,
 			Items: []inventory.Item{{SKU: s, Warehouse: w, Available: &last}}}); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // costCase is one endpoint at its largest: run makes the call (i numbers
@@ -36,7 +35,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	w := f.warehouse("W")
 	sends := new(int)
 	svc := inventory.Handlers{Service: inventory.Service{
-		Table: f.env.Deps.Table,
+		Table: f.env.Deps.Table, Warehouses: f.env.Deps.Warehouses(), Catalog: f.env.Deps.Catalog(),
 		Adjustments: queue.Sender{URL: f.env.Config.AdjustmentsQueueURL,
 			Client: sqs.New(f.env.Deps.SQS.Options(), func(o *sqs.Options) {
 				o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
@@ -69,7 +68,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 		return func(ctx context.Context, _ int) error {
 			// The warehouse list as a busy instance has it: in its copy, fresh
 			// (naming a warehouse the copy lacks reads it again, unmetered).
-			if _, err := (warehouses.Service{Table: f.env.Deps.Table}).Cached(context.Background(), f.acct.ID, []string{"not a warehouse"}); err != nil {
+			if _, err := f.env.Deps.Warehouses().Cached(context.Background(), f.acct.ID, []string{"not a warehouse"}); err != nil {
 				return err
 			}
 			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
@@ -80,7 +79,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 	}
 	adj := inventory.Adjustment{RequestID: inventory.NewRequestID(f.acct.ID), Account: f.acct.ID,
 		Method: inventory.MethodPut, Items: itemsOf(w, 50)}
-	if _, err := (inventory.Service{Table: f.env.Deps.Table}).Apply(context.Background(), adj); err != nil {
+	if _, err := f.env.Deps.Inventory().Apply(context.Background(), adj); err != nil {
 		tb.Fatal(err)
 	}
 	return []costCase{
@@ -110,7 +109,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 		{name: "consumer 50-item message", run: func(ctx context.Context, _ int) error {
 			a := adj
 			a.RequestID = inventory.NewRequestID(f.acct.ID)
-			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, a)
+			_, err := f.env.Deps.Inventory().Apply(ctx, a)
 			return err
 		}, want: map[string]int{"UpdateItem": 51, "PutItem": 1}},
 		// A PUT of missing records: the update finds none, then per record
@@ -121,11 +120,11 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			for k := range a.Items {
 				a.Items[k] = onHand(fmt.Sprintf("N%d-%02d", i, k), w, 1)
 			}
-			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, a)
+			_, err := f.env.Deps.Inventory().Apply(ctx, a)
 			return err
 		}, want: map[string]int{"UpdateItem": 51, "BatchGetItem": 50, "TransactWriteItems": 50, "PutItem": 1}},
 		{name: "consumer redelivery", run: func(ctx context.Context, _ int) error {
-			_, err := inventory.Service{Table: f.env.Deps.Table}.Apply(ctx, adj)
+			_, err := f.env.Deps.Inventory().Apply(ctx, adj)
 			return err
 		}, want: map[string]int{"UpdateItem": 1}},
 		{name: "GET /inventory/adjustments/{id}", run: func(ctx context.Context, _ int) error {

@@ -58,7 +58,7 @@ func (f *fixture) product(sku, body string) {
 	if err != nil {
 		f.t.Fatalf("upsert product %s: %v", sku, err)
 	}
-	if _, err := (catalog.Service{Table: f.env.Deps.Table}).Upsert(context.Background(), f.acct.ID, sku, in); err != nil {
+	if _, err := f.env.Deps.Catalog().Upsert(context.Background(), f.acct.ID, sku, in); err != nil {
 		f.t.Fatalf("upsert product %s: %v", sku, err)
 	}
 }
@@ -153,7 +153,7 @@ func (f *fixture) applied(id string) inventory.Status {
 // the write of inventory's Reserve, committed.
 func (f *fixture) reserve(sku, wh string, qty int) error {
 	t := f.env.Deps.Table
-	return t.Commit(context.Background(), []store.Write{inventory.Service{Table: t}.Reserve(f.acct.ID, sku, wh, qty)})
+	return t.Commit(context.Background(), []store.Write{f.env.Deps.Inventory().Reserve(f.acct.ID, sku, wh, qty)})
 }
 
 // check asserts the quantities of a record.
@@ -187,6 +187,8 @@ func (f *fixture) consumer(stock inventory.StockListener) inventory.Handlers {
 	cfg, sqs := f.env.Config, f.env.Deps.SQS
 	return inventory.Handlers{Service: inventory.Service{
 		Table:       f.env.Deps.Table,
+		Warehouses:  f.env.Deps.Warehouses(),
+		Catalog:     f.env.Deps.Catalog(),
 		Adjustments: queue.Sender{Client: sqs, URL: cfg.AdjustmentsQueueURL},
 		Rejects:     queue.Sender{Client: sqs, URL: cfg.AdjustmentsDLQURL},
 		Stock:       stock,

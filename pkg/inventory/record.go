@@ -43,3 +43,53 @@ const (
 
 // createdByPost is the created_by of records POST /inventory created.
 const createdByPost = "POST"
+
+// Inventory is an inventory record as GET /inventory returns it: the
+// stored quantities and fields, and the fields of the product with the same
+// SKU (null without one). cost is the record's own cost, else the product's.
+// description is the reason given with the last adjustment.
+type Inventory struct {
+	SKU           string   `json:"sku"`
+	Warehouse     string   `json:"warehouse_uuid"`
+	OnHand        int64    `json:"on_hand"`
+	Reserved      int64    `json:"reserved"`
+	Available     int64    `json:"available"`
+	ProductName   *string  `json:"product_name"`
+	PackageLength *float64 `json:"package_length"`
+	PackageWidth  *float64 `json:"package_width"`
+	PackageHeight *float64 `json:"package_height"`
+	PackageWeight *float64 `json:"package_weight"`
+	Cost          *float64 `json:"cost"`
+	UPC           *string  `json:"upc"`
+	EAN           *string  `json:"ean"`
+	ISBN          *string  `json:"isbn"`
+	GTIN          *string  `json:"gtin"`
+	GCID          *string  `json:"gcid"`
+	EPID          *string  `json:"epid"`
+	ASIN          *string  `json:"asin"`
+	FNSKU         *string  `json:"fnsku"`
+	BinLocation   *string  `json:"bin_location"`
+	Description   *string  `json:"description"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+}
+
+// view joins a record and its product's fields (the zero copy when there
+// is no product) into what the API returns.
+func view(rec Record, p productCopy) Inventory {
+	cost := rec.Cost
+	if cost == nil {
+		cost = p.Cost
+	}
+	return Inventory{
+		SKU: rec.SKU, Warehouse: rec.Warehouse,
+		OnHand: rec.OnHand, Reserved: rec.Reserved, Available: rec.Available,
+		ProductName:   p.Name,
+		PackageLength: p.PackageLength, PackageWidth: p.PackageWidth,
+		PackageHeight: p.PackageHeight, PackageWeight: p.PackageWeight,
+		Cost: cost,
+		UPC:  p.UPC, EAN: p.EAN, ISBN: p.ISBN, GTIN: p.GTIN, GCID: p.GCID, EPID: p.EPID, ASIN: p.ASIN,
+		BinLocation: rec.BinLocation, Description: rec.Description,
+		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -21,7 +20,7 @@ func TestRecount(t *testing.T) {
 		t.Fatalf("archive: %d %s", r.Status, r.Body)
 	}
 	skew := store.Counts{{List: "inventory", Value: store.CountAll}: 3, store.CountPer("inventory", "wh", w2): -2, store.CountPer("inventory", "wh", w3): 1}
-	f.env.CheckRecount(t, f.acct.ID, skew, inventory.Service{Table: f.env.Deps.Table}.Recount, func(t *testing.T) {
+	f.env.CheckRecount(t, f.acct.ID, skew, f.env.Deps.Inventory().Recount, func(t *testing.T) {
 		for query, n := range map[string]int{"": 6, "warehouse_uuid=" + w1: 4, "warehouse_uuid=" + w2: 2, "warehouse_uuid=" + w3: 0} {
 			for _, limit := range []int{1, 4} {
 				f.c.CheckTotalPages(t, "/inventory?"+query, n, limit)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/queue"
@@ -26,6 +27,25 @@ type Service struct {
 	// Stock, if set, is told which records changed after POST creates
 	// records and after the consumer applies an adjustment.
 	Stock StockListener
+	// Warehouses reads the account's warehouses and Catalog the products
+	// the records copy (the warehouses and catalog services, wired in
+	// pkg/app).
+	Warehouses WarehouseReader
+	Catalog    ProductReader
+}
+
+// WarehouseReader reads the account's warehouses (the warehouses service).
+type WarehouseReader interface {
+	Get(ctx context.Context, account, uuid string) (warehouses.Warehouse, error)
+	List(ctx context.Context, account string) ([]warehouses.Warehouse, error)
+	Cached(ctx context.Context, account string, seen []string) ([]warehouses.Warehouse, error)
+}
+
+// ProductReader reads the products of SKUs (the catalog service): with
+// their versions, to copy, or as the API shows them, to join.
+type ProductReader interface {
+	Versions(ctx context.Context, account string, skus []string) (map[string]catalog.Versioned, error)
+	Lookup(ctx context.Context, account string, skus []string) (map[string]catalog.Product, error)
 }
 
 // notify tells the stock listener about records a request created. The
@@ -49,7 +69,7 @@ func (s Service) checkWarehouses(ctx context.Context, account string, items []It
 	for i, it := range items {
 		named[i] = it.Warehouse
 	}
-	all, err := warehouses.Service{Table: s.Table}.Cached(ctx, account, named)
+	all, err := s.Warehouses.Cached(ctx, account, named)
 	if err != nil {
 		return err
 	}

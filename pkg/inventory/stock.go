@@ -1,6 +1,13 @@
 package inventory
 
-import "context"
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/multisell/multisell/pkg/store"
+)
 
 // SKUWarehouse names one inventory record.
 type SKUWarehouse struct{ SKU, Warehouse string }
@@ -28,4 +35,91 @@ func tellAdjusted(ctx context.Context, l StockListener, account string, results 
 		return a.StockAdjusted(ctx, account, results)
 	}
 	return l.StockAvailable(ctx, account, changed)
+}
+
+// Reserve is the write that moves qty from available to reserved at (sku,
+// warehouse): qty > 0 reserves under the condition available >= qty (and
+// the record exists); qty < 0 releases -qty (condition reserved >= -qty).
+// The orders domain commits it with the order.
+func (s Service) Reserve(account, sku, warehouse string, qty int) store.Write {
+	return reserveWrite(account, sku, warehouse, qty)
+}
+
+// Ship is the write that removes qty units from on_hand, of which
+// fromReserved (<= qty) were reserved: on_hand -= qty, reserved -=
+// fromReserved, available -= qty - fromReserved; condition: record exists,
+// reserved >= fromReserved, and (qty - fromReserved == 0 or available >=
+// qty - fromReserved). The shipments domain commits it with the shipment.
+func (s Service) Ship(account, sku, warehouse string, qty, fromReserved int) store.Write {
+	return shipWrite(account, sku, warehouse, qty, fromReserved)
+}
+
+// Records reads those of the records rs that exist, with strongly
+// consistent reads (one BatchGetItem per 100 keys), in no particular order:
+// the stock read of another domain's read-modify-write (the orders
+// domain's allocation).
+func (s Service) Records(ctx context.Context, account string, rs []SKUWarehouse) ([]Record, error) {
+	return getRecords(ctx, s.Table, account, rs)
+}
+
+// All reads every record of the account, in (sku, warehouse) order: a
+// whole-account view for checks and tools (the orders invariants, the
+// demo), never a request's read.
+func (s Service) All(ctx context.Context, account string) ([]Record, error) {
+	return allRecords(ctx, s.Table, account)
+}
+
+// stockReaders is how many SKUs' stock BySKU reads at once.
+const stockReaders = 8
+
+// BySKU reads every record of each SKU with strongly consistent reads (one
+// Query per SKU, up to stockReaders at once), keyed by SKU: what the
+// channel-sync function turns into listing and product quantities.
+func (s Service) BySKU(ctx context.Context, account string, skus []string) (map[string][]Record, error) {
+	skus = slices.Compact(slices.Sorted(slices.Values(skus)))
+	out := make(map[string][]Record, len(skus))
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, stockReaders)
+	)
+	for _, sku := range skus {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			recs, err := stockOf(ctx, s.Table, account, sku)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			out[sku] = recs
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// SKUsAt returns the SKUs that have a record at the warehouse (one Query
+// of GSI1, keys only): whose quantities archiving it changes.
+func (s Service) SKUsAt(ctx context.Context, account, warehouse string) ([]string, error) {
+	return skusAt(ctx, s.Table, account, warehouse)
+}
+
+// StockChanged decodes a stream record of an inventory record: the SKU,
+// when the record's available quantity changed (or the record came or
+// went).
+func StockChanged(c store.Change) (string, bool) {
+	if c.Kind != kindRecord || store.Same(c.Old, c.New, attrAvailable) {
+		return "", false
+	}
+	img := c.New
+	if !img.Exists() {
+		img = c.Old
+	}
+	sku := img.Text(attrSKU)
+	return sku, sku != ""
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -102,16 +103,14 @@ func newRecord(account string, it Item, now string) map[string]types.AttributeVa
 	return item
 }
 
-// Records reads those of the records rs that exist, with strongly
-// consistent reads (one BatchGetItem per 100 keys), in no particular order:
-// the stock read of another domain's read-modify-write (the orders
-// domain's allocation).
-func (s Service) Records(ctx context.Context, account string, rs []SKUWarehouse) ([]Record, error) {
+// getRecords reads those of the records rs that exist: strongly consistent,
+// one BatchGetItem per 100 keys.
+func getRecords(ctx context.Context, t store.Table, account string, rs []SKUWarehouse) ([]Record, error) {
 	keys := make([]map[string]types.AttributeValue, len(rs))
 	for i, r := range rs {
 		keys[i] = key(account, r.SKU, r.Warehouse)
 	}
-	items, err := s.Table.BatchGet(ctx, keys, true)
+	items, err := t.BatchGet(ctx, keys, true)
 	if err != nil {
 		return nil, fmt.Errorf("read inventory records: %w", err)
 	}
@@ -122,11 +121,10 @@ func (s Service) Records(ctx context.Context, account string, rs []SKUWarehouse)
 	return out, nil
 }
 
-// All reads every record of the account, in (sku, warehouse) order: a
-// whole-account view for checks and tools (the orders invariants, the
-// demo), never a request's read.
-func (s Service) All(ctx context.Context, account string) ([]Record, error) {
-	items, err := s.Table.QueryAll(ctx, pk(account))
+// allRecords reads every record of the account in (sku, warehouse) order:
+// one Query, all its pages.
+func allRecords(ctx context.Context, t store.Table, account string) ([]Record, error) {
+	items, err := t.QueryAll(ctx, pk(account))
 	if err != nil {
 		return nil, fmt.Errorf("read inventory: %w", err)
 	}
@@ -175,4 +173,16 @@ func putStatus(ctx context.Context, t store.Table, account string, st Status, no
 		return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
 	}
 	return nil
+}
+
+// copyValue is the stored value of a copy (a map).
+func copyValue(c productCopy) types.AttributeValue {
+	v, _ := attributevalue.Marshal(c) // cannot fail: strings and numbers
+	return v
+}
+
+// setCopy adds the copy of p and its version to the item of a new record.
+func setCopy(item map[string]types.AttributeValue, p *catalog.Versioned) {
+	item[attrProduct] = copyValue(copyOf(p))
+	item[attrPVersion] = store.N(versionOf(p))
 }

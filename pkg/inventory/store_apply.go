@@ -15,13 +15,13 @@ import (
 // applyItem applies one item of adj: one conditional UpdateItem of an
 // existing record; a PUT of a missing one creates it (createItem) and, when
 // another write created it meanwhile, updates that.
-func applyItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now string) (Result, error) {
+func (s Service) applyItem(ctx context.Context, adj Adjustment, it Item, now string) (Result, error) {
 	for range createAttempts {
-		res, missing, err := updateItem(ctx, t, adj, it, now)
+		res, missing, err := updateItem(ctx, s.Table, adj, it, now)
 		if !missing || adj.Method == MethodPatch {
 			return res, err
 		}
-		if res, made, err := createItem(ctx, t, adj, it, now); made || err != nil {
+		if res, made, err := s.createItem(ctx, adj, it, now); made || err != nil {
 			return res, err
 		}
 	}
@@ -56,8 +56,8 @@ func updateItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now
 // product's fields copied in (one strongly consistent read of the product)
 // and the counts of the list and of the warehouse, in one transaction.
 // made is false when the record exists after all.
-func createItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now string) (res Result, made bool, err error) {
-	ps, err := Service{Table: t}.products(ctx, adj.Account, []Item{it})
+func (s Service) createItem(ctx context.Context, adj Adjustment, it Item, now string) (res Result, made bool, err error) {
+	ps, err := s.products(ctx, adj.Account, []Item{it})
 	if err != nil {
 		return res, false, err
 	}
@@ -67,7 +67,7 @@ func createItem(ctx context.Context, t store.Table, adj Adjustment, it Item, now
 	u.SetValue(attrProduct, copyValue(copyOf(p)))
 	u.SetValue(attrPVersion, store.N(versionOf(p)))
 	writes := append([]store.Write{u.Write(key(adj.Account, it.SKU, it.Warehouse))}, created(it.Warehouse).Writes(adj.Account)...)
-	err = store.Retry(ctx, createAttempts, store.TransactionConflict, func() error { return t.Commit(ctx, writes) })
+	err = store.Retry(ctx, createAttempts, store.TransactionConflict, func() error { return s.Table.Commit(ctx, writes) })
 	if i, ok := store.FailedWrite(err); ok && i == 0 {
 		return res, false, nil
 	}

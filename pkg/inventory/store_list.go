@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -130,4 +131,42 @@ func (f Filter) listAll(ctx context.Context, t store.Table, account string) ([]R
 		return strings.Compare(sortKey(a.SKU, a.Warehouse), sortKey(b.SKU, b.Warehouse))
 	})
 	return out, nil
+}
+
+// pageOf reads page p of the records q lists (store.Table.Page: one Query)
+// and the size of the list.
+func pageOf(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]Record, int, error) {
+	out, err := t.Page(ctx, q, p.Number, p.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list inventory: %w", err)
+	}
+	var recs []Record
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &recs); err != nil {
+		return nil, 0, fmt.Errorf("unmarshal inventory: %w", err)
+	}
+	return recs, int(out.Total), nil
+}
+
+// countList is the name of the inventory records' counts (store.Counts):
+// one for the whole list and one per warehouse, in one item, so that a
+// creation writes one count item. Records are never deleted, so only a
+// creation changes them.
+const countList = "inventory"
+
+// allCount is the count of the account's records.
+var allCount = store.CountName{List: countList, Value: store.CountAll}
+
+// warehouseCount is the count of one warehouse's records.
+func warehouseCount(warehouse string) store.CountName {
+	return store.CountPer(countList, "wh", warehouse)
+}
+
+// created are the count changes of new records at the warehouses.
+func created(warehouses ...string) store.Counts {
+	c := store.Counts{}
+	for _, w := range warehouses {
+		c.Add(allCount, 1)
+		c.Add(warehouseCount(w), 1)
+	}
+	return c
 }

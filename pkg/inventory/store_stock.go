@@ -1,8 +1,15 @@
 package inventory
 
 import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/isotime"
@@ -21,10 +28,10 @@ func quantityUpdate(account, sku, warehouse, set, cond string, values map[string
 	return u.Write(key(account, sku, warehouse))
 }
 
-// Reserve is the write that moves qty from available to reserved at (sku,
+// reserveWrite is Service.Reserve's write: it moves qty from available to reserved at (sku,
 // warehouse): qty > 0 reserves under the condition available >= qty (and
 // the record exists); qty < 0 releases -qty (condition reserved >= -qty).
-func (s Service) Reserve(account, sku, warehouse string, qty int) store.Write {
+func reserveWrite(account, sku, warehouse string, qty int) store.Write {
 	values := map[string]types.AttributeValue{":q": store.N(int64(qty))}
 	cond := "#available >= :q"
 	if qty < 0 {
@@ -35,12 +42,12 @@ func (s Service) Reserve(account, sku, warehouse string, qty int) store.Write {
 		"#reserved = #reserved + :q, #available = #available - :q", cond, values)
 }
 
-// Ship is the write that removes qty units from on_hand, of which
+// shipWrite is Service.Ship's write: it removes qty units from on_hand, of which
 // fromReserved (<= qty) were reserved: on_hand -= qty, reserved -=
 // fromReserved, available -= qty - fromReserved; condition: record exists,
 // reserved >= fromReserved, and (qty - fromReserved == 0 or available >=
 // qty - fromReserved).
-func (s Service) Ship(account, sku, warehouse string, qty, fromReserved int) store.Write {
+func shipWrite(account, sku, warehouse string, qty, fromReserved int) store.Write {
 	free := qty - fromReserved
 	values := map[string]types.AttributeValue{
 		":q": store.N(int64(qty)), ":r": store.N(int64(fromReserved)), ":f": store.N(int64(free)),
@@ -51,4 +58,48 @@ func (s Service) Ship(account, sku, warehouse string, qty, fromReserved int) sto
 	}
 	return quantityUpdate(account, sku, warehouse,
 		"#on_hand = #on_hand - :q, #reserved = #reserved - :r, #available = #available - :f", cond, values)
+}
+
+// stockOf reads the records of one SKU: one consistent Query.
+func stockOf(ctx context.Context, t store.Table, account, sku string) ([]Record, error) {
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :sku)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": store.S(pk(account)), ":sku": store.S(store.KeyText(sku) + store.Sep),
+		},
+		ConsistentRead: aws.Bool(true),
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("read stock of %q: %w", sku, err)
+	}
+	var recs []Record
+	if err := attributevalue.UnmarshalListOfMaps(items, &recs); err != nil {
+		return nil, fmt.Errorf("unmarshal stock of %q: %w", sku, err)
+	}
+	// Exact matches only: a local emulator compares key prefixes without
+	// case.
+	return slices.DeleteFunc(recs, func(r Record) bool { return r.SKU != sku }), nil
+}
+
+// skusAt reads the SKUs that have a record at the warehouse: one Query of
+// GSI1, keys only.
+func skusAt(ctx context.Context, t store.Table, account, warehouse string) ([]string, error) {
+	items, err := t.QueryUpTo(ctx, dynamodb.QueryInput{
+		IndexName:              aws.String(store.GSI1),
+		KeyConditionExpression: aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": store.S(byWarehousePK(account, warehouse)),
+		},
+		ProjectionExpression: aws.String(attrSKU),
+	}, math.MaxInt)
+	if err != nil {
+		return nil, fmt.Errorf("read the SKUs at warehouse %s: %w", warehouse, err)
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if s, ok := it[attrSKU].(*types.AttributeValueMemberS); ok {
+			out = append(out, s.Value)
+		}
+	}
+	return out, nil
 }

@@ -18,7 +18,7 @@ func TestBadInput(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	other := w.Env.NewAccount(t, testenv.AccountOptions{})
-	otherCh, err := channels.Service{Table: w.Env.Deps.Table}.Create(context.Background(), other.ID, channels.Input{Name: "x", Type: "Amazon"})
+	otherCh, err := w.Env.Deps.Channels().Create(context.Background(), other.ID, channels.Input{Name: "x", Type: "Amazon"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestIsolation(t *testing.T) {
 	chBefore := a.C.Do(http.MethodGet, "/channels", nil).String()
 	bAcct := a.Env.NewAccount(t, testenv.AccountOptions{})
 	b := a.Env.Client(t, bAcct)
-	if _, err := (channels.Service{Table: a.Env.Deps.Table}).Create(context.Background(), bAcct.ID, channels.Input{Name: "B", Type: "Amazon"}); err != nil {
+	if _, err := a.Env.Deps.Channels().Create(context.Background(), bAcct.ID, channels.Input{Name: "B", Type: "Amazon"}); err != nil {
 		t.Fatal(err)
 	}
 	b.Do(http.MethodPut, "/products/P", map[string]any{"name": "B's P"})

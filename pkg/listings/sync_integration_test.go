@@ -35,7 +35,7 @@ func newWorld(t testing.TB) *world {
 	f.Product("P")
 	f.Stock("P", w.A, 10)
 	f.Stock("P", w.B, 5)
-	ch, err := channels.Service{Table: f.Env.Deps.Table}.Create(context.Background(), f.Acct.ID, channels.Input{Name: "eBay", Type: "eBay"})
+	ch, err := f.Env.Deps.Channels().Create(context.Background(), f.Acct.ID, channels.Input{Name: "eBay", Type: "eBay"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestRulesAndLinks(t *testing.T) {
 	}
 
 	// A channel that is not active: its listings are off.
-	inactive, err := channels.Service{Table: w.Env.Deps.Table}.Create(context.Background(), w.Acct.ID, channels.Input{Name: "Etsy", Type: "Etsy", State: channels.StateInactive})
+	inactive, err := w.Env.Deps.Channels().Create(context.Background(), w.Acct.ID, channels.Input{Name: "Etsy", Type: "Etsy", State: channels.StateInactive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/inventory"
-	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
@@ -116,8 +115,8 @@ func without(whs []string, wh string) []string {
 
 // allocate plans o's unassigned quantities against the current stock, over
 // the active warehouses but skip (if set).
-func allocate(ctx context.Context, t store.Table, account string, o *Order, skip string) error {
-	sup, err := readSupply(ctx, t, account, o.needs())
+func (s Service) allocate(ctx context.Context, account string, o *Order, skip string) error {
+	sup, err := s.readSupply(ctx, account, o.needs())
 	if err != nil {
 		return err
 	}
@@ -134,7 +133,7 @@ func (s Service) allocateWaiting(ctx context.Context, account string, skus []str
 	if err != nil || len(seqs) == 0 {
 		return err
 	}
-	sup, err := readSupply(ctx, s.Table, account, waited)
+	sup, err := s.readSupply(ctx, account, waited)
 	if err != nil {
 		return err
 	}
@@ -169,7 +168,7 @@ func (s Service) reallocate(ctx context.Context, account string, seq int64, drop
 		var sup supply
 		if first && hint != nil {
 			sup = *hint
-		} else if sup, err = readSupply(ctx, s.Table, account, next.needs()); err != nil {
+		} else if sup, err = s.readSupply(ctx, account, next.needs()); err != nil {
 			return err
 		}
 		first = false
@@ -178,6 +177,6 @@ func (s Service) reallocate(ctx context.Context, account string, seq int64, drop
 		if drop == "" && len(reserveDeltas(cur, &next)) == 0 {
 			return nil
 		}
-		return save(ctx, s.Table, account, cur, &next, nil, nil)
+		return s.save(ctx, account, cur, &next, nil, nil)
 	})
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // The account the allocation cost cases run in: 20 warehouses and 100
@@ -33,7 +32,7 @@ const (
 // record of each of 50 SKUs (the consumer's part after applying it).
 func allocationCases(tb testing.TB) []testenv.CostCase {
 	f := orderstest.New(tb)
-	t, acct := f.Env.Deps.Table, f.Acct.ID
+	acct := f.Acct.ID
 	whs := make([]string, allocWarehouses)
 	for i := range whs {
 		whs[i] = f.Warehouse(fmt.Sprintf("W%02d", i))
@@ -49,7 +48,7 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 		}
 	}
 	for start := 0; start < len(records); start += 50 {
-		if err := (inventory.Service{Table: t}).Create(context.Background(), acct, records[start:start+50]); err != nil {
+		if err := f.Env.Deps.Inventory().Create(context.Background(), acct, records[start:start+50]); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -68,7 +67,7 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 	// (naming a warehouse the copy lacks reads it again), so that it does
 	// not expire during the case.
 	warm := func() error {
-		_, err := warehouses.Service{Table: t}.Cached(context.Background(), acct, []string{"not a warehouse"})
+		_, err := f.Env.Deps.Warehouses().Cached(context.Background(), acct, []string{"not a warehouse"})
 		return err
 	}
 	plan := func(ctx context.Context, _ int) error {
@@ -79,7 +78,7 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 		for i, sku := range skus {
 			o.Items = append(o.Items, orders.Item{OrderItemRef: fmt.Sprint(i), SKU: sku, InventorySKU: &sku, Quantity: 1})
 		}
-		if err := orders.Allocate(ctx, t, acct, o); err != nil {
+		if err := orders.Allocate(ctx, f.Svc, acct, o); err != nil {
 			return err
 		}
 		for _, it := range o.Items {
@@ -109,7 +108,7 @@ func allocationCases(tb testing.TB) []testenv.CostCase {
 		for i := range 50 { // one record of each of 50 SKUs
 			adj.Items = append(adj.Items, records[2*i])
 		}
-		results, err := inventory.Service{Table: t}.Apply(context.Background(), adj) // not the listener's cost
+		results, err := f.Env.Deps.Inventory().Apply(context.Background(), adj) // not the listener's cost
 		if err != nil {
 			return err
 		}

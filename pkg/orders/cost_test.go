@@ -18,6 +18,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/orders"
@@ -41,10 +42,9 @@ func newShop(tb testing.TB, onHand int64, check bool) *shop {
 	tb.Helper()
 	ctx := context.Background()
 	env := testenv.Get(tb)
-	t := env.Deps.Table
-	s := &shop{env: env, acct: env.NewAccount(tb, testenv.AccountOptions{}), svc: orders.Service{Table: t}}
+	s := &shop{env: env, acct: env.NewAccount(tb, testenv.AccountOptions{}), svc: env.Deps.Orders()}
 	var err error
-	if s.ch, err = (channels.Service{Table: t}).Create(ctx, s.acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"}); err != nil {
+	if s.ch, err = env.Deps.Channels().Create(ctx, s.acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"}); err != nil {
 		tb.Fatal(err)
 	}
 	c := env.Client(tb, s.acct)
@@ -60,12 +60,12 @@ func newShop(tb testing.TB, onHand int64, check bool) *shop {
 	}
 	r.JSON(tb, &w)
 	s.wh = w.UUID
-	if err := (inventory.Service{Table: t}).Create(ctx, s.acct.ID, []inventory.Item{{SKU: "S", Warehouse: s.wh, OnHand: &onHand}}); err != nil {
+	if err := env.Deps.Inventory().Create(ctx, s.acct.ID, []inventory.Item{{SKU: "S", Warehouse: s.wh, OnHand: &onHand}}); err != nil {
 		tb.Fatal(err)
 	}
 	if check {
 		tb.Cleanup(func() {
-			if err := (orders.Service{Table: t}).CheckInvariants(context.Background(), s.acct.ID); err != nil {
+			if err := env.Deps.Orders().CheckInvariants(context.Background(), s.acct.ID); err != nil {
 				tb.Errorf("invariants: %v", err)
 			}
 		})
@@ -214,7 +214,7 @@ func newRecorder(env *testenv.Env) *recorder {
 			}), middleware.After)
 		})
 	})
-	r.svc = orders.Handlers{Service: orders.Service{Table: store.Table{DB: db, Name: env.Deps.Table.Name}}}
+	r.svc = orders.Handlers{Service: (&app.Deps{Table: store.Table{DB: db, Name: env.Deps.Table.Name}}).Orders()}
 	return r
 }
 

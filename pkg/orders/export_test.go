@@ -52,7 +52,7 @@ func ForgetCursors(t store.Table, account string) error {
 // Allocate plans o's unassigned quantities as an import does (o's statuses
 // derived first): the stock of the SKUs o needs and the warehouses to plan
 // it over. Nothing is written.
-func Allocate(ctx context.Context, t store.Table, account string, o *Order) error {
+func Allocate(ctx context.Context, s Service, account string, o *Order) error {
 	o.derive()
-	return allocate(ctx, t, account, o, "")
+	return s.allocate(ctx, account, o, "")
 }

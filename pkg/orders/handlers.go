@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"errors"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/errs"
@@ -38,9 +37,6 @@ func (h Handlers) GetOne(ctx context.Context, r *api.Request) (*api.Response, er
 		return nil, errs.NotFound(NotFoundMessage)
 	}
 	o, err := h.Service.Get(ctx, r.Account.ID, seq)
-	if errors.Is(err, ErrNotFound) {
-		return nil, errs.NotFound(NotFoundMessage)
-	}
 	if err != nil {
 		return nil, err
 	}

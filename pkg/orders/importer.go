@@ -8,10 +8,8 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
-	"github.com/multisell/multisell/pkg/listings"
 )
 
 // Import results.
@@ -114,7 +112,7 @@ func (im *importer) channel(ctx context.Context, id string) (*channels.Channel, 
 	if c, ok := im.channels[id]; ok {
 		return c, nil
 	}
-	c, err := channels.Service{Table: im.Table}.Get(ctx, im.account, id)
+	c, err := im.Channels.Get(ctx, im.account, id)
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +143,13 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 		return nil, "", nil, err
 	}
 	next.derive()
-	if err := allocate(ctx, im.Table, im.account, next, ""); err != nil {
+	if err := im.allocate(ctx, im.account, next, ""); err != nil {
 		return nil, "", nil, err
 	}
 	if reflect.DeepEqual(cur, next) {
 		return &seq, ResultUnchanged, nil, nil
 	}
-	if err := save(ctx, im.Table, im.account, cur, next, nil, nil); err != nil {
+	if err := im.save(ctx, im.account, cur, next, nil, nil); err != nil {
 		return nil, "", nil, err
 	}
 	im.waiting = next.needs()
@@ -173,10 +171,10 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 	}
 	o.Seq = prev + 1
 	o.derive()
-	if err := allocate(ctx, im.Table, im.account, o, ""); err != nil {
+	if err := im.allocate(ctx, im.account, o, ""); err != nil {
 		return nil, err
 	}
-	if err := save(ctx, im.Table, im.account, nil, o, createWrites(im.account, d.ChannelUUID, d.DisplayRef, prev), nil); err != nil {
+	if err := im.save(ctx, im.account, nil, o, createWrites(im.account, d.ChannelUUID, d.DisplayRef, prev), nil); err != nil {
 		return nil, err
 	}
 	im.lastSeq = &o.Seq
@@ -276,11 +274,11 @@ func (im *importer) resolve(ctx context.Context, o *Order) error {
 	if len(skus) == 0 || !o.open() && o.Version > 0 {
 		return nil
 	}
-	links, err := listings.Service{Table: im.Table}.Links(ctx, im.account, o.ChannelUUID, skus)
+	links, err := im.Listings.Links(ctx, im.account, o.ChannelUUID, skus)
 	if err != nil {
 		return err
 	}
-	products, err := catalog.Service{Table: im.Table}.Lookup(ctx, im.account, skus)
+	products, err := im.Catalog.Lookup(ctx, im.account, skus)
 	if err != nil {
 		return fmt.Errorf("look up products: %w", err)
 	}

@@ -199,7 +199,7 @@ func TestConcurrentInvariants(t *testing.T) {
 	if fulfilled != want {
 		t.Errorf("fulfilled %d units, %d shipments succeeded: an update was lost", fulfilled, want)
 	}
-	if err := (orders.Service{Table: f.Env.Deps.Table}).CheckInvariants(context.Background(), f.Acct.ID); err != nil {
+	if err := f.Env.Deps.Orders().CheckInvariants(context.Background(), f.Acct.ID); err != nil {
 		t.Errorf("invariants: %v", err)
 	}
 	// Once everything settled, no order waits for a SKU that is available.

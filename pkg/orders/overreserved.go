@@ -16,7 +16,7 @@ func (s Service) fixOverReserved(ctx context.Context, account string, records []
 	if len(records) == 0 {
 		return nil
 	}
-	changed, err := inventory.Service{Table: s.Table}.Records(ctx, account, records)
+	changed, err := s.Inventory.Records(ctx, account, records)
 	if err != nil {
 		return fmt.Errorf("read changed stock: %w", err)
 	}
@@ -61,10 +61,10 @@ func (s Service) takeBack(ctx context.Context, account, sku, wh string, deficit 
 			if taken == 0 {
 				return nil
 			}
-			if err := allocate(ctx, s.Table, account, &next, wh); err != nil {
+			if err := s.allocate(ctx, account, &next, wh); err != nil {
 				return err
 			}
-			if err := save(ctx, s.Table, account, cur, &next, nil, nil); err != nil {
+			if err := s.save(ctx, account, cur, &next, nil, nil); err != nil {
 				return err
 			}
 			deficit -= taken

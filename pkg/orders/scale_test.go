@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/channels"
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/store"
@@ -131,7 +130,7 @@ func seed(tb testing.TB, n int, check bool) *seeded {
 		tb.Fatalf("seed %d orders: %v", n, err)
 	}
 	err := t.Commit(ctx, append(counts.Writes(s.acct.ID),
-		inventory.Service{Table: t}.Reserve(s.acct.ID, "S", s.wh, reserved),
+		s.env.Deps.Inventory().Reserve(s.acct.ID, "S", s.wh, reserved),
 		store.Put(orders.SeqCounterItem(s.acct.ID, int64(n)), "", nil),
 	))
 	if err != nil {

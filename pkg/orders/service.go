@@ -9,25 +9,55 @@ import (
 	"slices"
 
 	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
-	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Service serves the order and fulfillment endpoints, imports orders, and
 // keeps allocations right when stock or warehouses change.
 type Service struct {
 	Table store.Table
+	// Warehouses, Inventory, Channels, Listings and Catalog are the
+	// neighbours the domain reads (and Inventory's reservations, which it
+	// commits with its orders), wired in pkg/app. Of the warehouses it
+	// reads what the inventory domain reads too.
+	Warehouses inventory.WarehouseReader
+	Inventory  StockRecords
+	Channels   ChannelReader
+	Listings   LinkReader
+	Catalog    ProductLookup
+}
+
+// StockRecords reads the account's inventory records and builds the
+// reservation changes an order's save commits (the inventory service).
+type StockRecords interface {
+	All(ctx context.Context, account string) ([]inventory.Record, error)
+	Records(ctx context.Context, account string, rs []inventory.SKUWarehouse) ([]inventory.Record, error)
+	BySKU(ctx context.Context, account string, skus []string) (map[string][]inventory.Record, error)
+	Reserve(account, sku, warehouse string, qty int) store.Write
+}
+
+// ChannelReader reads one channel of the account (the channels service).
+type ChannelReader interface {
+	Get(ctx context.Context, account, uuid string) (channels.Channel, error)
+}
+
+// LinkReader reads the explicit links of a channel's SKUs (the listings
+// service, Links).
+type LinkReader interface {
+	Links(ctx context.Context, account, channel string, channelSKUs []string) (map[string]string, error)
+}
+
+// ProductLookup reads the products of SKUs (the catalog service).
+type ProductLookup interface {
+	Lookup(ctx context.Context, account string, skus []string) (map[string]catalog.Product, error)
 }
 
 // NotFoundMessage is the API error of an unknown order.
 const NotFoundMessage = "Order not found"
-
-// ErrNotFound is returned for an unknown order.
-var ErrNotFound = errors.New("order not found")
 
 // ErrRetry marks a write that lost a race (a condition on the order's
 // version or on stock failed, or a transaction conflict): read again and
@@ -78,9 +108,7 @@ func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter,
 		}
 	}
 	if len(out.Items) == 0 {
-		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, wh); errors.Is(err, warehouses.ErrNotFound) {
-			return paging.Listing[Order]{}, errs.NotFound(warehouses.NotFoundMessage)
-		} else if err != nil {
+		if _, err := s.Warehouses.Get(ctx, account, wh); err != nil {
 			return paging.Listing[Order]{}, err
 		}
 	}
@@ -123,7 +151,7 @@ func (s Service) Import(ctx context.Context, account string, docs []json.RawMess
 // everything else has them written first, in steps of their own; the
 // shipment's writes always go with the order's last write.
 func (s Service) SaveShipment(ctx context.Context, account string, cur, next *Order, shipment []store.Write, shipped map[allocation.Record]int) ([]inventory.SKUWarehouse, error) {
-	if err := save(ctx, s.Table, account, cur, next, shipment, shipped); err != nil {
+	if err := s.save(ctx, account, cur, next, shipment, shipped); err != nil {
 		return nil, err
 	}
 	return released(cur, next, shipped), nil
@@ -202,13 +230,13 @@ func (s Service) CheckInvariants(ctx context.Context, account string) error {
 		return err
 	}
 	checkOrders(all, bad)
-	if records, err := (inventory.Service{Table: s.Table}).All(ctx, account); err != nil {
+	if records, err := s.Inventory.All(ctx, account); err != nil {
 		bad("%w", err)
 	} else {
 		checkStock(records, reservedBy(all), bad)
 	}
 	checkRefs(ctx, s.Table, account, all, bad)
-	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	whs, err := s.Warehouses.List(ctx, account)
 	if err != nil {
 		return err
 	}

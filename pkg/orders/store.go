@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
-	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
 )
@@ -50,7 +50,7 @@ func seqKey(account string) map[string]types.AttributeValue {
 }
 
 // getOrder reads one order of the account: one strongly consistent
-// GetItem; ErrNotFound when there is none.
+// GetItem; errs.NotFound when there is none.
 func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*Order, error) {
 	var o Order
 	found, err := t.Get(ctx, orderKey(account, seq), &o, true)
@@ -58,7 +58,7 @@ func getOrder(ctx context.Context, t store.Table, account string, seq int64) (*O
 		return nil, fmt.Errorf("get order %d: %w", seq, err)
 	}
 	if !found {
-		return nil, ErrNotFound
+		return nil, errs.NotFound(NotFoundMessage)
 	}
 	return &o, nil
 }
@@ -209,11 +209,11 @@ type supply struct {
 // this process's copy of the list (warehouses.Cached), read again when a
 // record is at a warehouse the copy lacks. Records at archived
 // warehouses are left out. No SKUs, no reads.
-func readSupply(ctx context.Context, t store.Table, account string, skus []string) (supply, error) {
+func (s Service) readSupply(ctx context.Context, account string, skus []string) (supply, error) {
 	if len(skus) == 0 {
 		return supply{}, nil
 	}
-	bySKU, err := inventory.Service{Table: t}.BySKU(ctx, account, skus)
+	bySKU, err := s.Inventory.BySKU(ctx, account, skus)
 	if err != nil {
 		return supply{}, fmt.Errorf("read stock: %w", err)
 	}
@@ -223,7 +223,7 @@ func readSupply(ctx context.Context, t store.Table, account string, skus []strin
 			seen[r.Warehouse] = true
 		}
 	}
-	all, err := warehouses.Service{Table: t}.Cached(ctx, account, slices.Sorted(maps.Keys(seen)))
+	all, err := s.Warehouses.Cached(ctx, account, slices.Sorted(maps.Keys(seen)))
 	if err != nil {
 		return supply{}, err
 	}

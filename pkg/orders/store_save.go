@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/multisell/multisell/pkg/allocation"
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -24,11 +23,11 @@ const maxTxItems = store.MaxWrites
 // everything does not fit in one transaction, the allocation changes go
 // first in steps that each hold the invariants on their own. A lost race is
 // ErrRetry.
-func save(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
+func (s Service) save(ctx context.Context, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	next.derive()
 	if cur == nil {
 		if 1+len(indexWrites(account, nil, next))+len(reserveDeltas(nil, next))+len(extra) <= maxTxItems {
-			return write(ctx, t, account, nil, next, extra, nil)
+			return s.write(ctx, account, nil, next, extra, nil)
 		}
 		// The new order first, without allocations, with the operation's
 		// own writes (which must not be written twice); then its
@@ -37,7 +36,7 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 		for i := range base.Items {
 			base.Items[i].Alloc = nil
 		}
-		if err := write(ctx, t, account, nil, &base, extra, nil); err != nil {
+		if err := s.write(ctx, account, nil, &base, extra, nil); err != nil {
 			return err
 		}
 		cur, extra = &base, nil
@@ -45,13 +44,13 @@ func save(ctx context.Context, t store.Table, account string, cur, next *Order, 
 	for {
 		deltas := reserveDeltas(cur, next)
 		if 1+len(indexWrites(account, cur, next))+len(extra)+len(deltas) <= maxTxItems {
-			return write(ctx, t, account, cur, next, extra, covered)
+			return s.write(ctx, account, cur, next, extra, covered)
 		}
 		step, err := firstStep(account, cur, next, deltas)
 		if err != nil {
 			return err
 		}
-		if err := write(ctx, t, account, cur, step, nil, nil); err != nil {
+		if err := s.write(ctx, account, cur, step, nil, nil); err != nil {
 			return err
 		}
 		cur = step
@@ -85,7 +84,7 @@ func firstStep(account string, cur, next *Order, deltas []delta) (*Order, error)
 // PutItem when the order item is all that changes, else one
 // TransactWriteItems. A failed condition or a cancelled transaction is
 // ErrRetry.
-func write(ctx context.Context, t store.Table, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
+func (s Service) write(ctx context.Context, account string, cur, next *Order, extra []store.Write, covered map[allocation.Record]int) error {
 	cond, values := "attribute_not_exists(PK)", map[string]types.AttributeValue(nil)
 	touch(cur, next, time.Now())
 	if cur == nil {
@@ -100,14 +99,13 @@ func write(ctx context.Context, t store.Table, account string, cur, next *Order,
 		return err
 	}
 	writes := append([]store.Write{store.Put(item, cond, values)}, indexWrites(account, cur, next)...)
-	stock := inventory.Service{Table: t}
 	for _, d := range reserveDeltas(cur, next) {
 		if q := d.Qty + covered[d.Record]; q != 0 {
-			writes = append(writes, stock.Reserve(account, d.SKU, d.Warehouse, q))
+			writes = append(writes, s.Inventory.Reserve(account, d.SKU, d.Warehouse, q))
 		}
 	}
 	writes = append(writes, extra...)
-	err = t.Commit(ctx, writes)
+	err = s.Table.Commit(ctx, writes)
 	if err == nil {
 		return nil
 	}

@@ -41,7 +41,7 @@ func productSKU(i int) string { return fmt.Sprintf("p-%06d", i) }
 func newWalkWorld(tb testing.TB, n int) *walkWorld {
 	tb.Helper()
 	w := &walkWorld{seeded: seed(tb, n, false)}
-	start, ctx, t := time.Now(), context.Background(), w.env.Deps.Table
+	start, ctx := time.Now(), context.Background()
 	inParallel(tb, n, func(i int) error {
 		body, err := lenient.DecodeObject(`{"name":"Seeded product ` + productSKU(i) + ` with a name of a realistic length","custom_attributes":{"color":"red"}}`)
 		if err != nil {
@@ -51,16 +51,19 @@ func newWalkWorld(tb testing.TB, n int) *walkWorld {
 		if err != nil {
 			return err
 		}
-		_, err = catalog.Service{Table: t}.Upsert(ctx, w.acct.ID, productSKU(i), in)
+		_, err = w.env.Deps.Catalog().Upsert(ctx, w.acct.ID, productSKU(i), in)
 		return err
 	})
+	// No stock listener: the seeded orders stay as seeded.
+	stock := w.env.Deps.Inventory()
+	stock.Stock = nil
 	inParallel(tb, (n+walkBatch-1)/walkBatch, func(b int) error {
 		var items []inventory.Item
 		for i := b * walkBatch; i < min(n, (b+1)*walkBatch); i++ {
 			onHand := int64(5)
 			items = append(items, inventory.Item{SKU: productSKU(i), Warehouse: w.wh, OnHand: &onHand})
 		}
-		return inventory.Service{Table: t}.Create(ctx, w.acct.ID, items)
+		return stock.Create(ctx, w.acct.ID, items)
 	})
 	for i := range w.gws {
 		w.gws[i] = w.env.NewGateway(tb, gateway.Options{AuthCacheTTL: time.Hour}, nil)

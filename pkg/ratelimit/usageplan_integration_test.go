@@ -38,7 +38,7 @@ func TestUsagePlanThrottlesPerAccount(t *testing.T) {
 	t.Parallel()
 	env := testenv.Get(t)
 	clock := &frozenClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	gw := env.NewGateway(t, gateway.Options{UsagePlans: gateway.AccountPlans(env.Deps.Table), Now: clock.Now}, nil)
+	gw := env.NewGateway(t, gateway.Options{UsagePlans: gateway.AccountPlans(env.Deps.Accounts()), Now: clock.Now}, nil)
 	// The functions' own limit is far above, so any refusal here is the gateway's.
 	busy := gw.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000}))
 	quiet := gw.Client(t, env.NewAccount(t, testenv.AccountOptions{RPS: 2, RPM: 1000}))

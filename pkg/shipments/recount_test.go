@@ -32,7 +32,7 @@ func TestRecount(t *testing.T) {
 	if err := tr.Env.Deps.Table.Commit(ctx, []store.Write{legacy.Write(store.Key(store.PK(tr.Acct.ID, "SHP"), synced[0]))}); err != nil {
 		t.Fatal(err)
 	}
-	svc := shipments.Service{Table: tr.Env.Deps.Table}
+	svc := tr.Env.Deps.Shipments()
 	count := func(status string) store.CountName {
 		return store.CountName{List: "shipments", Value: store.CountAll, Attr: status}
 	}

@@ -31,6 +31,11 @@ type Service struct {
 	// back allocations), to allocate it to waiting orders: the orders
 	// service, wired in pkg/app. Nil: the stock waits for the next change.
 	Stock inventory.StockListener
+	// Orders, Warehouses and Inventory are the neighbours a shipment reads
+	// and commits with (wired in pkg/app).
+	Orders     orders.Service
+	Warehouses warehouses.Service
+	Inventory  inventory.Service
 	// Push is where the tracking goes: the channel outbox and the retry
 	// queue.
 	Push push.Queues
@@ -79,9 +84,8 @@ func (s Service) Create(ctx context.Context, account string, req *Request) error
 // attempt makes one attempt at the shipment, returning the records where
 // it released stock.
 func (s Service) attempt(ctx context.Context, account string, req *Request) ([]inventory.SKUWarehouse, error) {
-	ordersSvc := orders.Service{Table: s.Table}
-	cur, err := ordersSvc.Get(ctx, account, req.Seq)
-	if errors.Is(err, orders.ErrNotFound) {
+	cur, err := s.Orders.Get(ctx, account, req.Seq)
+	if errs.KindOf(err) == errs.KindNotFound {
 		return nil, errs.NotFound(MsgOrderNotFound)
 	}
 	if err != nil {
@@ -104,7 +108,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	next := cur.Clone()
 	moves, err := applyShipment(&next, req.Items, req.Warehouse, "")
 	if errors.Is(err, errNeedFallback) {
-		whs, werr := warehouses.Service{Table: s.Table}.ByPriority(ctx, account)
+		whs, werr := s.Warehouses.ByPriority(ctx, account)
 		if werr != nil {
 			return nil, werr
 		}
@@ -124,7 +128,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	if err != nil {
 		return nil, err
 	}
-	freed, err := ordersSvc.SaveShipment(ctx, account, cur, &next, writes, covered(moves))
+	freed, err := s.Orders.SaveShipment(ctx, account, cur, &next, writes, covered(moves))
 	if err != nil {
 		return nil, shipFailure(err, len(writes), records)
 	}
@@ -147,7 +151,7 @@ func (s Service) repeated(ctx context.Context, account string, req *Request) (st
 	if err := s.afterWarehouse(ctx, account, req, req.invalid); err != nil {
 		return "", false, err
 	}
-	o, err := orders.Service{Table: s.Table}.Get(ctx, account, req.Seq)
+	o, err := s.Orders.Get(ctx, account, req.Seq)
 	if err != nil {
 		return "", false, err
 	}
@@ -175,9 +179,7 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 	if req.Warehouse == "" {
 		return err
 	}
-	if _, gerr := (warehouses.Service{Table: s.Table}).Get(ctx, account, req.Warehouse); errors.Is(gerr, warehouses.ErrNotFound) {
-		return errs.NotFound(warehouses.NotFoundMessage)
-	} else if gerr != nil {
+	if _, gerr := s.Warehouses.Get(ctx, account, req.Warehouse); gerr != nil {
 		return gerr
 	}
 	return err

@@ -255,7 +255,8 @@ func TestShipmentClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2024, 1, 3, 15, 4, 5, 0, time.UTC)
-	svc := shipments.Service{Table: f.Env.Deps.Table, Stock: f.Svc, Now: func() time.Time { return at }}
+	svc := f.Env.Deps.Shipments()
+	svc.Stock, svc.Now = f.Svc, func() time.Time { return at }
 	if err := svc.Create(context.Background(), f.Acct.ID, req); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/multisell/multisell/pkg/allocation"
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
@@ -170,11 +169,10 @@ func listPage(ctx context.Context, t store.Table, account string, f Filter, p pa
 // which must be new: see Create), and the counts of the shipment lists
 // (without a condition). shipFailure reads a cancellation by that order.
 func (s Service) shipmentWrites(account string, sh Shipment, repeat string, moves map[allocation.Record]move, records []allocation.Record) ([]store.Write, error) {
-	stock := inventory.Service{Table: s.Table}
 	var writes []store.Write
 	for _, r := range records {
 		m := moves[r]
-		writes = append(writes, stock.Ship(account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
+		writes = append(writes, s.Inventory.Ship(account, r.SKU, r.Warehouse, m.Qty, m.FromReserved))
 	}
 	sh.Rev = 1
 	it, err := item(account, &sh)
@@ -183,7 +181,7 @@ func (s Service) shipmentWrites(account string, sh Shipment, repeat string, move
 	}
 	writes = append(writes, store.Put(it, "attribute_not_exists(PK)", nil))
 	if sh.WarehouseUUID != nil {
-		writes = append(writes, warehouses.Service{Table: s.Table}.Exists(account, *sh.WarehouseUUID))
+		writes = append(writes, s.Warehouses.Exists(account, *sh.WarehouseUUID))
 	}
 	mark := repeatKey(account, sh.Seq, repeat)
 	mark["shipment_id"] = store.S(sh.ID)

@@ -38,7 +38,7 @@ func newTracked(t testing.TB) *tracked {
 // channel creates a channel of the type and returns its uuid.
 func (tr *tracked) channel(typ string) string {
 	tr.T.Helper()
-	ch, err := channels.Service{Table: tr.Env.Deps.Table}.Create(context.Background(), tr.Acct.ID, channels.Input{Name: typ + " store", Type: typ})
+	ch, err := tr.Env.Deps.Channels().Create(context.Background(), tr.Acct.ID, channels.Input{Name: typ + " store", Type: typ})
 	if err != nil {
 		tr.T.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func TestScenario(t *testing.T) {
 		}
 		srv := httptest.NewServer(gw)
 		defer srv.Close()
-		created, err := accounts.Service{Table: d.Table}.Create(ctx, accounts.Input{Name: t.Name(), RPS: 1000, RPM: 100000})
+		created, err := d.Accounts().Create(ctx, accounts.Input{Name: t.Name(), RPS: 1000, RPM: 100000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,13 +222,13 @@ func TestScenario(t *testing.T) {
 			map[string]any{"sku": "SKU-1", "warehouse_uuid": a, "on_hand": 1},
 			map[string]any{"sku": "SKU-1", "warehouse_uuid": b, "on_hand": 1},
 		}}, 201)
-		ch, err := channels.Service{Table: d.Table}.Create(ctx, created.AccountID, channels.Input{Name: "Shop", Type: "Shopify"})
+		ch, err := d.Channels().Create(ctx, created.AccountID, channels.Input{Name: "Shop", Type: "Shopify"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		doc, _ := json.Marshal(map[string]any{"channel_uuid": ch.UUID, "display_ref": "1001", "ordered_at": "2026-05-01T10:00:00Z",
 			"paid_at": "2026-05-01T10:01:00Z", "items": []any{map[string]any{"order_item_ref": "L1", "sku": "SKU-1", "quantity": 2}}})
-		res, err := orders.Service{Table: d.Table}.Import(ctx, created.AccountID, []json.RawMessage{doc})
+		res, err := d.Orders().Import(ctx, created.AccountID, []json.RawMessage{doc})
 		if err != nil || len(res) != 1 || res[0].Result != orders.ResultCreated {
 			t.Fatalf("import: %+v %v", res, err)
 		}
@@ -247,7 +247,7 @@ func TestScenario(t *testing.T) {
 			t.Fatalf("after shipping: %v %v", order["sb_status"], order["shipment_status"])
 		}
 		five := int64(5)
-		if _, err := (inventory.Service{Table: d.Table}).Apply(ctx, inventory.Adjustment{RequestID: store.NewID(),
+		if _, err := d.Inventory().Apply(ctx, inventory.Adjustment{RequestID: store.NewID(),
 			Account: created.AccountID, Method: inventory.MethodPut, Items: []inventory.Item{{SKU: "SKU-1", Warehouse: a, OnHand: &five}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestScenario(t *testing.T) {
 				t.Errorf("inventory %v", r)
 			}
 		}
-		if err := (orders.Service{Table: d.Table}).CheckInvariants(ctx, created.AccountID); err != nil {
+		if err := d.Orders().CheckInvariants(ctx, created.AccountID); err != nil {
 			t.Fatalf("invariants: %v", err)
 		}
 	})

@@ -38,7 +38,7 @@ func (e *Env) NewAccount(t testing.TB, opts AccountOptions) Account {
 		RPS:  cmp.Or(opts.RPS, Unthrottled),
 		RPM:  cmp.Or(opts.RPM, Unthrottled),
 	}
-	created, err := accounts.Service{Table: e.Deps.Table}.Create(context.Background(), in)
+	created, err := e.Deps.Accounts().Create(context.Background(), in)
 	if err != nil {
 		t.Fatalf("testenv: create account: %v", err)
 	}

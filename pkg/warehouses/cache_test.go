@@ -24,7 +24,7 @@ func TestCached(t *testing.T) {
 	acct, other := env.NewAccount(t, testenv.AccountOptions{}), env.NewAccount(t, testenv.AccountOptions{})
 	c := env.Client(t, acct)
 	ctx := context.Background()
-	svc := warehouses.Service{Table: env.Deps.Table}
+	svc := env.Deps.Warehouses()
 	a := create(t, c, `{"warehouse":{"name":"A"}}`)
 	var elsewhere, b string
 	query := map[string]int{"Query": 1}

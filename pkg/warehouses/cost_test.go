@@ -18,7 +18,7 @@ func costCases(tb testing.TB) []testenv.CostCase {
 	c := env.Client(tb, acct)
 	for i := range 3 {
 		create(tb, c, fmt.Sprintf(`{"warehouse":{"name":"W%d"}}`, i))
-		if _, err := (channels.Service{Table: env.Deps.Table}).Create(context.Background(), acct.ID, channels.Input{Name: "C", Type: "Amazon"}); err != nil {
+		if _, err := env.Deps.Channels().Create(context.Background(), acct.ID, channels.Input{Name: "C", Type: "Amazon"}); err != nil {
 			tb.Fatal(err)
 		}
 	}

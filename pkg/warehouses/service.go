@@ -2,7 +2,6 @@ package warehouses
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -62,11 +61,11 @@ func (s Service) Update(ctx context.Context, account, uuid string, in Input) err
 	}
 	if in.empty() {
 		_, err := s.Get(ctx, account, uuid)
-		return notFound(err)
+		return err
 	}
 	wasArchived, err := update(ctx, s.Table, account, uuid, in)
 	if err != nil {
-		return notFound(err)
+		return err
 	}
 	forget(account)
 	if s.OnArchive != nil && in.archives() && !wasArchived {
@@ -77,20 +76,12 @@ func (s Service) Update(ctx context.Context, account, uuid string, in Input) err
 	return nil
 }
 
-// notFound is err with ErrNotFound as the API's 404.
-func notFound(err error) error {
-	if errors.Is(err, ErrNotFound) {
-		return errs.NotFound(NotFoundMessage)
-	}
-	return err
-}
-
-// Get reads one warehouse of the account: ErrNotFound for a uuid the
+// Get reads one warehouse of the account: errs.NotFound for a uuid the
 // account does not have (without a read when it is not shaped like one of
 // ours).
 func (s Service) Get(ctx context.Context, account, uuid string) (Warehouse, error) {
 	if !store.ValidID(uuid) {
-		return Warehouse{}, ErrNotFound
+		return Warehouse{}, errs.NotFound(NotFoundMessage)
 	}
 	return get(ctx, s.Table, account, uuid)
 }
@@ -108,4 +99,11 @@ func (s Service) ByPriority(ctx context.Context, account string) ([]Warehouse, e
 		return nil, err
 	}
 	return Allocatable(all), nil
+}
+
+// Exists is a condition that the warehouse exists, for a transaction of
+// another domain that must not act on an unknown warehouse (a shipment from
+// it).
+func (s Service) Exists(account, uuid string) store.Write {
+	return store.Check(key(account, uuid), "attribute_exists(PK)", nil)
 }

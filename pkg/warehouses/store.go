@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -18,13 +19,6 @@ func pk(account string) string { return store.PK(account, "WH") }
 
 // key is the primary key of a warehouse.
 func key(account, uuid string) map[string]types.AttributeValue { return store.Key(pk(account), uuid) }
-
-// Exists is a condition that the warehouse exists, for a transaction of
-// another domain that must not act on an unknown warehouse (a shipment from
-// it).
-func (s Service) Exists(account, uuid string) store.Write {
-	return store.Check(key(account, uuid), "attribute_exists(PK)", nil)
-}
 
 // put stores the new warehouse w: one PutItem that never overwrites.
 func put(ctx context.Context, t store.Table, account string, w Warehouse) error {
@@ -40,7 +34,7 @@ func put(ctx context.Context, t store.Table, account string, w Warehouse) error 
 
 // update applies in to an existing warehouse with one conditional
 // UpdateItem and reports whether the warehouse was archived before; an
-// unknown warehouse is ErrNotFound. in must change something.
+// unknown warehouse is errs.NotFound. in must change something.
 func update(ctx context.Context, t store.Table, account, uuid string, in Input) (wasArchived bool, err error) {
 	u := store.Update{Condition: "attribute_exists(PK)", Remove: in.Clear}
 	for _, attr := range slices.Sorted(maps.Keys(in.Text)) {
@@ -59,7 +53,7 @@ func update(ctx context.Context, t store.Table, account, uuid string, in Input) 
 	req.ReturnValues = types.ReturnValueUpdatedOld
 	out, err := t.DB.UpdateItem(ctx, req)
 	if store.ConditionFailed(err) {
-		return false, ErrNotFound
+		return false, errs.NotFound(NotFoundMessage)
 	}
 	if err != nil {
 		return false, fmt.Errorf("update warehouse: %w", err)
@@ -81,7 +75,7 @@ func get(ctx context.Context, t store.Table, account, uuid string) (Warehouse, e
 		return Warehouse{}, err
 	}
 	if !found {
-		return Warehouse{}, ErrNotFound
+		return Warehouse{}, errs.NotFound(NotFoundMessage)
 	}
 	return w, nil
 }
@@ -97,13 +91,4 @@ func list(ctx context.Context, t store.Table, account string) ([]Warehouse, erro
 		return nil, fmt.Errorf("unmarshal warehouses: %w", err)
 	}
 	return out, nil
-}
-
-// ArchiveChanged decodes a stream record of a warehouse: its uuid, when it
-// was archived or brought back (its stock stops or starts counting).
-func ArchiveChanged(c store.Change) (string, bool) {
-	if c.Kind != "WH" || !c.Old.Exists() || !c.New.Exists() {
-		return "", false
-	}
-	return c.SK, !store.Same(c.Old, c.New, "archived")
 }

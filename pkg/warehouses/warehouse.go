@@ -1,6 +1,6 @@
 package warehouses
 
-import "errors"
+import "github.com/multisell/multisell/pkg/store"
 
 // InventoryMaster values: the service keeps the stock of its own warehouses;
 // a marketplace keeps the stock of the warehouses it fulfils from.
@@ -8,9 +8,6 @@ const (
 	MasterMultisell   = "multisell"
 	MasterMarketplace = "marketplace"
 )
-
-// ErrNotFound is returned for an unknown warehouse.
-var ErrNotFound = errors.New("warehouse not found")
 
 // NotFoundMessage is the API error message for an unknown warehouse.
 const NotFoundMessage = "Warehouse not found"
@@ -85,4 +82,13 @@ func (w *Warehouse) optionalText(attr string) **string {
 		return &w.CountryCode
 	}
 	return nil
+}
+
+// ArchiveChanged decodes a stream record of a warehouse: its uuid, when it
+// was archived or brought back (its stock stops or starts counting).
+func ArchiveChanged(c store.Change) (string, bool) {
+	if c.Kind != "WH" || !c.Old.Exists() || !c.New.Exists() {
+		return "", false
+	}
+	return c.SK, !store.Same(c.Old, c.New, "archived")
 }

@@ -64,7 +64,7 @@ var demoItems = []demoItem{
 // about three in five are children of variation groups (product lines in
 // sizes and colors), the rest stand-alone.
 func seedCatalog(ctx context.Context, e *Env, s Sizes) error {
-	svc := catalog.Service{Table: e.Deps.Table}
+	svc := e.Deps.Catalog()
 	children := s.Products * 3 / 5
 	done := 0
 	progress := func() {

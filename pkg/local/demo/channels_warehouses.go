@@ -30,7 +30,7 @@ var demoWarehouses = []map[string]string{
 // channels, and warehouses until it has s.Warehouses, with the domains'
 // Service operations the API uses.
 func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
-	have, err := channels.Service{Table: e.Deps.Table}.List(ctx, e.Account)
+	have, err := e.Deps.Channels().List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -38,11 +38,11 @@ func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
 		if len(have) > 0 {
 			break
 		}
-		if _, err := (channels.Service{Table: e.Deps.Table}).Create(ctx, e.Account, c); err != nil {
+		if _, err := e.Deps.Channels().Create(ctx, e.Account, c); err != nil {
 			return err
 		}
 	}
-	whs, err := warehouses.Service{Table: e.Deps.Table}.List(ctx, e.Account)
+	whs, err := e.Deps.Warehouses().List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func seedChannelsWarehouses(ctx context.Context, e *Env, s Sizes) error {
 		if i < len(demoWarehouses) {
 			text = demoWarehouses[i]
 		}
-		if _, err := (warehouses.Service{Table: e.Deps.Table}).Create(ctx, e.Account, warehouses.Input{Text: text}); err != nil {
+		if _, err := e.Deps.Warehouses().Create(ctx, e.Account, warehouses.Input{Text: text}); err != nil {
 			return err
 		}
 		e.Progress("warehouses", i+1, s.Warehouses)

@@ -7,7 +7,6 @@ import (
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/paging"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 func init() { register(30, "inventory", seedInventory) }
@@ -27,11 +26,11 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 	if err != nil {
 		return err
 	}
-	whs, err := warehouses.Service{Table: e.Deps.Table}.List(ctx, e.Account)
+	whs, err := e.Deps.Warehouses().List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
-	existing, err := inventory.Service{Table: e.Deps.Table}.All(ctx, e.Account)
+	existing, err := e.Deps.Inventory().All(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -44,7 +43,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		err := inventory.Service{Table: e.Deps.Table}.Create(ctx, e.Account, batch)
+		err := e.Deps.Inventory().Create(ctx, e.Account, batch)
 		batch = batch[:0]
 		return err
 	}
@@ -77,7 +76,7 @@ func seedInventory(ctx context.Context, e *Env, _ Sizes) error {
 func sellableProducts(ctx context.Context, e *Env) ([]catalog.Product, error) {
 	var out []catalog.Product
 	for page := 1; ; page++ {
-		l, err := catalog.Service{Table: e.Deps.Table}.List(ctx, e.Account, catalog.Filter{}, paging.Page{Number: page, Limit: paging.MaxLimit})
+		l, err := e.Deps.Catalog().List(ctx, e.Account, catalog.Filter{}, paging.Page{Number: page, Limit: paging.MaxLimit})
 		if err != nil {
 			return nil, fmt.Errorf("list products: %w", err)
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
-	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/local/connectorsim"
@@ -83,8 +82,7 @@ type demoOrder struct {
 // shipped orders are imported again with their lines' new status, as a
 // connector does when the channel reports it.
 func seedOrders(ctx context.Context, e *Env, s Sizes) error {
-	t := e.Deps.Table
-	chs, err := channels.Service{Table: t}.List(ctx, e.Account)
+	chs, err := e.Deps.Channels().List(ctx, e.Account)
 	if err != nil {
 		return err
 	}
@@ -241,7 +239,7 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, lines []planned
 // importOrders imports the documents of orders in batches (as a connector
 // sends them) and notes their seq.
 func (e *Env) importOrders(ctx context.Context, list []*demoOrder, step string) error {
-	svc := orders.Service{Table: e.Deps.Table}
+	svc := e.Deps.Orders()
 	for done := 0; done < len(list); {
 		batch := list[done:min(len(list), done+orderBatch)]
 		docs := make([]json.RawMessage, 0, len(batch))
@@ -285,7 +283,7 @@ func (e *Env) playHistory(ctx context.Context, history []*demoOrder, now time.Ti
 		if at.After(now) {
 			continue
 		}
-		cur, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, o.seq)
+		cur, err := e.Deps.Orders().Get(ctx, e.Account, o.seq)
 		if err != nil {
 			return err
 		}
@@ -312,7 +310,7 @@ func (e *Env) playHistory(ctx context.Context, history []*demoOrder, now time.Ti
 		}
 	}
 	for _, o := range changed {
-		cur, err := orders.Service{Table: e.Deps.Table}.Get(ctx, e.Account, o.seq)
+		cur, err := e.Deps.Orders().Get(ctx, e.Account, o.seq)
 		if err != nil {
 			return err
 		}
@@ -386,7 +384,8 @@ func (e *Env) ship(ctx context.Context, seq int64, items []map[string]any, at ti
 	if err != nil {
 		return fmt.Errorf("demo shipment %d: %w", seq, err)
 	}
-	svc := shipments.Service{Table: e.Deps.Table, Stock: orders.Service{Table: e.Deps.Table}, Now: func() time.Time { return at }}
+	svc := e.Deps.Shipments()
+	svc.Now = func() time.Time { return at }
 	if err := svc.Create(ctx, e.Account, req); err != nil {
 		return fmt.Errorf("ship demo order %d: %w", seq, err)
 	}
@@ -405,7 +404,7 @@ func trackingNumber(seq int64, first bool) string {
 
 // stockedSKUs returns the SKUs the account has inventory of, in order.
 func stockedSKUs(ctx context.Context, e *Env) ([]string, error) {
-	records, err := inventory.Service{Table: e.Deps.Table}.All(ctx, e.Account)
+	records, err := e.Deps.Inventory().All(ctx, e.Account)
 	if err != nil {
 		return nil, err
 	}

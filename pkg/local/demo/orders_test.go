@@ -25,7 +25,7 @@ func TestSeedOrders(t *testing.T) {
 	if err := demo.Seed(ctx, env.Deps, acct.ID, demo.Sizes{Warehouses: 2, Products: 12, Orders: 60}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := (orders.Service{Table: env.Deps.Table}).CheckInvariants(ctx, acct.ID); err != nil {
+	if err := env.Deps.Orders().CheckInvariants(ctx, acct.ID); err != nil {
 		t.Errorf("invariants: %v", err)
 	}
 	items, err := env.Deps.Table.QueryAll(ctx, store.PK(acct.ID, "O"))
@@ -178,7 +178,7 @@ func TestSeedTwice(t *testing.T) {
 	if err := demo.Seed(ctx, env.Deps, acct.ID, sizes, nil); err != nil {
 		t.Fatalf("second seed: %v", err)
 	}
-	if err := (orders.Service{Table: env.Deps.Table}).CheckInvariants(ctx, acct.ID); err != nil {
+	if err := env.Deps.Orders().CheckInvariants(ctx, acct.ID); err != nil {
 		t.Errorf("invariants: %v", err)
 	}
 	c := env.Client(t, acct)

@@ -174,7 +174,7 @@ func (s *stack) sweep() {
 // newAccount creates an account in the stack's table (unthrottled).
 func (s *stack) newAccount(name string) client {
 	s.t.Helper()
-	created, err := accounts.Service{Table: s.deps().Table}.Create(context.Background(), accounts.Input{Name: name, RPS: 10000, RPM: 100000})
+	created, err := s.deps().Accounts().Create(context.Background(), accounts.Input{Name: name, RPS: 10000, RPM: 100000})
 	if err != nil {
 		s.t.Fatalf("create account: %v", err)
 	}

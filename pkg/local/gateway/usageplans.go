@@ -2,12 +2,11 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/accounts"
-	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/errs"
 )
 
 // Throttle is a usage plan's steady rate (requests per second) and burst.
@@ -23,10 +22,10 @@ type KeyPlans func(ctx context.Context, key string) (Throttle, bool, error)
 // AccountPlans is the local stand-in for API Gateway's keys and plans: an account's API
 // key is its id (accounts.APIKey), and its plan is the one of its rate (rate and burst its
 // rps), as `multisell accounts create` arranges on AWS (pkg/usageplans).
-func AccountPlans(t store.Table) KeyPlans {
+func AccountPlans(accts AccountReader) KeyPlans {
 	return func(ctx context.Context, key string) (Throttle, bool, error) {
-		a, err := accounts.Service{Table: t}.Get(ctx, key)
-		if errors.Is(err, accounts.ErrNotFound) || (err == nil && accounts.APIKey(a.ID) != key) {
+		a, err := accts.Get(ctx, key)
+		if errs.KindOf(err) == errs.KindNotFound || (err == nil && accounts.APIKey(a.ID) != key) {
 			return Throttle{}, false, nil
 		}
 		if err != nil {
@@ -38,6 +37,12 @@ func AccountPlans(t store.Table) KeyPlans {
 		}
 		return Throttle{Rate: float64(rps), Burst: rps}, true, nil
 	}
+}
+
+// AccountReader reads one account by its id (the accounts service); an
+// unknown id is an errs.KindNotFound error.
+type AccountReader interface {
+	Get(ctx context.Context, id string) (accounts.Account, error)
 }
 
 // planRefresh is how long the gateway keeps a key's plan before asking UsagePlans again

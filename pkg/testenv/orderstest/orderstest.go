@@ -41,14 +41,14 @@ func New(t testing.TB) *Fixture {
 	t.Helper()
 	env := testenv.Get(t)
 	acct := env.NewAccount(t, testenv.AccountOptions{})
-	f := &Fixture{T: t, Env: env, Acct: acct, C: env.Client(t, acct), Svc: orders.Service{Table: env.Deps.Table}}
-	ch, err := channels.Service{Table: env.Deps.Table}.Create(context.Background(), acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"})
+	f := &Fixture{T: t, Env: env, Acct: acct, C: env.Client(t, acct), Svc: env.Deps.Orders()}
+	ch, err := env.Deps.Channels().Create(context.Background(), acct.ID, channels.Input{Name: "Amazon US", Type: "Amazon"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Channel = ch.UUID
 	t.Cleanup(func() {
-		if err := (orders.Service{Table: env.Deps.Table}).CheckInvariants(context.Background(), acct.ID); err != nil {
+		if err := env.Deps.Orders().CheckInvariants(context.Background(), acct.ID); err != nil {
 			t.Errorf("invariants: %v", err)
 		}
 	})
@@ -130,7 +130,7 @@ func (f *Fixture) Adjust(sku, wh string, onHand int) {
 // Record reads an inventory record.
 func (f *Fixture) Record(sku, wh string) inventory.Record {
 	f.T.Helper()
-	recs, err := inventory.Service{Table: f.Env.Deps.Table}.Records(context.Background(), f.Acct.ID,
+	recs, err := f.Env.Deps.Inventory().Records(context.Background(), f.Acct.ID,
 		[]inventory.SKUWarehouse{{SKU: sku, Warehouse: wh}})
 	if err != nil {
 		f.T.Fatal(err)

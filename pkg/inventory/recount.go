@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/multisell/multisell/pkg/store"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Recount sets the counts of the inventory lists, every record and each
@@ -19,7 +18,7 @@ import (
 // (archived ones too) its GSI1 partition. The counts are exact only while
 // no record is created; running it again is harmless.
 func (s Service) Recount(ctx context.Context, account string) error {
-	whs, err := warehouses.Service{Table: s.Table}.List(ctx, account)
+	whs, err := s.Warehouses.List(ctx, account)
 	if err != nil {
 		return err
 	}

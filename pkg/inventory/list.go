@@ -2,18 +2,13 @@ package inventory
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/sku"
-	"github.com/multisell/multisell/pkg/warehouses"
 )
 
 // Filter is a validated GET /inventory query.
@@ -88,14 +83,10 @@ func (s Service) ListPage(ctx context.Context, account string, f Filter, page pa
 	var recs []Record
 	total := -1
 	if q, ok := f.pageQuery(account); ok {
-		p, err := s.Table.Page(ctx, q, page.Number, page.Limit)
-		if err != nil {
-			return nil, 0, fmt.Errorf("list inventory: %w", err)
+		var err error
+		if recs, total, err = pageOf(ctx, s.Table, q, page); err != nil {
+			return nil, 0, err
 		}
-		if err := attributevalue.UnmarshalListOfMaps(p.Items, &recs); err != nil {
-			return nil, 0, fmt.Errorf("unmarshal inventory: %w", err)
-		}
-		total = int(p.Total)
 	} else {
 		all, err := f.listAll(ctx, s.Table, account)
 		if err != nil {
@@ -104,9 +95,7 @@ func (s Service) ListPage(ctx context.Context, account string, f Filter, page pa
 		recs, total = paging.Slice(all, page), len(all)
 	}
 	if f.Warehouse != "" && len(recs) == 0 {
-		if _, err := (warehouses.Service{Table: s.Table}).Get(ctx, account, f.Warehouse); errors.Is(err, warehouses.ErrNotFound) {
-			return nil, 0, errs.NotFound(warehouses.NotFoundMessage)
-		} else if err != nil {
+		if _, err := s.Warehouses.Get(ctx, account, f.Warehouse); err != nil {
 			return nil, 0, err
 		}
 	}
