@@ -18,7 +18,7 @@ import (
 type functionHooks struct {
 	mu        sync.Mutex
 	served    map[string]app.SQSHandler // function -> the handler serving it instead
-	midBatch  map[string]int // function -> invocations left to fail mid-batch
+	midBatch  map[string]int            // function -> invocations left to fail mid-batch
 	observers map[string]map[int]func(Invocation)
 	nextID    int
 }
