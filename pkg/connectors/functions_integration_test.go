@@ -68,62 +68,52 @@ func (d *directory) Route(ctx context.Context, account, channel string) (push.Ro
 	return push.ToConnector, nil
 }
 
-// recorder is the real inbox queue (connectors.QueueInbox), recording what went through it.
+// recorder is the real inbox queue (connectors.QueueInbox), recording what went through
+// it in rec.
 type recorder struct {
 	connectors.QueueInbox
-	mu      sync.Mutex
-	orders  map[string]int // display_ref -> times sent
-	results map[string][]map[string]any
+	rec *inbox
 }
 
-func (r *recorder) SendOrders(ctx context.Context, account string, docs []json.RawMessage) error {
+func (r recorder) SendOrders(ctx context.Context, account string, docs []json.RawMessage) error {
 	if err := r.QueueInbox.SendOrders(ctx, account, docs); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, d := range docs {
-		var o struct {
-			Ref string `json:"display_ref"`
-		}
-		_ = json.Unmarshal(d, &o)
-		r.orders[o.Ref]++
-	}
-	return nil
+	return r.rec.SendOrders(ctx, account, docs)
 }
 
-func (r *recorder) SendResults(ctx context.Context, account string, results []json.RawMessage) error {
+func (r recorder) SendResults(ctx context.Context, account string, results []json.RawMessage) error {
 	if err := r.QueueInbox.SendResults(ctx, account, results); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, b := range results {
-		var m map[string]any
-		_ = json.Unmarshal(b, &m)
-		r.results[account] = append(r.results[account], m)
+	return r.rec.SendResults(ctx, account, results)
+}
+
+// ordersSent is how many times the order ref was sent.
+func (r recorder) ordersSent(ref string) int {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	return r.rec.orders[ref]
+}
+
+// resultsOf are the results sent for the channel.
+func (r recorder) resultsOf(channel string) []map[string]any {
+	r.rec.mu.Lock()
+	defer r.rec.mu.Unlock()
+	var out []map[string]any
+	for _, m := range r.rec.results {
+		if m["channel_uuid"] == channel {
+			out = append(out, m)
+		}
 	}
-	return nil
-}
-
-// ordersSent and resultsOf read the record.
-func (r *recorder) ordersSent(ref string) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.orders[ref]
-}
-
-func (r *recorder) resultsOf(account string) []map[string]any {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]map[string]any(nil), r.results[account]...)
+	return out
 }
 
 // stack is the binary's connector functions on the local stack, over the shared directory.
 type stack struct {
 	env   *testenv.Env
 	dir   *directory
-	inbox *recorder
+	inbox recorder
 	svc   connectors.Service
 }
 
@@ -140,7 +130,7 @@ func functions(t *testing.T) *stack {
 		registerOnce.Do(func() { connectors.Register(sandbox.GenericConnector) })
 		s := &stack{env: env, dir: &directory{channels: map[[2]string]connectors.Channel{}}}
 		s.svc = env.Deps.Connectors()
-		s.inbox = &recorder{QueueInbox: s.svc.Runtime.Inbox.(connectors.QueueInbox), orders: map[string]int{}, results: map[string][]map[string]any{}}
+		s.inbox = recorder{QueueInbox: s.svc.Runtime.Inbox.(connectors.QueueInbox), rec: &inbox{}}
 		s.svc.Runtime.Inbox, s.svc.Runtime.Channels = s.inbox, s.dir
 		s.svc.Runtime.MaxWait = 10 * time.Second
 		s.svc.Directory, s.svc.Disconnector = s.dir, s.dir
@@ -228,13 +218,13 @@ func TestConnectorPush(t *testing.T) {
 			sb.SetLimit(sandbox.OpInventory, 1, 1)
 			sb.ThrottleNext(sandbox.OpInventory, tt.throttle, 2*time.Second)
 			s.pushes(t, ch, tt.n)
-			waitFor(t, 150*time.Second, func() bool { return len(s.inbox.resultsOf(ch.Account)) >= tt.n }, "the results")
+			waitFor(t, 150*time.Second, func() bool { return len(s.inbox.resultsOf(ch.UUID)) >= tt.n }, "the results")
 			for i := range tt.n {
 				if got, ok := sb.Quantity("client-1", fmt.Sprintf("SKU-%d", i)); !ok || got != int64(i) {
 					t.Errorf("SKU-%d shows %d (%v), want %d", i, got, ok, i)
 				}
 			}
-			results := s.inbox.resultsOf(ch.Account)
+			results := s.inbox.resultsOf(ch.UUID)
 			for _, r := range results {
 				if got, want := r["type"], listings.TypeResult; got != want || r["ok"] != true {
 					t.Errorf("result %v, want an ok %s", r, want)
