@@ -39,6 +39,10 @@ type Config struct {
 	ChannelInboxDLQURL    string // CHANNEL_INBOX_DLQ_URL
 	ChannelOutboxQueueURL string // CHANNEL_OUTBOX_QUEUE_URL
 	ChannelRetryQueueURL  string // CHANNEL_RETRY_QUEUE_URL
+	// The connector queues (docs/connectors.md): the outbox messages of channels
+	// served by a connector of multisell's own, and the polls due.
+	ConnectorQueueURL     string // CONNECTOR_QUEUE_URL
+	ConnectorPollQueueURL string // CONNECTOR_POLL_QUEUE_URL
 	// SyncRetryBase is the wait before the first retry of a failed push
 	// (SYNC_RETRY_BASE, a Go duration; 30s when unset).
 	SyncRetryBase time.Duration
@@ -64,7 +68,7 @@ type Config struct {
 
 // EnvNames lists the environment variables Config reads.
 var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "ADJUSTMENTS_DLQ_URL", "ADJUSTMENT_RESEND_AFTER", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
-	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "CREDENTIALS_KEY_ID", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "KMS_ENDPOINT", "AWS_REGION"}
+	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "CONNECTOR_QUEUE_URL", "CONNECTOR_POLL_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "CREDENTIALS_KEY_ID", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "KMS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
 func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
@@ -87,6 +91,8 @@ func ConfigFrom(getenv func(string) string) Config {
 		ChannelInboxDLQURL:      getenv("CHANNEL_INBOX_DLQ_URL"),
 		ChannelOutboxQueueURL:   getenv("CHANNEL_OUTBOX_QUEUE_URL"),
 		ChannelRetryQueueURL:    getenv("CHANNEL_RETRY_QUEUE_URL"),
+		ConnectorQueueURL:       getenv("CONNECTOR_QUEUE_URL"),
+		ConnectorPollQueueURL:   getenv("CONNECTOR_POLL_QUEUE_URL"),
 		SyncRetryBase:           base,
 		WebhookDeliveryQueueURL: getenv("WEBHOOK_DELIVERY_QUEUE_URL"),
 		WebhookRetrySchedule:    schedule,

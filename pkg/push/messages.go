@@ -16,6 +16,9 @@ type Header struct {
 	ChannelType string `json:"channel_type"`
 }
 
+// PushHeader returns h: a message that embeds a Header is a Message.
+func (h Header) PushHeader() Header { return h }
+
 // ParseOutcome reads what every result message says of the push: ok
 // (required, true or false) and error (optional text). The domain reads
 // what names the item and the version.

@@ -8,20 +8,61 @@ import (
 	"github.com/multisell/multisell/pkg/queue"
 )
 
-// Queues are where pushes go: the channel outbox (FIFO), which connectors
-// read, and the retry queue (standard, delayed messages), which brings a
-// failed push back to the channel inbox when its time comes.
+// Queues are where pushes go: the channel outbox (FIFO), which external
+// connectors read, the connector queue (FIFO), which multisell's own
+// connectors read, and the retry queue (standard, delayed messages), which
+// brings a failed push back to the channel inbox when its time comes.
 type Queues struct {
-	Outbox, Retries queue.Sender
+	Outbox, Connectors, Retries queue.Sender
+	// Router picks, per channel, the outbox or the connector queue; nil
+	// sends every push to the outbox.
+	Router Router
 	// RetryBase is the wait before the first retry of a failed push
 	// (doubled per attempt: Backoff); DefaultRetryBase when zero.
 	RetryBase time.Duration
 }
 
-// Send puts a push on the outbox: body in the message group, deduplicated
-// by dedup, with the account's attribute.
-func (q Queues) Send(ctx context.Context, account, group, dedup string, body any) error {
-	err := q.Outbox.SendMessage(ctx, queue.Message{Group: group, Dedup: dedup, Account: account, Body: body})
+// Route is the queue a channel's pushes go to.
+type Route int
+
+// The routes of a channel's pushes.
+const (
+	// ToOutbox is the channel outbox: the channel has no connector of
+	// multisell's own (an external connector, the connector sim).
+	ToOutbox Route = iota
+	// ToConnector is the connector queue: multisell's own connector of
+	// the channel's type serves it (docs/connectors.md).
+	ToConnector
+)
+
+// Router decides the route of one channel's pushes. It is asked once per
+// message sent, so an implementation answers from what it holds of the
+// channel, or reads it once.
+type Router interface {
+	Route(ctx context.Context, account, channel string) (Route, error)
+}
+
+// Message is an outbox message: it starts with a Header (a domain's
+// message embeds it, and so has its PushHeader).
+type Message interface {
+	PushHeader() Header
+}
+
+// Send puts a push on the outbox or the connector queue, as the Router
+// says for the channel of body's header: body in the message group,
+// deduplicated by dedup, with the account's attribute.
+func (q Queues) Send(ctx context.Context, account, group, dedup string, body Message) error {
+	to := q.Outbox
+	if q.Router != nil {
+		r, err := q.Router.Route(ctx, account, body.PushHeader().ChannelUUID)
+		if err != nil {
+			return fmt.Errorf("route the push: %w", err)
+		}
+		if r == ToConnector {
+			to = q.Connectors
+		}
+	}
+	err := to.SendMessage(ctx, queue.Message{Group: group, Dedup: dedup, Account: account, Body: body})
 	if err != nil {
 		return fmt.Errorf("send to the channel outbox: %w", err)
 	}

@@ -39,16 +39,39 @@ func (s Sender) RetrySoon(ctx context.Context, ev events.SQSEvent, resp events.S
 	for _, f := range resp.BatchItemFailures {
 		failed[f.ItemIdentifier] = true
 	}
+	waits := make(map[string]time.Duration, len(failed))
+	for _, m := range ev.Records {
+		if failed[m.MessageId] {
+			receive, _ := strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
+			waits[m.MessageId] = RetryWait(receive)
+		}
+	}
+	return s.Hide(ctx, ev, waits)
+}
+
+// MaxHide is the longest SQS keeps a received message invisible.
+const MaxHide = 12 * time.Hour
+
+// Hide keeps the messages of ev named in waits (by message id) invisible
+// for their wait (whole seconds, rounded up, at most MaxHide) from now:
+// a message its consumer puts off (reported as a batch item failure) is
+// received again then. ctx may be spent: it takes a few seconds of its
+// own. On an error the messages come back after the visibility timeout.
+func (s Sender) Hide(ctx context.Context, ev events.SQSEvent, waits map[string]time.Duration) error {
 	var entries []types.ChangeMessageVisibilityBatchRequestEntry
 	for _, m := range ev.Records {
-		if !failed[m.MessageId] {
+		wait, ok := waits[m.MessageId]
+		if !ok {
 			continue
 		}
-		receive, _ := strconv.Atoi(m.Attributes["ApproximateReceiveCount"])
+		secs := min((max(wait, 0)+time.Second-1)/time.Second, MaxHide/time.Second)
 		entries = append(entries, types.ChangeMessageVisibilityBatchRequestEntry{
 			Id: aws.String(strconv.Itoa(len(entries))), ReceiptHandle: aws.String(m.ReceiptHandle),
-			VisibilityTimeout: int32(RetryWait(receive) / time.Second),
+			VisibilityTimeout: int32(secs),
 		})
+	}
+	if len(entries) == 0 {
+		return nil
 	}
 	ctx, cancel := deadline.Detached(ctx, 2*time.Second)
 	defer cancel()

@@ -17,7 +17,8 @@ import (
 // see channels.go), by function name.
 type functionHooks struct {
 	mu        sync.Mutex
-	midBatch  map[string]int // function -> invocations left to fail mid-batch
+	served    map[string]app.SQSHandler // function -> the handler serving it instead
+	midBatch  map[string]int            // function -> invocations left to fail mid-batch
 	observers map[string]map[int]func(Invocation)
 	nextID    int
 }
@@ -75,6 +76,29 @@ func (e *Env) ObserveFunction(tb testing.TB, name string, observe func(Invocatio
 	})
 }
 
+// ServeQueueFunction makes the stack's event sources invoke handler instead of the queue
+// function name's own, for the rest of the test binary (the stack is the binary's): for the
+// tests of a function whose service needs a dependency pkg/app does not wire yet, which the
+// test stands in for. The handler of the function itself (Env.Handler) is unchanged.
+func (e *Env) ServeQueueFunction(name string, handler app.SQSHandler) {
+	e.fns.mu.Lock()
+	defer e.fns.mu.Unlock()
+	if e.fns.served == nil {
+		e.fns.served = map[string]app.SQSHandler{}
+	}
+	e.fns.served[name] = handler
+}
+
+// serving returns the handler ServeQueueFunction set for name, else own.
+func (h *functionHooks) serving(name string, own app.SQSHandler) app.SQSHandler {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s := h.served[name]; s != nil {
+		return s
+	}
+	return own
+}
+
 // failNow reports whether this invocation of name is to fail mid-batch
 // (and counts it).
 func (h *functionHooks) failNow(name string) bool {
@@ -108,7 +132,10 @@ func (h *functionHooks) wrap(name string, handler any) any {
 			return len(ev.Records), events.DynamoDBEvent{Records: ev.Records[:len(ev.Records)/2]}
 		}))
 	case app.SQSHandler:
-		return app.SQSHandler(hooked(h, name, run, func(ev events.SQSEvent) (int, events.SQSEvent) {
+		served := func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+			return h.serving(name, run)(ctx, ev)
+		}
+		return app.SQSHandler(hooked(h, name, served, func(ev events.SQSEvent) (int, events.SQSEvent) {
 			return len(ev.Records), events.SQSEvent{Records: ev.Records[:len(ev.Records)/2]}
 		}))
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -28,6 +29,11 @@ var table = map[string]func(d *app.Deps) any{
 	"listings-delete": func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },
 	"channel-sync":    func(d *app.Deps) any { return listings.Handlers{Service: d.Listings()}.Stream },
 	"channel-inbox":   func(d *app.Deps) any { return inbox.Handlers{Service: d.Inbox()}.Consume },
+
+	// the connectors of multisell's own: pushes, the poll schedule, polls
+	"connector-push":          func(d *app.Deps) any { return connectors.Handlers{Service: d.Connectors()}.Consume },
+	"connector-poll-schedule": func(d *app.Deps) any { return connectors.Handlers{Service: d.Connectors()}.Schedule },
+	"connector-poll":          func(d *app.Deps) any { return connectors.Handlers{Service: d.Connectors()}.ConsumePolls },
 
 	"warehouses-list":   func(d *app.Deps) any { return d.HTTP(warehouses.Handlers{Service: d.Warehouses()}.List) },
 	"warehouses-create": func(d *app.Deps) any { return d.HTTP(warehouses.Handlers{Service: d.Warehouses()}.Create) },

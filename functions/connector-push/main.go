@@ -1,0 +1,16 @@
+// Command connector-push is the Lambda function ConnectorPushFunction of template.yaml: it reads its
+// configuration from the environment and serves connectors.Handlers.Consume over the
+// services pkg/app wires.
+package main
+
+import (
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+func main() {
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(connectors.Handlers{Service: d.Connectors()}.Consume)
+}
