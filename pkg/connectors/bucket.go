@@ -19,8 +19,9 @@ type bucket struct {
 }
 
 // margin widens the interval between tokens beyond what the channel's rate says, so that
-// calls the bucket spaces exactly still arrive spaced enough after the network's jitter.
-const margin = 1.05
+// calls the bucket spaces exactly still arrive spaced enough after the jitter between taking
+// a token and the call reaching the channel (a DynamoDB round trip and a scheduling delay).
+const margin = 1.1
 
 // interval is the milliseconds between tokens at rate per second, with the margin (at least 1).
 func interval(rate float64) int64 {

@@ -103,7 +103,7 @@ func TestRateHeader(t *testing.T) {
 		want int64
 		ok   bool
 	}{
-		{"0.5", 2100, true}, {"1", 1050, true}, {"10.0", 105, true}, {"5000", 1, true},
+		{"0.5", 2200, true}, {"1", 1100, true}, {"10.0", 110, true}, {"5000", 1, true},
 		{"0", 0, false}, {"", 0, false}, {"fast", 0, false}, {"+Inf", 0, false},
 	}
 	for _, tt := range tests {

@@ -28,8 +28,10 @@ type Server struct {
 	// RateHeader, when set, is the response header that states an operation's rate
 	// (requests per second) on each of its answers.
 	RateHeader string
-	// Tolerance is how early a call may come and still be within a limit (network jitter);
-	// 0 means 100 ms.
+	// Tolerance is how early a call may come and still be within a limit (the jitter between
+	// a client's spacing and the arrival here, which on a loaded machine is a scheduling
+	// delay of a goroutine, not the network's); 0 means a fifth of the limit's interval, at
+	// least 100 ms (docs/connectors.md).
 	Tolerance time.Duration
 
 	mux  *http.ServeMux
@@ -119,7 +121,7 @@ func (s *Server) admit(op, seller string, now time.Time) (status int, wait time.
 	}
 	tolerance := s.Tolerance
 	if tolerance == 0 {
-		tolerance = 100 * time.Millisecond
+		tolerance = max(100*time.Millisecond, iv/5)
 	}
 	ahead := time.Duration(max(o.burst, 1)-1) * iv
 	if d := tat.Sub(now); d > ahead+tolerance {
