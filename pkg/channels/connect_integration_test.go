@@ -39,7 +39,7 @@ var (
 
 // marketplace is the generic sandbox the tests connect to (started once, with one seller),
 // and its connector registered.
-func marketplace(t *testing.T) *sandbox.Generic {
+func marketplace(t testing.TB) *sandbox.Generic {
 	t.Helper()
 	sandboxOnce.Do(func() {
 		connectors.Register(sandbox.GenericConnector)

@@ -30,7 +30,6 @@ const (
 	connectedPK     = "CHCONN"
 	attrCredentials = "credentials"
 	attrConnector   = "connector"
-	attrEndpoints   = "endpoints"
 	attrLastPoll    = "last_order_poll_at"
 	attrLastPush    = "last_push_at"
 	attrLastError   = "last_error"
