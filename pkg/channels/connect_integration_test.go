@@ -112,22 +112,34 @@ func connectedRefs(t *testing.T, svc channels.Service, account string) []string 
 	return uuids
 }
 
-func TestConnectLifecycle(t *testing.T) {
-	t.Parallel()
+// fixture is a test's stack, sandbox, fresh account and its client.
+func fixture(t *testing.T) (*testenv.Env, *sandbox.Generic, testenv.Account, *testenv.Client) {
+	t.Helper()
 	env := testenv.Get(t)
 	sb := marketplace(t)
 	acct := env.NewAccount(t, testenv.AccountOptions{})
-	c := env.Client(t, acct)
-	svc := env.Deps.Channels()
-	ctx := context.Background()
+	return env, sb, acct, env.Client(t, acct)
+}
 
+// connect connects a channel of c's account to the sandbox, which must answer 201.
+func connect(t *testing.T, c *testenv.Client, sb *sandbox.Generic) channels.Channel {
+	t.Helper()
 	r := c.Do(http.MethodPost, "/channels", connectBody(sb, "GENERIC", creds(nil)))
 	if r.Status != http.StatusCreated {
 		t.Fatalf("connect: %d %s", r.Status, r)
 	}
 	var made envelope
 	r.JSON(t, &made)
-	ch := made.Channel
+	return made.Channel
+}
+
+func TestConnectLifecycle(t *testing.T) {
+	t.Parallel()
+	env, sb, acct, c := fixture(t)
+	svc := env.Deps.Channels()
+	ctx := context.Background()
+
+	ch := connect(t, c, sb)
 	want := channels.Connection{Connector: "generic"}
 	if ch.State != channels.StateActive || ch.ChannelTypeDisplayName != "Generic" || ch.Name != "My generic shop" || ch.Connection != want {
 		t.Errorf("connected channel = %+v", ch)
@@ -182,7 +194,7 @@ func TestConnectLifecycle(t *testing.T) {
 	if r := c.Do(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": ch.UUID, "channel_sku": "P"}}); r.Status != http.StatusOK {
 		t.Fatalf("put listing: %d %s", r.Status, r)
 	}
-	r = c.Do(http.MethodPatch, "/channels/"+ch.UUID, map[string]any{"channel": map[string]any{"state": "inactive"}})
+	r := c.Do(http.MethodPatch, "/channels/"+ch.UUID, map[string]any{"channel": map[string]any{"state": "inactive"}})
 	var patched envelope
 	r.JSON(t, &patched)
 	if r.Status != http.StatusOK || patched.Channel.State != channels.StateInactive || patched.Channel.Connection.LastPushAt == nil {
@@ -267,10 +279,7 @@ func TestConnectLifecycle(t *testing.T) {
 // TestConnectRefused: the channel's refusal is a 422 with its message, and nothing is stored.
 func TestConnectRefused(t *testing.T) {
 	t.Parallel()
-	env := testenv.Get(t)
-	sb := marketplace(t)
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	c := env.Client(t, acct)
+	env, sb, acct, c := fixture(t)
 	r := c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": "wrong"})))
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), "unknown client or wrong secret") ||
 		strings.Contains(r.String(), "wrong\"") {
@@ -284,17 +293,9 @@ func TestConnectRefused(t *testing.T) {
 // TestConnectBadInput: every bad body is a 4xx naming the problem, and nothing is stored.
 func TestConnectBadInput(t *testing.T) {
 	t.Parallel()
-	env := testenv.Get(t)
-	sb := marketplace(t)
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	c := env.Client(t, acct)
+	env, sb, acct, c := fixture(t)
 	other := env.NewAccount(t, testenv.AccountOptions{})
-	r := env.Client(t, other).Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(nil)))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("other account's connect: %d %s", r.Status, r)
-	}
-	var theirs envelope
-	r.JSON(t, &theirs)
+	theirs := envelope{Channel: connect(t, env.Client(t, other), sb)}
 	withEndpoints := func(api, auth string) map[string]any {
 		b := connectBody(sb, "generic", creds(nil))
 		b["channel"].(map[string]any)["endpoints"] = map[string]any{"api": api, "auth": auth}
@@ -385,21 +386,13 @@ func (c *captured) WithGroup(name string) slog.Handler {
 // items of the account nor the logs hold a secret value. Not parallel: it captures the
 // process's default logger.
 func TestNoSecretInClear(t *testing.T) {
-	env := testenv.Get(t)
-	sb := marketplace(t)
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	c := env.Client(t, acct)
+	env, sb, acct, c := fixture(t)
 	logs := newCaptured()
 	old := slog.Default()
 	slog.SetDefault(slog.New(logs))
 	t.Cleanup(func() { slog.SetDefault(old) })
 
-	r := c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(nil)))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("connect: %d %s", r.Status, r)
-	}
-	var made envelope
-	r.JSON(t, &made)
+	made := envelope{Channel: connect(t, c, sb)}
 	c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": clientSecret + "x"})))
 	env.Drain(t)
 	var raw bytes.Buffer
