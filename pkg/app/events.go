@@ -12,5 +12,5 @@ func (d *Deps) Events() events.Service {
 
 // feed is the event feed with its sources, as the webhooks read it.
 func (d *Deps) feed() events.Service {
-	return events.Service{Table: d.Table, Sources: []events.Source{d.Orders(), d.Inventory(), d.Catalog(), d.Shipments(), d.Listings()}}
+	return events.Service{Table: d.Table, Sources: []events.Source{d.Orders(), d.Inventory(), d.Catalog(), d.Shipments(), d.Listings(), d.Channels()}}
 }

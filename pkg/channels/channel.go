@@ -27,7 +27,43 @@ type Channel struct {
 	// InventoryRules turn stock into the quantities pushed to the channel's
 	// listings (stored as JSON text, see store.go).
 	InventoryRules Rules `json:"inventory_rules" dynamodbav:"-"`
+	// Connection is how multisell reaches the channel: its connector and the
+	// times and error of its last calls (a status item of its own, see
+	// store_connection.go).
+	Connection Connection `json:"connection" dynamodbav:"-"`
+	// Connector names the connector of a channel connected through the API
+	// ("" for a channel served by an external connector); Endpoints are the
+	// endpoints it was connected with (empty: the connector's).
+	Connector string    `json:"-" dynamodbav:"connector,omitempty"`
+	Endpoints Endpoints `json:"-" dynamodbav:"endpoints,omitempty"`
 }
+
+// ConnectorExternal is the connector a channel without one of multisell's
+// shows: an external connector reads its outbox and fills its inbox.
+const ConnectorExternal = "external"
+
+// Connection is the connection of a channel as GET /channels shows it: its
+// connector, when it last polled orders and pushed, and its last error
+// (each null until it happens).
+type Connection struct {
+	Connector       string  `json:"connector" dynamodbav:"-"`
+	LastOrderPollAt *string `json:"last_order_poll_at" dynamodbav:"last_order_poll_at,omitempty"`
+	LastPushAt      *string `json:"last_push_at" dynamodbav:"last_push_at,omitempty"`
+	LastError       *string `json:"last_error" dynamodbav:"last_error,omitempty"`
+	LastErrorAt     *string `json:"last_error_at" dynamodbav:"last_error_at,omitempty"`
+}
+
+// Endpoints are where a connected channel is reached (docs/connectors.md):
+// API the base URL the API's paths are appended to, Auth the whole token
+// URL; "" takes the connector's production endpoint.
+type Endpoints struct {
+	API  string `json:"api" dynamodbav:"api,omitempty"`
+	Auth string `json:"auth" dynamodbav:"auth,omitempty"`
+}
+
+// connected reports whether multisell's runtime reaches the channel: it has a
+// connector and is active.
+func (c Channel) connected() bool { return c.Connector != "" && c.State == StateActive }
 
 // Syncs reports whether the channel's listings are pushed at all: the
 // channel is active.
@@ -55,7 +91,7 @@ func newChannel(uuid, createdAt string, in Input) (Channel, error) {
 	return Channel{
 		UUID: uuid, Name: in.Name, State: in.State, ChannelTypeDisplayName: in.Type,
 		CreatedAt: createdAt, SiteID: optional(in.SiteID), ChannelSiteRegion: optional(in.Region),
-		InventoryRules: DefaultRules(),
+		InventoryRules: DefaultRules(), Connection: Connection{Connector: ConnectorExternal},
 	}, nil
 }
 
@@ -68,10 +104,10 @@ func optional(s string) *string {
 }
 
 // SyncChanged tells whether a stream record changed what a channel's
-// listings push: a channel created, or its rules or state changed. It
-// returns the channel's uuid.
+// listings push: a channel created, or its rules or state changed (a
+// connection status item never is). It returns the channel's uuid.
 func SyncChanged(c store.Change) (string, bool) {
-	if c.Kind != kind || !c.New.Exists() {
+	if c.Kind != kind || !c.New.Exists() || isStatusSK(c.SK) {
 		return "", false
 	}
 	changed := !c.Old.Exists() || !store.Same(c.Old, c.New, attrRules) || !store.Same(c.Old, c.New, attrState)

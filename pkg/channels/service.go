@@ -17,6 +17,39 @@ type Service struct {
 	// Warehouses lists the account's warehouses (the warehouses service,
 	// wired in pkg/app).
 	Warehouses WarehouseLister
+	// Verifier checks a connected channel's credentials with its connector
+	// (pkg/connectors' runtime, wired in pkg/app).
+	Verifier Verifier
+	// Sealer seals channel credentials for their account and channel
+	// (pkg/secrets, KMS, wired in pkg/app).
+	Sealer Sealer
+}
+
+// Verifier finds the connector of a channel type and checks a channel's
+// credentials with it before anything of them is stored.
+type Verifier interface {
+	// Connector returns the name of the connector of the channel type typ
+	// (its name or display name, any case) and the type's display name;
+	// false when no connector serves it.
+	Connector(typ string) (name, displayName string, ok bool)
+	// Verify parses the credentials (plaintext JSON) for the connector,
+	// checks the endpoints and makes one verification call to the channel:
+	// errs.Invalid naming a field or quoting the channel's refusal.
+	Verify(ctx context.Context, v Verification) error
+}
+
+// Verification is what Verifier.Verify checks: the account's channel uuid,
+// its connector, its new credentials (plaintext JSON) and its endpoints.
+type Verification struct {
+	Account, UUID, Connector string
+	Credentials              []byte
+	Endpoints                Endpoints
+}
+
+// Sealer seals a channel's credentials for its account and channel (envelope
+// encryption under KMS, docs/connectors.md).
+type Sealer interface {
+	Seal(ctx context.Context, account, channel string, plaintext []byte) ([]byte, error)
 }
 
 // WarehouseLister lists the account's warehouses, archived ones included.
@@ -52,7 +85,7 @@ func (s Service) List(ctx context.Context, account string) ([]Channel, error) {
 
 // SetRules replaces the channel's inventory rules whole and returns the
 // channel: one Query of the warehouses when the rules name some, one
-// UpdateItem, one GetItem. Its listings are re-synced from the table's
+// UpdateItem, one Query of the channel and its status. Its listings are re-synced from the table's
 // stream.
 func (s Service) SetRules(ctx context.Context, account, uuid string, r Rules) (Channel, error) {
 	if !store.ValidID(uuid) {
@@ -64,7 +97,7 @@ func (s Service) SetRules(ctx context.Context, account, uuid string, r Rules) (C
 	if err := setRules(ctx, s.Table, account, uuid, r); err != nil {
 		return Channel{}, err
 	}
-	return get(ctx, s.Table, account, uuid)
+	return getWithStatus(ctx, s.Table, account, uuid)
 }
 
 // CheckWarehouses returns a 422 naming field unless every uuid is one of

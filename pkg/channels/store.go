@@ -1,6 +1,7 @@
 package channels
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +40,7 @@ func decode(item store.Image, c *Channel) error {
 		return err
 	}
 	c.InventoryRules = DefaultRules()
+	c.Connection = Connection{Connector: cmp.Or(c.Connector, ConnectorExternal)}
 	if text := item.Text(attrRules); text != "" {
 		if err := json.Unmarshal([]byte(text), &c.InventoryRules); err != nil {
 			return fmt.Errorf("channel %s: inventory rules: %w", c.UUID, err)
@@ -94,16 +96,37 @@ func get(ctx context.Context, t store.Table, account, uuid string) (Channel, err
 	return c, decode(item, &c)
 }
 
-// list reads every channel of the account in creation order: one Query.
+// list reads every channel of the account in creation order, each with its
+// connection status: one Query.
 func list(ctx context.Context, t store.Table, account string) ([]Channel, error) {
 	items, err := t.QueryAll(ctx, pk(account))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Channel, len(items))
-	for i, item := range items {
-		if err := decode(store.ImageOf(item), &out[i]); err != nil {
-			return nil, err
+	return decodeAll(items)
+}
+
+// decodeAll decodes the items of the channels' partition in key order: each
+// channel, and its connection status item (which follows it) into its
+// Connection.
+func decodeAll(items []map[string]types.AttributeValue) ([]Channel, error) {
+	out := make([]Channel, 0, len(items))
+	for _, item := range items {
+		img := store.ImageOf(item)
+		if !isStatusSK(img.Text(store.AttrSK)) {
+			var c Channel
+			if err := decode(img, &c); err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+			continue
+		}
+		if n := len(out); n > 0 && img.Text(store.AttrSK) == out[n-1].UUID+statusSuffix {
+			connector := out[n-1].Connection.Connector
+			if err := img.Decode(&out[n-1].Connection); err != nil {
+				return nil, err
+			}
+			out[n-1].Connection.Connector = connector
 		}
 	}
 	return out, nil

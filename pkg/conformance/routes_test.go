@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/local/template"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -298,6 +300,18 @@ func inventoryWrite(onHand int) write {
 	}
 }
 
+// genericSandbox is the marketplace POST /channels connects to (pkg/local/sandbox's generic
+// one, its connector registered), started on first use.
+var genericSandbox = sync.OnceValue(func() *sandbox.Generic {
+	connectors.Register(sandbox.GenericConnector)
+	sb, err := sandbox.NewGeneric()
+	if err != nil {
+		panic(err)
+	}
+	sb.AddSeller("conformance", "conformance-secret", "conformance-refresh")
+	return sb
+})
+
 // writes holds a valid body per route with a body, by method and canonical path.
 var writes = map[string]write{
 	"POST /warehouses": {
@@ -317,6 +331,21 @@ var writes = map[string]write{
 			return map[string]any{"name": "Conformance group", "child_skus": []string{child}, "variation_attributes": []string{"color"}}
 		},
 		foreign: http.StatusOK, text: []any{"description"}, field: "description",
+	},
+	// A connect through the generic sandbox's connector: B's is a channel of its own.
+	"POST /channels": {
+		body: func(*caller, ids) any {
+			sb := genericSandbox()
+			return map[string]any{"channel": map[string]any{"name": "Conformance", "type": "generic",
+				"credentials": map[string]any{"client_id": "conformance", "client_secret": "conformance-secret", "refresh_token": "conformance-refresh"},
+				"endpoints":   map[string]any{"api": sb.URL, "auth": sb.URL + "/oauth/token"}}}
+		},
+		foreign: http.StatusCreated, text: []any{"channel", "name"}, field: "channel.name",
+	},
+	"PATCH /channels/{uuid}": {
+		body:    func(*caller, ids) any { return map[string]any{"channel": map[string]any{"state": "active"}} },
+		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
+		textless: true, // a state of two values
 	},
 	"PUT /channels/{uuid}": {
 		body: func(*caller, ids) any {

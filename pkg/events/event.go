@@ -21,13 +21,15 @@ const (
 	ProductUpdated    = "product.updated"
 	ShipmentCreated   = "shipment.created"
 	ListingSyncFailed = "listing.sync_failed"
+	// ChannelDisconnected is a channel whose state became disconnected.
+	ChannelDisconnected = "channel.disconnected"
 )
 
 // AllTypes in a webhook's list of types subscribes it to every type.
 const AllTypes = "*"
 
 // Types are the event types, in the order the docs list them.
-var Types = []string{OrderCreated, OrderUpdated, InventoryUpdated, AdjustmentApplied, ProductUpdated, ShipmentCreated, ListingSyncFailed}
+var Types = []string{OrderCreated, OrderUpdated, InventoryUpdated, AdjustmentApplied, ProductUpdated, ShipmentCreated, ListingSyncFailed, ChannelDisconnected}
 
 // KnownType reports whether t is an event type.
 func KnownType(t string) bool { return slices.Contains(Types, t) }

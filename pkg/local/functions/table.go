@@ -24,6 +24,9 @@ var table = map[string]func(d *app.Deps) any{
 	// channels, their listings, and channel sync
 	"channels-list":   func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.List) },
 	"channels-update": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Update) },
+	"channels-create": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Create) },
+	"channels-patch":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Patch) },
+	"channels-delete": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Delete) },
 	"listings-list":   func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.List) },
 	"listings-put":    func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Put) },
 	"listings-delete": func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },

@@ -125,6 +125,7 @@ var deleters = map[string]string{
 	"VariationGroupsDeleteFunction":   "variation groups",
 	"ListingsDeleteFunction":          "listings",
 	"WebhooksDeleteFunction":          "webhooks",
+	"ChannelsDeleteFunction":          "a disconnected channel's credentials",
 	"InventoryCreateFunction":         "order index items, allocating waiting orders",
 	"InventoryAdjustConsumerFunction": "order index items, allocating waiting orders",
 	"WarehousesUpdateFunction":        "order index items, re-allocating an archived warehouse's orders",

@@ -1,0 +1,16 @@
+// Command channels-delete is the Lambda function ChannelsDeleteFunction of template.yaml:
+// it reads its configuration from the environment and serves channels.Handlers.Delete over
+// the services pkg/app wires.
+package main
+
+import (
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/channels"
+)
+
+func main() {
+	d := app.NewLambda(app.ConfigFromEnv())
+	lambda.Start(d.HTTP(channels.Handlers{Service: d.Channels()}.Delete))
+}

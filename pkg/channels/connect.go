@@ -1,0 +1,207 @@
+package channels
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
+)
+
+// ConnectInput connects a channel (POST /channels): its name, its type (a
+// connector's name or display name), its credentials (plaintext JSON, never
+// stored as such) and its endpoints (empty: the connector's).
+type ConnectInput struct {
+	Name, Type  string
+	Credentials []byte
+	Endpoints   Endpoints
+}
+
+// PatchInput changes a connected channel (PATCH /channels/{uuid}): its state
+// ("" keeps it) and new credentials (nil keeps them).
+type PatchInput struct {
+	State       string
+	Credentials []byte
+}
+
+// Link is what the connector runtime needs of a connected channel: the
+// channel (its Connector and Endpoints) and its sealed credentials.
+type Link struct {
+	Channel     Channel
+	Credentials []byte
+}
+
+// Ref names a connected active channel of an account and its connector.
+type Ref struct {
+	Account, UUID, Connector string
+}
+
+// DisconnectedByMerchant is the reason DELETE /channels/{uuid} records.
+const DisconnectedByMerchant = "disconnected by the merchant"
+
+// maxErrorText bounds a recorded error message, in characters.
+const maxErrorText = 500
+
+// errChanged is the answer to a change that raced another on the channel.
+var errChanged = errs.Conflict("The channel changed meanwhile; read it and try again")
+
+// Connect creates a channel served by one of multisell's connectors: the
+// connector verifies the credentials with one call to the channel first (a
+// refusal is a 422 with the channel's message, and nothing is stored), then
+// the channel, its status and its sealed credentials are stored in one
+// transaction. A type without a connector is a 422.
+func (s Service) Connect(ctx context.Context, account string, in ConnectInput) (Channel, error) {
+	name, display, ok := s.Verifier.Connector(in.Type)
+	if !ok {
+		return Channel{}, errs.Invalid("channel.type %q has no connector in multisell: connect it with an external connector (multisell channels create)", clip(in.Type, 64))
+	}
+	c, err := newChannel(store.NewID(), isotime.Format(time.Now()), Input{Name: in.Name, Type: display})
+	if err != nil {
+		return Channel{}, err
+	}
+	c.Connector, c.Connection.Connector, c.Endpoints = name, name, in.Endpoints
+	sealed, err := s.verifyAndSeal(ctx, account, c, in.Credentials)
+	if err != nil {
+		return Channel{}, err
+	}
+	if err := connect(ctx, s.Table, account, c, sealed); err != nil {
+		return Channel{}, err
+	}
+	return c, nil
+}
+
+// verifyAndSeal verifies the credentials of c with its connector and seals
+// them for the account and channel.
+func (s Service) verifyAndSeal(ctx context.Context, account string, c Channel, credentials []byte) ([]byte, error) {
+	err := s.Verifier.Verify(ctx, Verification{Account: account, UUID: c.UUID, Connector: c.Connector,
+		Credentials: credentials, Endpoints: c.Endpoints})
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := s.Sealer.Seal(ctx, account, c.UUID, credentials)
+	if err != nil {
+		return nil, fmt.Errorf("seal the credentials of channel %s: %w", c.UUID, err)
+	}
+	return sealed, nil
+}
+
+// Patch changes a channel's state (active or inactive) and, for a channel of
+// multisell's connectors, its credentials, verified as Connect verifies them
+// (new credentials make a disconnected channel active again). An inactive
+// channel is neither polled nor pushed, and its listings show off. One read,
+// then one write (a transaction with new credentials) and one Query of the
+// channel as it is now.
+func (s Service) Patch(ctx context.Context, account, uuid string, in PatchInput) (Channel, error) {
+	if !store.ValidID(uuid) {
+		return Channel{}, ErrNotFound
+	}
+	c, err := get(ctx, s.Table, account, uuid)
+	if err != nil {
+		return Channel{}, err
+	}
+	was := c.State
+	if in.State != "" {
+		c.State = in.State
+	}
+	var sealed []byte
+	switch {
+	case in.Credentials != nil && c.Connector == "":
+		return Channel{}, errs.Invalid("channel.credentials: this channel has no connector in multisell; its external connector keeps its credentials")
+	case in.Credentials != nil:
+		if in.State == "" && was == StateDisconnected {
+			c.State = StateActive
+		}
+		if sealed, err = s.verifyAndSeal(ctx, account, c, in.Credentials); err != nil {
+			return Channel{}, err
+		}
+	case c.Connector != "" && was == StateDisconnected && c.State != was:
+		return Channel{}, errs.Invalid("channel.credentials are required to connect a disconnected channel again")
+	}
+	if c.State != was || sealed != nil {
+		if err := setState(ctx, s.Table, account, c, was, sealed); store.Raced(err) {
+			return Channel{}, errChanged
+		} else if err != nil {
+			return Channel{}, err
+		}
+	}
+	return getWithStatus(ctx, s.Table, account, uuid)
+}
+
+// Disconnect makes the channel disconnected: it leaves the connected index,
+// its credentials are deleted, reason is recorded as its last error, and the
+// stream makes a channel.disconnected event of it. Its orders and listings
+// are kept. DELETE /channels/{uuid} calls it, and the connector runtime after
+// the channel refused its token three times in a row. A channel already
+// disconnected is answered as it is. One read, one transaction, one Query of
+// the channel as it is now.
+func (s Service) Disconnect(ctx context.Context, account, uuid, reason string) (Channel, error) {
+	if !store.ValidID(uuid) {
+		return Channel{}, ErrNotFound
+	}
+	c, err := get(ctx, s.Table, account, uuid)
+	if err != nil {
+		return Channel{}, err
+	}
+	if c.State != StateDisconnected {
+		err := disconnect(ctx, s.Table, account, uuid, c.State, clip(reason, maxErrorText), isotime.Format(time.Now()))
+		if store.Raced(err) {
+			return Channel{}, errChanged
+		} else if err != nil {
+			return Channel{}, err
+		}
+	}
+	return getWithStatus(ctx, s.Table, account, uuid)
+}
+
+// Connection returns what the connector runtime needs of the account's
+// channel uuid: ErrNotFound unless it is connected (through one of
+// multisell's connectors, with credentials) and active. One BatchGetItem.
+func (s Service) Connection(ctx context.Context, account, uuid string) (Link, error) {
+	if !store.ValidID(uuid) {
+		return Link{}, ErrNotFound
+	}
+	c, sealed, err := getCredentials(ctx, s.Table, account, uuid)
+	if err != nil {
+		return Link{}, err
+	}
+	if !c.connected() || sealed == nil {
+		return Link{}, ErrNotFound
+	}
+	return Link{Channel: c, Credentials: sealed}, nil
+}
+
+// Connected hands visit every connected active channel of every account, a
+// page at a time (one Query of the connected index per page, up to 1 MB),
+// for the poll scheduler. An error from visit ends the walk and is returned.
+func (s Service) Connected(ctx context.Context, visit func([]Ref) error) error {
+	return walkConnected(ctx, s.Table, visit)
+}
+
+// RecordPoll records that the channel's orders were polled at at.
+func (s Service) RecordPoll(ctx context.Context, account, uuid string, at time.Time) error {
+	return setStatus(ctx, s.Table, account, uuid, map[string]string{attrLastPoll: isotime.Format(at)})
+}
+
+// RecordPush records that quantities or tracking were pushed to the channel
+// at at.
+func (s Service) RecordPush(ctx context.Context, account, uuid string, at time.Time) error {
+	return setStatus(ctx, s.Table, account, uuid, map[string]string{attrLastPush: isotime.Format(at)})
+}
+
+// RecordError records the channel's last error (its message, clipped; never
+// a credential) at at.
+func (s Service) RecordError(ctx context.Context, account, uuid, message string, at time.Time) error {
+	return setStatus(ctx, s.Table, account, uuid, map[string]string{
+		attrLastError: clip(message, maxErrorText), attrLastErrorAt: isotime.Format(at)})
+}
+
+// clip shortens s to at most n characters.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "..."
+}
