@@ -26,7 +26,7 @@ func (d *Deps) Channels() channels.Service {
 		Table: d.Table, Warehouses: d.warehouseReads(),
 		Verifier: channelVerifier{runtime: &connectors.Runtime{Table: d.Table, Policy: d.WebhookSender.Policy,
 			HTTP: &http.Client{Timeout: verifyTimeout}}},
-		Sealer: credentialSealer{d.Secrets(secrets.Credentials)},
+		Sealer: sealer{d.Secrets(secrets.Credentials)},
 	}
 }
 
@@ -69,12 +69,4 @@ func (v channelVerifier) Verify(ctx context.Context, in channels.Verification) e
 	default:
 		return errs.Invalid("the channel did not verify the credentials: %v", err)
 	}
-}
-
-// credentialSealer is channels.Sealer over pkg/secrets.
-type credentialSealer struct{ secrets secrets.Service }
-
-// Seal seals a channel's credentials for its account and channel.
-func (s credentialSealer) Seal(ctx context.Context, account, channel string, plaintext []byte) ([]byte, error) {
-	return s.secrets.Seal(ctx, account, channel, plaintext)
 }

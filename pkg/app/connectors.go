@@ -11,27 +11,27 @@ import (
 // Connectors is the service of the connector functions: the runtime over the table, the
 // channels' secrets under KMS (credentials and cached access tokens, each its own purpose)
 // and the channel inbox, the connector queue and the poll queue.
-//
-// What only the channels domain can answer is left to it: the runtime's Channels (the
-// channel of an outbox message, with its sealed credentials), the Directory (the channels
-// to poll) and the Disconnector (a channel refused too often). Until they are set here the
-// push and poll consumers drop every message (logged and counted: "no Channels wired") and
-// the scheduler polls nothing (logged: "no Directory wired").
+// The channels domain answers what only it knows (connections): the channel of an outbox
+// message with its sealed credentials, the channels to poll, a disconnection, and the
+// connection's status.
 func (d *Deps) Connectors() connectors.Service {
+	conns := d.connections()
 	return connectors.Service{
 		Runtime: &connectors.Runtime{
 			Table:       d.Table,
 			Sealer:      sealer{d.Secrets(secrets.AccessToken)},
 			Credentials: sealer{d.Secrets(secrets.Credentials)},
 			Inbox:       connectors.QueueInbox{Queue: d.channelQueue(d.Config.ChannelInboxQueueURL)},
+			Channels:    conns,
 			Policy:      webhookhttp.Policy{Local: d.Config.WebhookLoopback},
 		},
-		Pushes: d.channelQueue(d.Config.ConnectorQueueURL),
-		Polls:  d.queue(d.Config.ConnectorPollQueueURL),
+		Pushes:    d.channelQueue(d.Config.ConnectorQueueURL),
+		Polls:     d.queue(d.Config.ConnectorPollQueueURL),
+		Directory: conns, Disconnector: conns, Status: conns,
 	}
 }
 
-// sealer is a secrets.Service as the runtime's connectors.Sealer.
+// sealer is a secrets.Service as connectors.Sealer and channels.Sealer.
 type sealer struct{ s secrets.Service }
 
 // Seal implements connectors.Sealer.

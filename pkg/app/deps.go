@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -31,6 +32,8 @@ type Deps struct {
 	// WebhookSender posts webhook deliveries, keeping its connections
 	// between attempts.
 	WebhookSender *webhookhttp.Sender
+	// routes remembers which queue each channel's pushes take (connections.Route).
+	routes sync.Map
 }
 
 // How long an AWS call may take on AWS: each attempt times out after

@@ -16,12 +16,12 @@ func (d *Deps) channelQueue(url string) queue.Sender {
 
 // channelPush is where the domains push to the channels: the channel
 // outbox, the connector queue and the retry queue, with the configured
-// retry schedule. Its Router (which channels a connector of multisell's
-// own serves) is the channels domain's to answer; until it is set every
-// push goes to the outbox.
+// retry schedule. Its Router, the channels domain, sends the pushes of a
+// channel that a connector of multisell's own serves to the connector queue.
 func (d *Deps) channelPush() push.Queues {
 	return push.Queues{
 		Outbox: d.channelQueue(d.Config.ChannelOutboxQueueURL), Connectors: d.channelQueue(d.Config.ConnectorQueueURL),
 		Retries: d.channelQueue(d.Config.ChannelRetryQueueURL), RetryBase: d.Config.SyncRetryBase,
+		Router: d.connections(),
 	}
 }

@@ -37,6 +37,16 @@ type Outcome struct {
 type PushReport struct {
 	Outcomes     []Outcome
 	Disconnected []*Disconnected
+	// Channels says, per channel of the messages, whether its connector was reached (Err
+	// nil) or why not: what the channel's connection status shows.
+	Channels []ChannelPush
+}
+
+// ChannelPush is how a Push went for one channel: Err is why its connector was not reached
+// (its messages' outcomes say what becomes of them), nil when it was.
+type ChannelPush struct {
+	ChannelRef
+	Err error
 }
 
 // AuthRetry is how long a push the channel refused the token of waits before it is tried again.
@@ -107,6 +117,7 @@ func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep 
 			all = nil
 		}
 	}
+	rep.Channels = append(rep.Channels, ChannelPush{ChannelRef: ChannelRef{Account: g.account, UUID: g.channel}, Err: err})
 	for _, i := range all {
 		if errs.KindOf(err) == errs.KindNotFound {
 			rep.Outcomes[i].Drop = err.Error()

@@ -18,9 +18,19 @@ type Service struct {
 	// Pushes is the connector queue (FIFO), whose messages the push consumer puts off;
 	// Polls the poll queue (FIFO), which the scheduler fills.
 	Pushes, Polls queue.Sender
-	// Directory lists the channels to poll; Disconnector sets a channel disconnected.
+	// Directory lists the channels to poll; Disconnector sets a channel disconnected;
+	// Status records the connection's last poll, push and error. All three are the
+	// channels domain, wired in pkg/app.
 	Directory    Directory
 	Disconnector Disconnector
+	Status       Status
+}
+
+// Status records what GET /v1/channels shows of a channel's connection.
+type Status interface {
+	RecordPoll(ctx context.Context, account, uuid string, at time.Time) error
+	RecordPush(ctx context.Context, account, uuid string, at time.Time) error
+	RecordError(ctx context.Context, account, uuid, message string, at time.Time) error
 }
 
 // Directory lists the channels the runtime polls.
@@ -66,6 +76,13 @@ func (s Service) Push(ctx context.Context, msgs []Message) []Outcome {
 	rep := s.Runtime.Push(ctx, msgs)
 	for _, d := range rep.Disconnected {
 		s.disconnect(ctx, d)
+	}
+	for _, c := range rep.Channels {
+		if c.Err == nil {
+			s.record(ctx, c.ChannelRef, nil)
+		} else if errs.KindOf(c.Err) != errs.KindNotFound {
+			s.record(ctx, c.ChannelRef, c.Err)
+		}
 	}
 	return rep.Outcomes
 }
@@ -129,12 +146,45 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 		return res, s.disconnect(ctx, d)
 	case errors.As(err, &th), errors.As(err, &ae):
 		log.Warn("poll put off to the next schedule", "reason", err.Error())
+		s.record(ctx, ref, err)
 		return res, nil
 	case err != nil:
+		s.record(ctx, ref, err)
 		return res, err
 	}
 	log.Info("poll", "busy", res.Busy, "orders", res.Orders, "pages", res.Pages)
+	if !res.Busy {
+		s.recordPoll(ctx, ref)
+	}
 	return res, nil
+}
+
+// record records, through Status, a push to the channel of ref (failure nil) or the error
+// of a push or poll; a record that fails is logged only (the next one records again).
+func (s Service) record(ctx context.Context, ref ChannelRef, failure error) {
+	if s.Status == nil {
+		return
+	}
+	now := s.Runtime.now()
+	var err error
+	if failure != nil {
+		err = s.Status.RecordError(ctx, ref.Account, ref.UUID, failure.Error(), now)
+	} else {
+		err = s.Status.RecordPush(ctx, ref.Account, ref.UUID, now)
+	}
+	if err != nil {
+		logctx.From(ctx).Warn("connection status not recorded", "channel_uuid", ref.UUID, "error", err.Error())
+	}
+}
+
+// recordPoll records a poll of the channel of ref through Status (a failure is logged only).
+func (s Service) recordPoll(ctx context.Context, ref ChannelRef) {
+	if s.Status == nil {
+		return
+	}
+	if err := s.Status.RecordPoll(ctx, ref.Account, ref.UUID, s.Runtime.now()); err != nil {
+		logctx.From(ctx).Warn("connection status not recorded", "channel_uuid", ref.UUID, "error", err.Error())
+	}
 }
 
 // errNoChannels is the error of a runtime without its Channels: it reaches no channel, so
