@@ -9,6 +9,8 @@ PORT ?= 3000
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 CFN_LINT_VERSION := 1.51.0
 REDOCLY := emulators/node_modules/.bin/redocly
+# The module of the generated-client test: it pins oapi-codegen and its runtime (docs/clients.md).
+GOCLIENT := pkg/conformance/testdata/goclient
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every folder under functions/ with a main.go is one Lambda function.
@@ -31,6 +33,8 @@ deps: emulators/node_modules/.installed ## install what the local stack and the 
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
 	@GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
 		echo "== go mod download (a fresh clone downloads the Go modules first)"; $(GO) mod download; }
+	@cd $(GOCLIENT) && { GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
+		echo "== go mod download (the generated client's test: oapi-codegen and its runtime)"; $(GO) mod download; }; }
 
 # npm ci when node_modules is missing or older than the manifest or the lockfile.
 emulators/node_modules/.installed: emulators/package.json emulators/package-lock.json
