@@ -208,12 +208,20 @@ func runServe(ctx context.Context, args []string) error {
 		}
 	}
 	// The API reference page at /docs, kept in the data folder and built again when
-	// docs/openapi.yaml changes; built now, so that the first visit does not wait.
+	// docs/openapi.yaml changes; built now, so that the first visit does not wait (and
+	// waited for on return, so that nothing writes to the folder after serve).
 	docs := &gateway.ReferencePage{Root: root, File: filepath.Join(*dir, "docs", "index.html")}
+	docsCtx, stopDocs := context.WithCancel(ctx)
+	docsBuilt := make(chan struct{})
 	go func() {
-		if err := docs.Build(ctx); err != nil {
+		defer close(docsBuilt)
+		if err := docs.Build(docsCtx); err != nil && docsCtx.Err() == nil {
 			slog.Warn("reference page", "error", err.Error())
 		}
+	}()
+	defer func() {
+		stopDocs()
+		<-docsBuilt
 	}()
 	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts()), Docs: docs})
 	if err != nil {
