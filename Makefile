@@ -9,6 +9,8 @@ PORT ?= 3000
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 CFN_LINT_VERSION := 1.51.0
 REDOCLY := emulators/node_modules/.bin/redocly
+# The module of the generated-client test: it pins oapi-codegen and its runtime (docs/clients.md).
+GOCLIENT := pkg/conformance/testdata/goclient
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Every folder under functions/ with a main.go is one Lambda function.
@@ -18,7 +20,7 @@ LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags='-s -w'
 GO_FILES = $(shell find . -name '*.go' -not -path './emulators/*' -not -path './.local/*' -not -path './.aws-sam/*')
 
-.PHONY: help deps build test unit lint fmt-check vet staticcheck cfn-lint openapi-lint run bench clean
+.PHONY: help deps build test unit lint fmt-check vet staticcheck cfn-lint openapi-lint docs run bench clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,6 +33,8 @@ deps: emulators/node_modules/.installed ## install what the local stack and the 
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
 	@GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
 		echo "== go mod download (a fresh clone downloads the Go modules first)"; $(GO) mod download; }
+	@cd $(GOCLIENT) && { GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
+		echo "== go mod download (the generated client's test: oapi-codegen and its runtime)"; $(GO) mod download; }; }
 
 # npm ci when node_modules is missing or older than the manifest or the lockfile.
 emulators/node_modules/.installed: emulators/package.json emulators/package-lock.json
@@ -85,6 +89,17 @@ openapi-lint: emulators/node_modules/.installed
 
 lint: fmt-check vet staticcheck cfn-lint openapi-lint ## gofmt, go vet, staticcheck, cfn-lint and the OpenAPI linter
 
+# The API reference page: docs/openapi.yaml rendered by the pinned Redocly CLI into one
+# self-contained HTML file, to host anywhere (make run serves the same page on /docs).
+DOCS_OUT ?= bin/docs/index.html
+
+docs: $(DOCS_OUT) ## build the API reference page into bin/docs/index.html (env DOCS_OUT) for hosting
+	@echo "== the API reference page: $(DOCS_OUT)"
+
+$(DOCS_OUT): docs/openapi.yaml redocly.yaml emulators/node_modules/.installed
+	@mkdir -p $(dir $@)
+	@REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) build-docs docs/openapi.yaml --output $@
+
 # The fault tests (pkg/local/faults: SIGKILL and SIGSTOP of the local stack under load) run
 # after the rest, alone, with their figures printed.
 FAULTS := ./pkg/local/faults
@@ -107,7 +122,7 @@ bench: deps ## per endpoint: DynamoDB calls, capacity units and time of one requ
 BENCHTIME ?= 20x
 
 # ---------------------------------------------------------------- local stack
-run: deps ## serve the API on http://127.0.0.1:3000/v1 (env PORT, LOG=stdout; data persists in .local/)
+run: deps ## serve the API on http://127.0.0.1:3000/v1 and its reference on /docs (env PORT, LOG=stdout; data persists in .local/)
 	@echo "== compiling bin/multisell and the functions it serves (first run: about 2 minutes, then seconds)"
 	@$(GO) build -o bin/multisell ./cmd/multisell
 	@PORT=$(PORT) exec bin/multisell serve

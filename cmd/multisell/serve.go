@@ -25,7 +25,7 @@ import (
 func init() {
 	register(command{
 		name:    "serve",
-		summary: "run the local stack: API on http://127.0.0.1:$PORT/v1 (default 3000), data in .local/",
+		summary: "run the local stack: API on http://127.0.0.1:$PORT/v1 (default 3000), its reference on /docs, data in .local/",
 		run:     runServe,
 	})
 }
@@ -207,7 +207,23 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts())})
+	// The API reference page at /docs, kept in the data folder and built again when
+	// docs/openapi.yaml changes; built now, so that the first visit does not wait (and
+	// waited for on return, so that nothing writes to the folder after serve).
+	docs := &gateway.ReferencePage{Root: root, File: filepath.Join(*dir, "docs", "index.html")}
+	docsCtx, stopDocs := context.WithCancel(ctx)
+	docsBuilt := make(chan struct{})
+	go func() {
+		defer close(docsBuilt)
+		if err := docs.Build(docsCtx); err != nil && docsCtx.Err() == nil {
+			slog.Warn("reference page", "error", err.Error())
+		}
+	}()
+	defer func() {
+		stopDocs()
+		<-docsBuilt
+	}()
+	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts()), Docs: docs})
 	if err != nil {
 		return err
 	}
@@ -334,10 +350,11 @@ func writeJSONFile(path string, v any) error {
 }
 
 // printBanner prints the start banner, once everything has started: the API's URL, the
-// demo credentials (TOKEN:SECRET in the README) and a first request, the connector sim's
-// line, and where the logs go.
+// reference page's, the demo credentials (TOKEN:SECRET in the README) and a first request,
+// the connector sim's line, and where the logs go.
 func printBanner(apiURL string, demo *demoCredentials, simLine, logs string) {
 	_, _ = fmt.Fprintf(stdout, "\nmultisell local stack is up: %s\n", apiURL)
+	_, _ = fmt.Fprintf(stdout, "  API reference: %s%s\n", apiURL[:strings.LastIndex(apiURL, "/")], gateway.DocsPath)
 	if demo != nil && demo.AccountToken != "" {
 		_, _ = fmt.Fprintf(stdout, "  demo account: %s\n  token:  %s\n  secret: %s\n  try:    curl --user %s:%s %s/warehouses\n",
 			demo.AccountID, demo.AccountToken, demo.SecretKey, demo.AccountToken, demo.SecretKey, apiURL)

@@ -63,7 +63,7 @@ func TestServeLog(t *testing.T) {
 	}
 }
 
-// TestBanner: the banner gives the URL, the demo credentials, a first request, the quick
+// TestBanner: the banner gives the URL, the reference page's, the demo credentials, a first request, the quick
 // tour, the sim's line and where the logs are, in one block.
 func TestBanner(t *testing.T) {
 	var out bytes.Buffer
@@ -72,7 +72,7 @@ func TestBanner(t *testing.T) {
 	printBanner("http://127.0.0.1:3000/v1", &demoCredentials{AccountID: "acct_1", AccountToken: "TOK", SecretKey: "SEC"},
 		"  connector sim: on", ".local/logs/serve.log")
 	for _, want := range []string{
-		"up: http://127.0.0.1:3000/v1\n", "token:  TOK\n", "secret: SEC\n", "curl --user TOK:SEC http://127.0.0.1:3000/v1/warehouses\n",
+		"up: http://127.0.0.1:3000/v1\n", "API reference: http://127.0.0.1:3000/docs\n", "token:  TOK\n", "secret: SEC\n", "curl --user TOK:SEC http://127.0.0.1:3000/v1/warehouses\n",
 		"quick tour", "  connector sim: on\n", "logs: .local/logs/serve.log\n", "Ctrl-C stops\n",
 	} {
 		if !strings.Contains(out.String(), want) {

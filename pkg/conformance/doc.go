@@ -6,6 +6,9 @@
 // these tests; a route whose body or path parameter the tests cannot build fails with a
 // message saying what to add.
 //
+// One test holds the document to what integrators generate from it: the Go client of
+// oapi-codegen (pinned in testdata/goclient) compiles and its calls work (docs/clients.md).
+//
 // The tests run against the local stack of pkg/testenv (every response is also validated
 // against docs/openapi.yaml) and contain no production code.
 package conformance

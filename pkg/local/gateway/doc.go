@@ -12,7 +12,10 @@
 //     visibility timeout and move to the dead-letter queue after maxReceiveCount. They also
 //     read the table's stream for each DynamoDB event: shard by shard, parents first, batches
 //     of the records that pass the filters, with partial batch failures, bisection, bounded
-//     retries and the on-failure record, and checkpoints that may outlive a restart.
+//     retries and the on-failure record, and checkpoints that may outlive a restart;
+//   - ReferencePage is the API reference page the gateway serves on /docs (Options.Docs):
+//     docs/openapi.yaml rendered by the pinned Redocly CLI, kept in a file and built again
+//     when the document changes.
 //
 // Events and responses go through JSON on their way in and out, as they do on Lambda.
 package gateway

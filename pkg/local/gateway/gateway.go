@@ -44,6 +44,10 @@ type Options struct {
 	UsagePlans KeyPlans
 	// Now is the clock of the usage plans' throttle; nil means time.Now.
 	Now func() time.Time
+	// Docs, when set, answers DocsPath (/docs), outside the stage and without the
+	// authorizer: the API reference page (a ReferencePage). API Gateway serves none; the
+	// page is hosted apart (make docs).
+	Docs http.Handler
 }
 
 // HTTPHandler is the signature of an API function (app.HTTPHandler).
@@ -173,6 +177,10 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // and whether that function's own response was sent.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request, requestID string) (string, bool) {
 	raw := r.URL.EscapedPath()
+	if g.opts.Docs != nil && (raw == DocsPath || raw == DocsPath+"/") {
+		g.opts.Docs.ServeHTTP(w, r)
+		return "", false
+	}
 	if r.Method == http.MethodDelete && raw == g.flushPath() {
 		_ = g.FlushAuthorizers(r.Context())
 		w.WriteHeader(http.StatusAccepted)

@@ -96,6 +96,13 @@ func broken(_ context.Context, req events.APIGatewayProxyRequest) (events.APIGat
 
 func newTestGateway(t *testing.T, ttl time.Duration) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
+	return newTestGatewayWith(t, Options{AuthCacheTTL: ttl})
+}
+
+// newTestGatewayWith serves testdata/gateway.yaml with the fake handlers, a 1 KiB request
+// limit, no logs and the rest of opts.
+func newTestGatewayWith(t *testing.T, opts Options) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
 	tpl, err := template.Parse(testdata(t, "gateway.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,11 +121,9 @@ func newTestGateway(t *testing.T, ttl time.Duration) (*httptest.Server, *atomic.
 		}
 		return h, nil
 	}
-	gw, err := NewGateway(tpl, lookup, Options{
-		AuthCacheTTL:    ttl,
-		MaxRequestBytes: 1024,
-		Logger:          slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	opts.MaxRequestBytes = 1024
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	gw, err := NewGateway(tpl, lookup, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
