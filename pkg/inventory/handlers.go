@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the inventory endpoints and consumes the adjustments queue
@@ -96,6 +97,17 @@ func (h Handlers) GetAdjustment(ctx context.Context, r *api.Request) (*api.Respo
 		return nil, err
 	}
 	return api.OK(st), nil
+}
+
+// History serves GET /inventory/history (also under /inventories): the
+// changes of the record sku and warehouse_uuid name (both required, 422),
+// newest first, a page at a time; an unknown warehouse is 404.
+func (h Handlers) History(ctx context.Context, r *api.Request) (*api.Response, error) {
+	return api.List(ctx, r, func(r *api.Request) (SKUWarehouse, error) {
+		return NewHistoryFilter(r.Query("sku"), r.Query("warehouse_uuid"))
+	}, func(ctx context.Context, rec SKUWarehouse, p paging.Page) (paging.Listing[Change], error) {
+		return h.Service.History(ctx, r.Account.ID, rec, p)
+	})
 }
 
 // requestItems reads the items of a body of method (POST, PUT or PATCH):

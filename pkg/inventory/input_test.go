@@ -1,8 +1,8 @@
 package inventory
 
 import (
-	"net/http"
 	"fmt"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"

@@ -147,7 +147,11 @@ func onHandOf(ctx context.Context, t store.Table, account string, items []Item) 
 	if err != nil {
 		return nil, fmt.Errorf("look up inventory records: %w", err)
 	}
-	var recs []Record
+	var recs []struct {
+		SKU       string `dynamodbav:"sku"`
+		Warehouse string `dynamodbav:"warehouse_uuid"`
+		OnHand    int64  `dynamodbav:"on_hand"`
+	}
 	if err := attributevalue.UnmarshalListOfMaps(found, &recs); err != nil {
 		return nil, fmt.Errorf("unmarshal inventory records: %w", err)
 	}
