@@ -13,6 +13,9 @@ import (
 // its change; the history keeps it (docs/inventory.md).
 var Reasons = []string{"received", "returned", "damaged", "counted", "transfer", "other"}
 
+// methodPost names POST /inventory for ParseItems.
+const methodPost = "POST"
+
 // maxReference is the longest reference, in characters.
 const maxReference = 255
 

@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/paging"
@@ -58,7 +57,7 @@ func parseFilter(r *api.Request) (Filter, error) {
 // the warehouses (404 Warehouse not found), creates every record or none
 // (409 if one exists), and answers 201.
 func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := h.requestItems(ctx, r, http.MethodPost)
+	items, err := h.requestItems(ctx, r, methodPost)
 	if err != nil {
 		return nil, err
 	}
