@@ -51,7 +51,8 @@ func (r route) keys() []string { return queryKeys[r.Method+" "+r.canonical()] }
 // queryKeys holds the query parameters naming the resource, by method and canonical path,
 // of the routes that take them.
 var queryKeys = map[string][]string{
-	"DELETE /listings": {"channel_uuid", "channel_sku"},
+	"DELETE /listings":       {"channel_uuid", "channel_sku"},
+	"GET /inventory/history": {"sku", "warehouse_uuid"},
 }
 
 // names returns the names of the path parameters, then of the keys.
@@ -178,6 +179,8 @@ func (x ids) param(rt route, name string) (string, bool) {
 		return x.Warehouse, true
 	case "channel_uuid":
 		return x.Channel, true
+	case "warehouse_uuid":
+		return x.Warehouse, true
 	case "channel_sku":
 		return x.Listing, true
 	case "sku":

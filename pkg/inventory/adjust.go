@@ -37,8 +37,9 @@ const NotRecordedReason = "the database did not answer in time; nothing was appl
 
 // Enqueue accepts an adjustment of the account's records by method
 // (MethodPut or MethodPatch) and returns its request id; a PATCH none of
-// whose records exists is not found. The caller has validated the items
-// and checked the warehouses.
+// whose records exists is not found, and one with a delta that would make
+// its record's on_hand negative now is invalid (checkDeltas). The caller
+// has validated the items and checked the warehouses.
 //
 // Accepted means recorded: the request is written as queued (with its
 // items) before it is sent as one message to the FIFO queue, grouped by
@@ -53,12 +54,15 @@ const NotRecordedReason = "the database did not answer in time; nothing was appl
 // message) is sent again by Resend.
 func (s Service) Enqueue(ctx context.Context, account, method string, items []Item) (string, error) {
 	if method == MethodPatch {
-		found, err := anyExists(ctx, s.Table, account, items)
+		onHand, err := onHandOf(ctx, s.Table, account, items)
 		if err != nil {
 			return "", err
 		}
-		if !found {
+		if len(onHand) == 0 {
 			return "", errs.NotFound(NotFoundMessage)
+		}
+		if err := checkDeltas(items, onHand); err != nil {
+			return "", err
 		}
 	}
 	adj := Adjustment{RequestID: newRequestID(account), Account: account, Method: method, Items: items}

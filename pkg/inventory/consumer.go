@@ -104,8 +104,11 @@ func (adj Adjustment) validate() error {
 		return errors.New("no items")
 	}
 	for i, it := range adj.Items {
-		if !sku.Valid(it.SKU) || it.Warehouse == "" || (it.OnHand == nil) == (it.Available == nil) {
+		if !sku.Valid(it.SKU) || it.Warehouse == "" || count(it.OnHand, it.Available, it.OnHandDelta) != 1 {
 			return fmt.Errorf("item %d: needs a sku, a warehouse and one quantity", i)
+		}
+		if it.OnHandDelta != nil && adj.Method != MethodPatch {
+			return fmt.Errorf("item %d: on_hand_delta is for PATCH only", i)
 		}
 		for _, c := range it.Clear {
 			if !slices.Contains(clearable, c) {

@@ -111,7 +111,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			a.RequestID = inventory.NewRequestID(f.acct.ID)
 			_, err := f.env.Deps.Inventory().Apply(ctx, a)
 			return err
-		}, want: map[string]int{"UpdateItem": 51, "PutItem": 1}},
+		}, want: map[string]int{"UpdateItem": 51, "PutItem": 51}}, // each item's history, and the status
 		// A PUT of missing records: the update finds none, then per record
 		// its product and a transaction of the record and its counts.
 		{name: "consumer 50-item message creating", run: func(ctx context.Context, i int) error {
@@ -127,6 +127,14 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			_, err := f.env.Deps.Inventory().Apply(ctx, adj)
 			return err
 		}, want: map[string]int{"UpdateItem": 1}},
+		// A walk's first page: one Query of the page and one of the
+		// bounded count.
+		{name: "GET /inventory/history", run: func(ctx context.Context, i int) error {
+			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
+			req.QueryStringParameters = map[string]string{"sku": adj.Items[0].SKU, "warehouse_uuid": w}
+			_, err := svc.History(ctx, req)
+			return err
+		}, want: map[string]int{"Query": 2}},
 		{name: "GET /inventory/adjustments/{id}", run: func(ctx context.Context, _ int) error {
 			req := &api.Request{Account: api.Account{ID: f.acct.ID}}
 			req.PathParameters = map[string]string{"request_id": adj.RequestID}

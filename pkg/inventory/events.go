@@ -14,7 +14,8 @@ func (Service) EventKinds() []string { return []string{kindRecord, kindStatus} }
 // EventOf is the inventory's source of the event feed: a stock record
 // written so that what GET /inventory shows of it changes is
 // inventory.updated, with the record as GET /inventory returns it (joined
-// with its product: one read); an adjustment request's status becoming
+// with its product: one read) and the adjustment that changed it, if one
+// did (UpdatedEvent); an adjustment request's status becoming
 // applied is inventory_adjustment.applied, with the status as GET
 // /inventory/adjustments/{request_id} returns it.
 func (s Service) EventOf(ctx context.Context, c store.Change) (events.Draft, bool, error) {
@@ -55,5 +56,18 @@ func (s Service) recordEvent(ctx context.Context, c store.Change) (events.Draft,
 	if err != nil {
 		return events.Draft{}, false, err
 	}
-	return events.Draft{Type: events.InventoryUpdated, Data: out[0]}, true, nil
+	data := UpdatedEvent{Inventory: out[0]}
+	if ch, ok := changeOf(next); ok && next.ChgReq != prev.ChgReq {
+		data.Change = &ch
+	}
+	return events.Draft{Type: events.InventoryUpdated, Data: data}, true, nil
+}
+
+// UpdatedEvent is the data of inventory.updated: the record as GET
+// /inventory shows it and, when an adjustment changed it, that change as
+// GET /inventory/history lists it (with its reason and reference); null
+// for the other changes (a new record of POST, reservations, shipments).
+type UpdatedEvent struct {
+	Inventory
+	Change *Change `json:"change"`
 }

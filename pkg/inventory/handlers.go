@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 // Handlers serves the inventory endpoints and consumes the adjustments queue
@@ -56,7 +57,7 @@ func parseFilter(r *api.Request) (Filter, error) {
 // the warehouses (404 Warehouse not found), creates every record or none
 // (409 if one exists), and answers 201.
 func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := h.requestItems(ctx, r)
+	items, err := h.requestItems(ctx, r, methodPost)
 	if err != nil {
 		return nil, err
 	}
@@ -71,13 +72,13 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 // whose records exists is 404 Inventory not found. The answer carries the
 // queued adjustment's request id.
 func (h Handlers) Adjust(ctx context.Context, r *api.Request) (*api.Response, error) {
-	items, err := h.requestItems(ctx, r)
-	if err != nil {
-		return nil, err
-	}
 	method := MethodPut
 	if r.HTTPMethod == MethodPatch {
 		method = MethodPatch
+	}
+	items, err := h.requestItems(ctx, r, method)
+	if err != nil {
+		return nil, err
 	}
 	id, err := h.Enqueue(ctx, r.Account.ID, method, items)
 	if err != nil {
@@ -97,15 +98,26 @@ func (h Handlers) GetAdjustment(ctx context.Context, r *api.Request) (*api.Respo
 	return api.OK(st), nil
 }
 
-// requestItems reads the items of a POST, PUT or PATCH body: the whole body
-// validated (400, 413, 422) and every warehouse checked (404) before
-// anything is written or queued.
-func (h Handlers) requestItems(ctx context.Context, r *api.Request) ([]Item, error) {
+// History serves GET /inventory/history (also under /inventories): the
+// changes of the record sku and warehouse_uuid name (both required, 422),
+// newest first, a page at a time; an unknown warehouse is 404.
+func (h Handlers) History(ctx context.Context, r *api.Request) (*api.Response, error) {
+	return api.List(ctx, r, func(r *api.Request) (SKUWarehouse, error) {
+		return NewHistoryFilter(r.Query("sku"), r.Query("warehouse_uuid"))
+	}, func(ctx context.Context, rec SKUWarehouse, p paging.Page) (paging.Listing[Change], error) {
+		return h.Service.History(ctx, r.Account.ID, rec, p)
+	})
+}
+
+// requestItems reads the items of a body of method (POST, PUT or PATCH):
+// the whole body validated (400, 413, 422) and every warehouse checked
+// (404) before anything is written or queued.
+func (h Handlers) requestItems(ctx context.Context, r *api.Request, method string) ([]Item, error) {
 	body, err := r.Decode()
 	if err != nil {
 		return nil, err
 	}
-	items, err := ParseItems(body)
+	items, err := ParseItems(body, method)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package inventory
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
@@ -22,14 +21,21 @@ const maxText = 255
 const QuantityMessage = "Please provide a valid on hand quantity"
 
 // Item is one validated item of a POST, PUT or PATCH /inventory body, and
-// one item of a queued adjustment. Exactly one of OnHand and Available is
-// set; the optional fields are left as they are when nil, and Clear names
-// those an explicit null removes.
+// one item of a queued adjustment. Exactly one of OnHand, Available and
+// OnHandDelta (PATCH only) is set; IfOnHand, if set, is the on_hand the
+// record must have for the item to apply (compare-and-set, PUT and PATCH);
+// Reason and Reference describe the change in its history. The optional
+// fields are left as they are when nil, and Clear names those an explicit
+// null removes.
 type Item struct {
 	SKU         string   `json:"sku"`
 	Warehouse   string   `json:"warehouse_uuid"`
 	OnHand      *int64   `json:"on_hand,omitempty"`
 	Available   *int64   `json:"available,omitempty"`
+	OnHandDelta *int64   `json:"on_hand_delta,omitempty"`
+	IfOnHand    *int64   `json:"if_on_hand,omitempty"`
+	Reason      *string  `json:"reason,omitempty"`
+	Reference   *string  `json:"reference,omitempty"`
 	Cost        *float64 `json:"cost,omitempty"`
 	BinLocation *string  `json:"bin_location,omitempty"`
 	Description *string  `json:"description,omitempty"`
@@ -40,10 +46,12 @@ type Item struct {
 func (it Item) Record() SKUWarehouse { return SKUWarehouse{SKU: it.SKU, Warehouse: it.Warehouse} }
 
 // ParseItems validates a body {"inventory": [item, ...]} or {"inventory":
-// item} in full: 1 to MaxItems items, each with a valid sku, a
-// warehouse_uuid and exactly one of on_hand and available, and no two items
-// for the same record. Any problem is a 422 naming the item and the field.
-func ParseItems(body lenient.Object) ([]Item, error) {
+// item} of method (POST, MethodPut or MethodPatch) in full: 1 to MaxItems
+// items, each with a valid sku, a warehouse_uuid and exactly one of on_hand
+// and available (or on_hand_delta, PATCH only), the change's fields (see
+// parseChange), and no two items for the same record. Any problem is a 422
+// naming the item and the field.
+func ParseItems(body lenient.Object, method string) ([]Item, error) {
 	f := body.Field("inventory")
 	if !f.Set() {
 		return nil, errs.Invalid("inventory is required")
@@ -62,7 +70,7 @@ func ParseItems(body lenient.Object) ([]Item, error) {
 		if err != nil || o == nil {
 			return nil, errs.Invalid("%s must be an object", e.Name)
 		}
-		if items[i], err = parseItem(e.Name, o); err != nil {
+		if items[i], err = parseItem(e.Name, o, method); err != nil {
 			return nil, err
 		}
 		if j, dup := seen[items[i].Record()]; dup {
@@ -73,9 +81,9 @@ func ParseItems(body lenient.Object) ([]Item, error) {
 	return items, nil
 }
 
-// parseItem validates one item; name is how messages call it
+// parseItem validates one item of method; name is how messages call it
 // ("inventory[3]").
-func parseItem(name string, o lenient.Object) (Item, error) {
+func parseItem(name string, o lenient.Object, method string) (Item, error) {
 	var it Item
 	var err error
 	if it.SKU, err = requiredText(name, o.Field("sku")); err != nil {
@@ -93,10 +101,15 @@ func parseItem(name string, o lenient.Object) (Item, error) {
 	if it.Available, err = quantity(o.Field("available")); err != nil {
 		return it, err
 	}
-	switch {
-	case it.OnHand == nil && it.Available == nil:
+	if err := it.parseChange(name, o, method); err != nil {
+		return it, err
+	}
+	switch n := count(it.OnHand, it.Available, it.OnHandDelta); {
+	case n == 0:
 		return it, errs.Invalid(QuantityMessage)
-	case it.OnHand != nil && it.Available != nil:
+	case n > 1 && it.OnHandDelta != nil:
+		return it, errs.Invalid("%s.on_hand_delta must come alone, without on_hand or available", name)
+	case n > 1:
 		return it, errs.Invalid("%s must have exactly one of on_hand and available", name)
 	}
 	if err := it.optional(name, o); err != nil {
@@ -145,13 +158,9 @@ func (it *Item) optional(name string, o lenient.Object) error {
 		dst  **string
 	}{{attrBinLocation, &it.BinLocation}, {attrDescription, &it.Description}} {
 		f := o.Field(tf.attr)
-		f.Name = name + "." + tf.attr
-		s, err := f.String()
+		s, err := text(name, f, maxText)
 		if err != nil {
 			return err
-		}
-		if s != nil && utf8.RuneCountInString(*s) > maxText {
-			return errs.Invalid("%s must be at most %d characters", f.Name, maxText)
 		}
 		*tf.dst = s
 		if f.Null() {

@@ -2,6 +2,7 @@ package inventory
 
 import (
 	"fmt"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,12 +28,16 @@ func items(n int) string {
 	return `{"inventory":[` + strings.Join(parts, ",") + `]}`
 }
 
-func parse(body string) ([]Item, error) {
+// parse parses a PATCH body (the method that takes every field).
+func parse(body string) ([]Item, error) { return parseAs(body, MethodPatch) }
+
+// parseAs parses a body of method.
+func parseAs(body, method string) ([]Item, error) {
 	o, err := lenient.DecodeObject(body)
 	if err != nil {
 		return nil, err
 	}
-	return ParseItems(o)
+	return ParseItems(o, method)
 }
 
 func TestParseItemsValid(t *testing.T) {
@@ -123,6 +128,15 @@ func TestParseItemsInvalid(t *testing.T) {
 		{"long bin", `{"inventory":[` + item("A", `,"on_hand":1,"bin_location":"`+strings.Repeat("b", 256)+`"`) + `]}`, errs.KindInvalid, "inventory[0].bin_location must be at most 255"},
 		{"object description", `{"inventory":[` + item("A", `,"on_hand":1,"description":{}`) + `]}`, errs.KindInvalid, "inventory[0].description must be a string"},
 		{"duplicate", `{"inventory":[` + item("A", `,"on_hand":1`) + `,` + item("B", `,"on_hand":1`) + `,` + item("A", `,"on_hand":2`) + `]}`, errs.KindInvalid, "inventory[2] has the same sku and warehouse_uuid as inventory[0]"},
+		{"on_hand and delta", `{"inventory":[` + item("A", `,"on_hand":1,"on_hand_delta":1`) + `]}`, errs.KindInvalid, "inventory[0].on_hand_delta must come alone"},
+		{"available and delta", `{"inventory":[` + item("A", `,"available":1,"on_hand_delta":-1`) + `]}`, errs.KindInvalid, "inventory[0].on_hand_delta must come alone"},
+		{"fraction delta", `{"inventory":[` + item("A", `,"on_hand_delta":1.5`) + `]}`, errs.KindInvalid, "inventory[0].on_hand_delta must be an integer"},
+		{"delta over int32", `{"inventory":[` + item("A", `,"on_hand_delta":-2147483648`) + `]}`, errs.KindInvalid, "inventory[0].on_hand_delta must be an integer"},
+		{"negative if_on_hand", `{"inventory":[` + item("A", `,"on_hand_delta":1,"if_on_hand":-1`) + `]}`, errs.KindInvalid, "inventory[0].if_on_hand must be an integer"},
+		{"unknown reason", `{"inventory":[` + item("A", `,"on_hand_delta":1,"reason":"stolen"`) + `]}`, errs.KindInvalid, "inventory[0].reason must be one of received, returned"},
+		{"reason number", `{"inventory":[` + item("A", `,"on_hand_delta":1,"reason":7`) + `]}`, errs.KindInvalid, "inventory[0].reason must be one of"},
+		{"long reference", `{"inventory":[` + item("A", `,"on_hand_delta":1,"reference":"`+strings.Repeat("r", 256)+`"`) + `]}`, errs.KindInvalid, "inventory[0].reference must be at most 255"},
+		{"object reference", `{"inventory":[` + item("A", `,"on_hand_delta":1,"reference":{}`) + `]}`, errs.KindInvalid, "inventory[0].reference must be a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,6 +148,39 @@ func TestParseItemsInvalid(t *testing.T) {
 			}
 			if ae.Kind != tt.kind || !strings.Contains(ae.Message, tt.msg) {
 				t.Errorf("got %v %q, want %v containing %q", ae.Kind, ae.Message, tt.kind, tt.msg)
+			}
+		})
+	}
+}
+
+// TestParseItemsByMethod checks which methods take the fields of a
+// change: on_hand_delta only PATCH, if_on_hand, reason and reference PUT
+// and PATCH, none of them POST.
+func TestParseItemsByMethod(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		field  string
+		method string
+		ok     bool
+	}{
+		{`"on_hand_delta":1`, MethodPatch, true},
+		{`"on_hand_delta":1`, MethodPut, false},
+		{`"on_hand_delta":1`, http.MethodPost, false},
+		{`"on_hand":1,"if_on_hand":3`, MethodPut, true},
+		{`"on_hand":1,"if_on_hand":3`, http.MethodPost, false},
+		{`"on_hand":1,"reason":"counted","reference":"PO-1"`, MethodPut, true},
+		{`"on_hand":1,"reason":"counted"`, http.MethodPost, false},
+		{`"on_hand":1,"reference":"PO-1"`, http.MethodPost, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.field, func(t *testing.T) {
+			t.Parallel()
+			_, err := parseAs(`{"inventory":[`+item("A", ","+tt.field)+`]}`, tt.method)
+			if got := err == nil; got != tt.ok {
+				t.Errorf("got err %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "is taken only by") {
+				t.Errorf("got %v, want a message naming the methods", err)
 			}
 		})
 	}

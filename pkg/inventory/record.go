@@ -18,6 +18,14 @@ type Record struct {
 	// product is read when it is shown.
 	Product  productCopy `dynamodbav:"prod"`
 	PVersion *int64      `dynamodbav:"pver"`
+	// The last adjustment applied to the record (its stamp, see
+	// attrChgReq): empty on a record no adjustment has changed.
+	ChgReq       string  `dynamodbav:"chg_req"`
+	ChgBefore    int64   `dynamodbav:"chg_before"`
+	ChgAfter     int64   `dynamodbav:"chg_after"`
+	ChgReason    *string `dynamodbav:"chg_reason"`
+	ChgReference *string `dynamodbav:"chg_ref"`
+	ChgAt        string  `dynamodbav:"chg_at"`
 }
 
 // Attribute names of a stored record.
@@ -39,6 +47,15 @@ const (
 	// redelivered message finds itself there and applies nothing, an older
 	// one finds a newer id and is superseded.
 	attrLastRequest = "last_request"
+	// The last adjustment applied to the record (its stamp), what its
+	// history item copies: the request, on_hand before and after, the
+	// reason and reference, and when.
+	attrChgReq       = "chg_req"
+	attrChgBefore    = "chg_before"
+	attrChgAfter     = "chg_after"
+	attrChgReason    = "chg_reason"
+	attrChgReference = "chg_ref"
+	attrChgAt        = "chg_at"
 )
 
 // createdByPost is the created_by of records POST /inventory created.

@@ -11,7 +11,10 @@ import (
 // A request is queued from its acceptance until it is applied, or failed
 // with a reason (the queue refused it, or its message could not be read).
 // An item is skipped_superseded when a request accepted after it has set
-// the record already (a request re-sent late never undoes a newer one).
+// the record already (a request re-sent late never undoes a newer one), a
+// conflict when the record's on_hand was not its if_on_hand, and rejected
+// when its on_hand_delta would take on_hand below 0 (or above MaxQuantity);
+// these three change nothing.
 const (
 	StatusQueued  = "queued"
 	StatusApplied = "applied"
@@ -21,6 +24,8 @@ const (
 	ResultCreated    = "created"
 	ResultSkipped    = "skipped_not_found"
 	ResultSuperseded = "skipped_superseded"
+	ResultConflict   = "conflict"
+	ResultRejected   = "rejected"
 )
 
 // statusRetention is how long a request's status is kept (the status
@@ -31,11 +36,13 @@ const statusRetention = 30 * 24 * time.Hour
 const AdjustmentNotFoundMessage = "Adjustment not found"
 
 // Result is what applying one item did and the record's quantities right
-// after; the quantities are null for a skipped item.
+// after; the quantities are null for a skipped item, and the record's
+// current ones for a conflict or a rejected item, whose Reason says why.
 type Result struct {
 	SKU       string `json:"sku" dynamodbav:"sku"`
 	Warehouse string `json:"warehouse_uuid" dynamodbav:"warehouse_uuid"`
 	Result    string `json:"result" dynamodbav:"result"`
+	Reason    string `json:"reason,omitempty" dynamodbav:"reason,omitempty"`
 	OnHand    *int64 `json:"on_hand" dynamodbav:"on_hand"`
 	Reserved  *int64 `json:"reserved" dynamodbav:"reserved"`
 	Available *int64 `json:"available" dynamodbav:"available"`

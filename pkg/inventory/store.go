@@ -135,17 +135,31 @@ func allRecords(ctx context.Context, t store.Table, account string) ([]Record, e
 	return out, nil
 }
 
-// anyExists reports whether any item's record exists: one BatchGetItem.
-func anyExists(ctx context.Context, t store.Table, account string, items []Item) (bool, error) {
+// onHandOf returns the on_hand of those of the items' records that exist:
+// one BatchGetItem (eventually consistent: what a call is checked against
+// when it is received).
+func onHandOf(ctx context.Context, t store.Table, account string, items []Item) (map[SKUWarehouse]int64, error) {
 	keys := make([]map[string]types.AttributeValue, len(items))
 	for i, it := range items {
 		keys[i] = key(account, it.SKU, it.Warehouse)
 	}
 	found, err := t.BatchGet(ctx, keys, false)
 	if err != nil {
-		return false, fmt.Errorf("look up inventory records: %w", err)
+		return nil, fmt.Errorf("look up inventory records: %w", err)
 	}
-	return len(found) > 0, nil
+	var recs []struct {
+		SKU       string `dynamodbav:"sku"`
+		Warehouse string `dynamodbav:"warehouse_uuid"`
+		OnHand    int64  `dynamodbav:"on_hand"`
+	}
+	if err := attributevalue.UnmarshalListOfMaps(found, &recs); err != nil {
+		return nil, fmt.Errorf("unmarshal inventory records: %w", err)
+	}
+	out := make(map[SKUWarehouse]int64, len(recs))
+	for _, r := range recs {
+		out[SKUWarehouse{SKU: r.SKU, Warehouse: r.Warehouse}] = r.OnHand
+	}
+	return out, nil
 }
 
 // statusPK is the partition of an account's applied adjustments.

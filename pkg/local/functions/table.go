@@ -56,6 +56,7 @@ var table = map[string]func(d *app.Deps) any{
 	"inventory-create":          func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.Create) },
 	"inventory-adjust":          func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.Adjust) },
 	"inventory-adjustment-get":  func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.GetAdjustment) },
+	"inventory-history":         func(d *app.Deps) any { return d.HTTP(inventory.Handlers{Service: d.Inventory()}.History) },
 	"inventory-adjust-consumer": func(d *app.Deps) any { return inventory.Handlers{Service: d.Inventory()}.Consume },
 	"inventory-adjust-sweep":    func(d *app.Deps) any { return inventory.Handlers{Service: d.Inventory()}.Sweep },
 
