@@ -85,6 +85,10 @@ func newBigWorld(t *testing.T) (*caller, ids) {
 	}
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": sku("p", 1), "warehouse_uuid": first, "on_hand": 2}}}, &adj)
+	for i := range bigN { // the history of p-000 at the first warehouse: more than 100 changes
+		c.must(http.StatusOK, http.MethodPatch, "/inventory", map[string]any{"inventory": []any{map[string]any{
+			"sku": sku("p", 0), "warehouse_uuid": first, "on_hand_delta": 1 - 2*(i%2), "reason": "counted"}}}, nil)
+	}
 	webhook, delivery := addWebhook(t, c)
 	env.Drain(t)
 	settled(t, c)

@@ -396,25 +396,25 @@ func TestPagination(t *testing.T) {
 				t.Parallel()
 				c := c.in(t)
 				for _, q := range []string{"page=0", "limit=0", "page=abc", "limit=-1", "page=-1", "limit=abc", "page=1.5", "limit=0.5", "page="} {
-					r := c.do(http.MethodGet, path+"?"+q, nil)
+					r := c.do(http.MethodGet, withQuery(path, q), nil)
 					param, _, _ := strings.Cut(q, "=")
 					if r.Status != http.StatusUnprocessableEntity || !strings.Contains(errorMessage(r), param) {
 						t.Errorf("?%s: %d %s, want 422 naming %s", q, r.Status, short(r.String()), param)
 					}
 				}
-				r := c.do(http.MethodGet, path+"?limit=1000", nil)
+				r := c.do(http.MethodGet, withQuery(path, "limit=1000"), nil)
 				n, ok := isArray(r)
 				if r.Status != http.StatusOK || !ok || n > 100 {
 					t.Errorf("?limit=1000: %d, %d items, want at most 100", r.Status, n)
 				}
-				if r100 := c.do(http.MethodGet, path+"?limit=100", nil); r.String() != r100.String() || r.String() != whole {
+				if r100 := c.do(http.MethodGet, withQuery(path, "limit=100"), nil); r.String() != r100.String() || r.String() != whole {
 					t.Errorf("?limit=1000 is not the page of limit=100 and of no limit")
 				}
 				// An integer too large for any integer type is still a larger limit: capped.
-				if huge := c.do(http.MethodGet, path+"?limit=99999999999999999999", nil); huge.Status != http.StatusOK || huge.String() != whole {
+				if huge := c.do(http.MethodGet, withQuery(path, "limit=99999999999999999999"), nil); huge.Status != http.StatusOK || huge.String() != whole {
 					t.Errorf("?limit=99999999999999999999: %d %s, want the capped page", huge.Status, short(huge.String()))
 				}
-				if next, _ := isArray(c.do(http.MethodGet, path+"?limit=100&page=2", nil)); next == 0 && fixedLists[rt.String()] {
+				if next, _ := isArray(c.do(http.MethodGet, withQuery(path, "limit=100&page=2"), nil)); next == 0 && fixedLists[rt.String()] {
 					if n >= 100 {
 						t.Errorf("a fixed list of %d items: the cap is not tested", n)
 					}
@@ -425,7 +425,7 @@ func TestPagination(t *testing.T) {
 				}
 				for _, q := range []string{"page=999999", "page=999999&limit=1000", "page=2147483647", "page=99999999999999999999"} {
 					t.Run("?"+q, func(t *testing.T) {
-						if r := c.in(t).do(http.MethodGet, path+"?"+q, nil); r.Status != http.StatusOK || r.String() != "[]" {
+						if r := c.in(t).do(http.MethodGet, withQuery(path, q), nil); r.Status != http.StatusOK || r.String() != "[]" {
 							t.Errorf("?%s past the end: %d %s, want 200 []", q, r.Status, short(r.String()))
 						}
 					})
@@ -661,7 +661,7 @@ func TestTenantIsolation(t *testing.T) {
 			}
 			t.Run(rt.String(), func(t *testing.T) {
 				r := b.in(t).do(rt.Method, a.path(t, rt), nil)
-				if len(rt.params()) > 0 {
+				if len(rt.names()) > 0 {
 					if msg := notFoundMessage(rt); r.Status != http.StatusNotFound || (msg != "" && errorMessage(r) != msg) {
 						t.Errorf("B %s on A's: %d %s, want 404 %q", rt, r.Status, short(r.String()), msg)
 					}
@@ -998,10 +998,10 @@ func TestAliases(t *testing.T) {
 		}
 		aliased++
 		t.Run(fn, func(t *testing.T) {
-			for _, query := range []string{"", "?limit=1&page=1"} {
+			for _, query := range []string{"", "limit=1&page=1"} {
 				t.Run(cmp.Or(query, "no query"), func(t *testing.T) {
 					c := w.c.in(t)
-					first := c.do(http.MethodGet, w.path(t, group[0])+query, nil)
+					first := c.do(http.MethodGet, withQuery(w.path(t, group[0]), query), nil)
 					if first.Status != http.StatusOK {
 						t.Errorf("%s%s: %d %s", group[0], query, first.Status, short(first.String()))
 					}
@@ -1009,7 +1009,7 @@ func TestAliases(t *testing.T) {
 						t.Errorf("%s%s: an empty list; the world should show something", group[0], query)
 					}
 					for _, other := range group[1:] {
-						r := c.do(http.MethodGet, w.path(t, other)+query, nil)
+						r := c.do(http.MethodGet, withQuery(w.path(t, other), query), nil)
 						if r.Status != first.Status || r.String() != first.String() {
 							t.Errorf("%s: %s%s answers %d %s, %s answers %d %s", fn, group[0], query, first.Status, short(first.String()),
 								other, r.Status, short(r.String()))

@@ -97,6 +97,18 @@ func (r route) build(value func(name string) string) string {
 	return path + "?" + strings.Join(q, "&")
 }
 
+// withQuery is path with the query q added: after "?", or "&" when path has a query already
+// (the routes whose keys are query parameters).
+func withQuery(path, q string) string {
+	switch {
+	case q == "":
+		return path
+	case strings.Contains(path, "?"):
+		return path + "&" + q
+	}
+	return path + "?" + q
+}
+
 var (
 	routesOnce sync.Once
 	routesVal  []route

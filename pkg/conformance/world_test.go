@@ -113,6 +113,11 @@ func newWorldWith(t *testing.T, product, child, group string) *world {
 	c.must(http.StatusOK, http.MethodPut, "/inventory", map[string]any{"inventory": []any{map[string]any{
 		"sku": w.Child, "warehouse_uuid": w.Warehouse, "on_hand": 6, "description": "recount"}}}, &adj)
 	w.RequestID = adj.RequestID
+	// The product's history: a unit returned and counted away again (on_hand stays 10).
+	for _, d := range []int{1, -1} {
+		c.must(http.StatusOK, http.MethodPatch, "/inventory", map[string]any{"inventory": []any{map[string]any{
+			"sku": w.Product, "warehouse_uuid": w.Warehouse, "on_hand_delta": d, "reason": "counted", "reference": "CC-1"}}}, nil)
+	}
 
 	w.Webhook, w.Delivery = addWebhook(t, c)
 	env.Drain(t)

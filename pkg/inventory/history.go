@@ -62,7 +62,8 @@ func NewHistoryFilter(skuText, warehouse string) (SKUWarehouse, error) {
 // History returns a page of the changes of the account's record r, newest
 // first (in the order their requests were accepted), with a bounded count:
 // one Query from where the page starts (store.Table.Page). A record with no
-// history is an empty list; an unknown warehouse is not found.
+// history is an empty list; an unknown warehouse, or no record of the SKU in
+// it, is not found (read only when the page is empty).
 func (s Service) History(ctx context.Context, account string, r SKUWarehouse, p paging.Page) (paging.Listing[Change], error) {
 	out, total, err := historyPage(ctx, s.Table, account, r, p)
 	if err != nil {
@@ -71,6 +72,13 @@ func (s Service) History(ctx context.Context, account string, r SKUWarehouse, p 
 	if len(out) == 0 {
 		if _, err := s.Warehouses.Get(ctx, account, r.Warehouse); err != nil {
 			return paging.Listing[Change]{}, err
+		}
+		recs, err := getRecords(ctx, s.Table, account, []SKUWarehouse{r})
+		if err != nil {
+			return paging.Listing[Change]{}, err
+		}
+		if len(recs) == 0 {
+			return paging.Listing[Change]{}, errs.NotFound(NotFoundMessage)
 		}
 	}
 	return paging.Listing[Change]{Items: out, Total: total}, nil
