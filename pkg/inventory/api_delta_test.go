@@ -212,8 +212,9 @@ func TestHistory(t *testing.T) {
 		}
 	})
 	t.Run("unknown record", func(t *testing.T) {
-		if got := f.history("B", w, ""); len(got) != 0 {
-			t.Errorf("got %+v, want none", got)
+		r := f.c.Do(http.MethodGet, "/inventory/history?sku=B&warehouse_uuid="+w, nil)
+		if r.Status != http.StatusNotFound || errorMessage(t, r) != inventory.NotFoundMessage {
+			t.Errorf("got %d %s, want 404 %q", r.Status, r.Body, inventory.NotFoundMessage)
 		}
 	})
 }
