@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -20,7 +22,8 @@ import (
 // TestConnectedChannelEndToEnd drives a channel connected through the API (POST
 // /v1/channels, on the generic sandbox) through the whole wired stack: a stock change reaches
 // the sandbox's listing through the connector queue and the listing ends synced; a poll of the
-// schedule imports the sandbox's new order once, however often it runs; a shipment reaches
+// schedule imports the sandbox's new order once, however often it runs, and a change of it
+// made on the marketplace updates the same order; a shipment reaches
 // the sandbox as a fulfillment; after DELETE, stock changes and polls reach it no more.
 func TestConnectedChannelEndToEnd(t *testing.T) {
 	t.Parallel()
@@ -55,9 +58,9 @@ func TestConnectedChannelEndToEnd(t *testing.T) {
 	testenv.WaitFor(t, synced(4), "the sandbox's listing at 4, synced")
 
 	// An order placed on the marketplace, then two schedule ticks: imported once.
-	place := func(ref string) {
+	place := func(ref string, notes ...string) {
 		doc, err := json.Marshal(map[string]any{"channel_uuid": ch, "display_ref": ref, "ordered_at": "2026-11-26T10:00:00Z",
-			"items": []any{orderstest.Line("L1", "E2E-1", 1)}})
+			"customer_notes": strings.Join(notes, " "), "items": []any{orderstest.Line("L1", "E2E-1", 1)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,6 +83,17 @@ func TestConnectedChannelEndToEnd(t *testing.T) {
 		t.Fatalf("orders after a second poll: %v, want [G-1001]", got)
 	}
 	list := f.List("/orders")
+
+	// Changed on the marketplace: the next poll updates the same order.
+	place("G-1001", "leave at the door")
+	tick()
+	testenv.WaitFor(t, func() bool {
+		o := f.Order(list[0].Seq)
+		return o.CustomerNotes != nil && *o.CustomerNotes == "leave at the door"
+	}, "the changed order updated")
+	if got := refs(); !slices.Equal(got, []string{"G-1001"}) {
+		t.Fatalf("orders after the change: %v, want [G-1001]", got)
+	}
 
 	// Its shipment reaches the sandbox as tracking.
 	if r := f.Ship(map[string]any{"sb_order_seq": list[0].Seq, "carrier_name": "UPS", "tracking_number": "1ZE2E",
@@ -121,8 +135,10 @@ func TestConnectedChannelEndToEnd(t *testing.T) {
 	}
 }
 
-// schedule returns a run of the poll scheduler (connector-poll-schedule), as EventBridge's
-// rule would invoke it; the local stack's queue mappings run the polls it sends.
+// schedule returns runs of the poll scheduler (connector-poll-schedule), as EventBridge's
+// rule would invoke it, each in the next schedule slot (a run in the same slot sends no new
+// poll: its messages are deduplicated per slot); the local stack's queue mappings run the
+// polls it sends.
 func schedule(t *testing.T, env *testenv.Env) func() {
 	t.Helper()
 	h, err := env.Handler("connector-poll-schedule")
@@ -133,8 +149,10 @@ func schedule(t *testing.T, env *testenv.Env) func() {
 	if !ok {
 		t.Fatalf("connector-poll-schedule's handler is a %T", h)
 	}
+	slot := time.Now()
 	return func() {
-		if err := run(context.Background(), events.EventBridgeEvent{Time: time.Now()}); err != nil {
+		slot = slot.Add(connectors.PollEvery)
+		if err := run(context.Background(), events.EventBridgeEvent{Time: slot}); err != nil {
 			t.Fatalf("poll schedule: %v", err)
 		}
 	}
