@@ -110,13 +110,16 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 	if err != nil {
 		return nil, channels.Ref{}, "", err
 	}
+	var running []string
 	for _, name := range slices.Sorted(maps.Keys(s.Sandboxes)) {
-		if url := s.Sandboxes[name]; url != "" && strings.TrimSuffix(ch.Endpoints.API, "/") == url {
+		url := s.Sandboxes[name]
+		if url != "" && strings.TrimSuffix(ch.Endpoints.API, "/") == url {
 			return d, ref, url, nil
 		}
+		running = append(running, name+" at "+url)
 	}
-	return nil, channels.Ref{}, "", fmt.Errorf("channel %s (connector %s) has no sandbox: it reaches %s, which is none of the local stack's sandboxes (%s)",
-		uuid, ch.Connector, cmp.Or(ch.Endpoints.API, "the connector's production endpoint"), s.Sandboxes)
+	return nil, channels.Ref{}, "", fmt.Errorf("channel %s (connector %s) has no sandbox: it reaches %s, and the local stack's sandboxes are: %s",
+		uuid, ch.Connector, cmp.Or(ch.Endpoints.API, "the connector's production endpoint"), cmp.Or(strings.Join(running, ", "), "none"))
 }
 
 // serveSandboxes are the sandboxes `multisell serve` runs beside the stack.
