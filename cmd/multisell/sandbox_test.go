@@ -17,6 +17,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // TestSandbox: serve starts the generic sandbox and, on a first start, connects the demo
@@ -28,21 +29,7 @@ func TestSandbox(t *testing.T) {
 	before := demoSizes
 	demoSizes = demo.Sizes{Warehouses: 1, Products: 6, Orders: 3}
 	t.Cleanup(func() { demoSizes = before })
-	var out, errOut syncBuffer
-	stdout, stderr = &out, &errOut
-	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
-	dir := filepath.Join(t.TempDir(), "data")
-	ctx, cancel := context.WithCancel(context.Background())
-	code := make(chan int, 1)
-	go func() { code <- run(ctx, []string{"serve", "--port", "0", "--dir", dir}) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-code:
-		case <-time.After(30 * time.Second):
-			t.Error("serve did not stop within 30 s of the interrupt")
-		}
-	})
+	dir, out, errOut, code := startServe(t)
 	for deadline := time.Now().Add(3 * time.Minute); !strings.Contains(out.String(), "local stack is up"); {
 		select {
 		case c := <-code:
@@ -66,31 +53,13 @@ func TestSandbox(t *testing.T) {
 	}
 	// The account's API limit is 40 requests a minute: one GET /channels through the API,
 	// the waits read through the services.
-	d, err := app.New(context.Background(), sf.config())
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, _ := http.NewRequest(http.MethodGet, sf.APIURL+"/channels", nil)
-	req.SetBasicAuth(creds.AccountToken, creds.SecretKey)
-	resp, err := http.DefaultClient.Do(req)
+	ctx := context.Background()
+	d, err := app.New(ctx, sf.config())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var chs []channels.Channel
-	err = json.NewDecoder(resp.Body).Decode(&chs)
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || err != nil {
-		t.Fatalf("GET /channels: %d %v", resp.StatusCode, err)
-	}
-	waitFor := func(t *testing.T, what string, ok func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(90 * time.Second); !ok(); time.Sleep(500 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("not within 90 s: %s", what)
-			}
-		}
-	}
-
+	stackAPI{t: t, url: sf.APIURL, token: creds.AccountToken, secret: creds.SecretKey}.call(http.MethodGet, "/channels", "", &chs)
 	var generic, external channels.Channel
 	for _, c := range chs {
 		switch c.Name {
@@ -103,10 +72,10 @@ func TestSandbox(t *testing.T) {
 	if generic.Connection.Connector != "generic" || external.UUID == "" {
 		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US", chs, demo.SandboxChannel)
 	}
-	waitFor(t, "the sandbox channel's listings synced", func() bool {
+	testenv.WaitFor(t, func() bool {
 		ls, err := d.Listings().List(ctx, creds.AccountID, listings.Filter{Channel: generic.UUID}, paging.Page{Number: 1, Limit: 10})
 		return err == nil && len(ls.Items) == 2 && ls.Items[0].SyncStatus == "synced" && ls.Items[1].SyncStatus == "synced"
-	})
+	}, "the sandbox channel's listings synced")
 
 	// A channel connected to a marketplace that is none of the stack's sandboxes.
 	elsewhere, err := sandbox.NewGeneric()
@@ -151,7 +120,7 @@ func TestSandbox(t *testing.T) {
 	if code, stdoutText, stderrText := cli(t, "sandbox", "poll", "--channel", generic.UUID); code != 0 || !strings.Contains(stdoutText, `"queued"`) {
 		t.Fatalf("sandbox poll: exit %d, %s %s", code, stdoutText, stderrText)
 	}
-	waitFor(t, "the sandbox's order "+placed.ID+" imported", func() bool {
+	testenv.WaitFor(t, func() bool {
 		list, err := d.Orders().List(ctx, creds.AccountID, orders.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
 		if err != nil {
 			t.Fatal(err)
@@ -162,5 +131,5 @@ func TestSandbox(t *testing.T) {
 			}
 		}
 		return false
-	})
+	}, "the sandbox's order "+placed.ID+" imported")
 }
