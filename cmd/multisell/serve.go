@@ -19,6 +19,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
+	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
@@ -39,8 +40,9 @@ type demoCredentials struct {
 }
 
 // onFirstStart, when set (by the demo data's file), runs once, when serve has just created
-// the table: it creates the demo account and its data and returns the credentials.
-var onFirstStart func(ctx context.Context, d *app.Deps) (demoCredentials, error)
+// the table: it creates the demo account and its data, connected to the generic sandbox sb
+// (nil: none started), and returns the credentials.
+var onFirstStart func(ctx context.Context, d *app.Deps, sb *sandbox.Generic) (demoCredentials, error)
 
 // stackFile is .local/stack.json: how other commands reach the running local stack.
 type stackFile struct {
@@ -56,6 +58,8 @@ type stackFile struct {
 	AdjustmentsQueueURL string            `json:"adjustments_queue_url"`
 	QueueURLs           map[string]string `json:"queue_urls"` // by logical id
 	SyncRetryBase       string            `json:"sync_retry_base"`
+	// Sandboxes are the base URLs of the fake marketplaces serve runs, by connector name.
+	Sandboxes map[string]string `json:"sandboxes,omitempty"`
 	// DynamoDBPID and SQSPID are the emulators' processes; serve writes the file again
 	// with the new pid when it restarts one.
 	DynamoDBPID int `json:"dynamodb_pid"`
@@ -130,8 +134,10 @@ func (s stackFile) config() app.Config {
 		"TABLE_NAME": s.TableName, "ADJUSTMENTS_QUEUE_URL": s.AdjustmentsQueueURL,
 		"CHANNEL_INBOX_QUEUE_URL": s.QueueURLs["ChannelInboxQueue"], "CHANNEL_INBOX_DLQ_URL": s.QueueURLs["ChannelInboxDLQ"],
 		"CHANNEL_OUTBOX_QUEUE_URL": s.QueueURLs["ChannelOutboxQueue"], "CHANNEL_RETRY_QUEUE_URL": s.QueueURLs["ChannelRetryQueue"],
+		"CONNECTOR_QUEUE_URL": s.QueueURLs["ConnectorQueue"], "CONNECTOR_POLL_QUEUE_URL": s.QueueURLs["ConnectorPollQueue"],
 		"SYNC_RETRY_BASE": s.SyncRetryBase, "DYNAMODB_ENDPOINT": s.DynamoDBEndpoint, "SQS_ENDPOINT": s.SQSEndpoint, "AWS_REGION": s.Region,
 		"KMS_ENDPOINT": s.KMSEndpoint, "CREDENTIALS_KEY_ID": s.CredentialsKeyID,
+		"WEBHOOK_LOOPBACK": "true", // as the stack itself (gateway.Stack.AppConfig)
 	}
 	return app.ConfigFrom(func(k string) string { return env[k] })
 }
@@ -231,6 +237,9 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The sandboxes before the pollers, so that the schedule's first polls reach them.
+	sandboxes := startSandboxes(filepath.Join(*dir, "sandbox"))
+	defer sandboxes.stop()
 	pollers.Start(ctx)
 	defer pollers.Stop()
 	sim := startServeSim(ctx, stack, filepath.Join(*dir, "sim"))
@@ -250,7 +259,7 @@ func runServe(ctx context.Context, args []string) error {
 		PID: os.Getpid(), APIURL: apiURL, APIID: gw.APIID(), DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		KMSEndpoint: kmsProc.Endpoint, CredentialsKeyID: cfg.CredentialsKeyID,
 		Region: cfg.Region, TableName: cfg.TableName, AdjustmentsQueueURL: cfg.AdjustmentsQueueURL,
-		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{},
+		SyncRetryBase: cfg.SyncRetryBase.String(), QueueURLs: map[string]string{}, Sandboxes: sandboxes.urls(),
 	}
 	for id, q := range stack.Queues {
 		sf.QueueURLs[id] = q.URL
@@ -267,13 +276,13 @@ func runServe(ctx context.Context, args []string) error {
 	defer func() { _ = os.Remove(stackPath) }()
 	// The stack file is written as soon as the API answers, before the demo data (about 20
 	// seconds on a first start), so that the CLI reaches the stack whenever the API does.
-	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps)
+	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps, sandboxes.generic)
 	if err != nil {
 		slog.Error("demo data", "error", err.Error())
 	}
 
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
-	printBanner(apiURL, demo, sim.bannerLine(), logs.where)
+	printBanner(apiURL, demo, logs.where, sim.bannerLine(), sandboxes.banner)
 
 	superviseCtx, stopSupervising := context.WithCancel(ctx)
 	supervised, supervisorDone := make(chan error, 1), make(chan struct{})
@@ -303,14 +312,15 @@ func runServe(ctx context.Context, args []string) error {
 	}
 }
 
-// demoAccount runs onFirstStart when the table is new and keeps its credentials in
-// .local/demo.json; otherwise it reads them back from there. It returns nil without demo.
-func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Deps) (*demoCredentials, error) {
+// demoAccount runs onFirstStart when the table is new (with the generic sandbox sb, nil
+// for none) and keeps its credentials in .local/demo.json; otherwise it reads them back
+// from there. It returns nil without demo.
+func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Deps, sb *sandbox.Generic) (*demoCredentials, error) {
 	path := filepath.Join(dir, "demo.json")
 	if firstStart && onFirstStart != nil {
 		slog.Info("first start: creating the demo account and data")
 		_, _ = fmt.Fprintln(stderr, "first start: creating the demo account and its data (about 20 seconds)")
-		creds, err := onFirstStart(ctx, deps)
+		creds, err := onFirstStart(ctx, deps, sb)
 		if err != nil {
 			return nil, fmt.Errorf("create demo data: %w", err)
 		}
@@ -351,8 +361,8 @@ func writeJSONFile(path string, v any) error {
 
 // printBanner prints the start banner, once everything has started: the API's URL, the
 // reference page's, the demo credentials (TOKEN:SECRET in the README) and a first request,
-// the connector sim's line, and where the logs go.
-func printBanner(apiURL string, demo *demoCredentials, simLine, logs string) {
+// the lines of the connector sim and the sandboxes, and where the logs go.
+func printBanner(apiURL string, demo *demoCredentials, logs string, lines ...string) {
 	_, _ = fmt.Fprintf(stdout, "\nmultisell local stack is up: %s\n", apiURL)
 	_, _ = fmt.Fprintf(stdout, "  API reference: %s%s\n", apiURL[:strings.LastIndex(apiURL, "/")], gateway.DocsPath)
 	if demo != nil && demo.AccountToken != "" {
@@ -362,7 +372,9 @@ func printBanner(apiURL string, demo *demoCredentials, simLine, logs string) {
 	} else {
 		_, _ = fmt.Fprintf(stdout, "  create an account: go run ./cmd/multisell accounts create --name NAME\n  then:  curl --user TOKEN:SECRET %s/warehouses\n", apiURL)
 	}
-	_, _ = fmt.Fprintln(stdout, simLine)
+	for _, l := range lines {
+		_, _ = fmt.Fprintln(stdout, l)
+	}
 	_, _ = fmt.Fprintf(stdout, "  logs: %s\n", logs)
 	_, _ = fmt.Fprintln(stdout, "  data persists in .local/ (delete it to start over); Ctrl-C stops")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
 // TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
@@ -64,16 +65,16 @@ func TestServeLog(t *testing.T) {
 }
 
 // TestBanner: the banner gives the URL, the reference page's, the demo credentials, a first request, the quick
-// tour, the sim's line and where the logs are, in one block.
+// tour, the lines of the sim and the sandbox and where the logs are, in one block.
 func TestBanner(t *testing.T) {
 	var out bytes.Buffer
 	stdout = &out
 	t.Cleanup(func() { stdout = os.Stdout })
 	printBanner("http://127.0.0.1:3000/v1", &demoCredentials{AccountID: "acct_1", AccountToken: "TOK", SecretKey: "SEC"},
-		"  connector sim: on", ".local/logs/serve.log")
+		".local/logs/serve.log", "  connector sim: on", "  sandbox: generic marketplace on http://127.0.0.1:4000")
 	for _, want := range []string{
 		"up: http://127.0.0.1:3000/v1\n", "API reference: http://127.0.0.1:3000/docs\n", "token:  TOK\n", "secret: SEC\n", "curl --user TOK:SEC http://127.0.0.1:3000/v1/warehouses\n",
-		"quick tour", "  connector sim: on\n", "logs: .local/logs/serve.log\n", "Ctrl-C stops\n",
+		"quick tour", "  connector sim: on\n", "  sandbox: generic marketplace on http://127.0.0.1:4000\n", "logs: .local/logs/serve.log\n", "Ctrl-C stops\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, out.String())
@@ -88,7 +89,7 @@ func TestStackFileBeforeDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	seen := make(chan *stackFile, 1)
 	before := onFirstStart
-	onFirstStart = func(context.Context, *app.Deps) (demoCredentials, error) {
+	onFirstStart = func(context.Context, *app.Deps, *sandbox.Generic) (demoCredentials, error) {
 		sf, err := readStackFile(dir)
 		if err != nil {
 			t.Error(err)

@@ -110,28 +110,7 @@ func TestSuperviseGivesUp(t *testing.T) {
 // event is in the feed).
 func TestServeRestartsEmulators(t *testing.T) {
 	testenv.SkipShort(t)
-	var out, errOut syncBuffer
-	stdout, stderr = &out, &errOut
-	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
-	dir := filepath.Join(t.TempDir(), "data")
-	ctx, cancel := context.WithCancel(context.Background())
-	code := make(chan int, 1)
-	go func() { code <- run(ctx, []string{"serve", "--port", "0", "--dir", dir, "--demo=false"}) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case c := <-code:
-			if c != 0 {
-				t.Errorf("serve exited %d after the interrupt, want 0; stderr: %s", c, errOut.String())
-			}
-		case <-time.After(30 * time.Second):
-			t.Error("serve did not stop within 30 s of the interrupt")
-		}
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(dir, "logs", "serve.log"))
-			t.Logf("serve.log:\n%s", log)
-		}
-	})
+	dir, _, _, code := startServe(t, "--demo=false")
 	sf := waitStackFile(t, dir, code, func(*stackFile) bool { return true })
 	deps, err := app.New(context.Background(), sf.config())
 	if err != nil {
@@ -212,6 +191,37 @@ func TestServeRestartsEmulators(t *testing.T) {
 			}, "the adjustment's event in the feed")
 		})
 	}
+}
+
+// startServe runs `multisell serve --port 0` with args on a temporary folder until the
+// test ends, then interrupts it: it must exit 0 within 30 s, and its serve.log is logged
+// when the test failed. It returns the folder, serve's outputs (stdout and stderr are
+// theirs meanwhile) and its exit code once it exits.
+func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncBuffer, code <-chan int) {
+	t.Helper()
+	out, errOut = &syncBuffer{}, &syncBuffer{}
+	stdout, stderr = out, errOut
+	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
+	dir = filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	exited := make(chan int, 1)
+	go func() { exited <- run(ctx, append([]string{"serve", "--port", "0", "--dir", dir}, args...)) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case c := <-exited:
+			if c != 0 {
+				t.Errorf("serve exited %d after the interrupt, want 0; stderr: %s", c, errOut.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("serve did not stop within 30 s of the interrupt")
+		}
+		if t.Failed() {
+			log, _ := os.ReadFile(filepath.Join(dir, "logs", "serve.log"))
+			t.Logf("serve.log:\n%s", log)
+		}
+	})
+	return dir, out, errOut, exited
 }
 
 // waitStackFile waits up to 45 s for dir/stack.json to satisfy ok and returns it; it fails

@@ -40,7 +40,7 @@ func TestQuickTour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	creds, err := onFirstStart(context.Background(), env.Deps)
+	creds, err := onFirstStart(context.Background(), env.Deps, nil)
 	if err != nil {
 		t.Fatalf("demo data: %v", err)
 	}

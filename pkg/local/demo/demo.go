@@ -1,6 +1,8 @@
 // Package demo fills an account with realistic data: the demo account of
 // `make run` and the CLI's `seed`. Each domain contributes a step in a file
 // of its own (channels_warehouses.go, catalog.go, ...), run in order.
+// ConnectSandbox adds the demo account's channel on the local stack's
+// generic sandbox (sandbox.go).
 package demo
 
 import (

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/rand"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -42,21 +43,26 @@ type Generic struct {
 	mu      sync.Mutex
 	sellers map[string]*seller // by client id
 	tokens  map[string]token
+	// file, when set, keeps the state across restarts (OpenGeneric): written after every
+	// change.
+	file string
 }
 
-// seller is one seller's shop.
+// seller is one seller's shop (in JSON in a Generic's file).
 type seller struct {
-	secret, refresh string
-	refused         bool
-	orders          map[string]GenericOrder
-	quantities      map[string]int64
-	fulfillments    map[string]map[string]Fulfillment // order id -> shipment id -> fulfillment
+	Secret       string                            `json:"client_secret"`
+	Refresh      string                            `json:"refresh_token"`
+	Refused      bool                              `json:"refused"`
+	Channel      string                            `json:"channel_uuid,omitempty"` // the channel it serves (BindChannel)
+	Orders       map[string]GenericOrder           `json:"orders"`
+	Quantities   map[string]int64                  `json:"quantities"`
+	Fulfillments map[string]map[string]Fulfillment `json:"fulfillments"` // order id -> shipment id -> fulfillment
 }
 
 // token is an access token's seller and expiry.
 type token struct {
-	seller string
-	exp    time.Time
+	Seller string    `json:"seller"`
+	Exp    time.Time `json:"exp"`
 }
 
 // GenericOrder is an order of the generic marketplace: Document is the order import
@@ -76,8 +82,15 @@ type Fulfillment struct {
 	Items          []json.RawMessage `json:"items"`
 }
 
-// NewGeneric returns a started generic marketplace; Close stops it.
+// NewGeneric returns a started generic marketplace, on a free port, whose state lives as
+// long as it does; Close stops it.
 func NewGeneric() (*Generic, error) {
+	g := newGeneric()
+	return g, g.Start()
+}
+
+// newGeneric returns a generic marketplace with its operations, not started.
+func newGeneric() *Generic {
 	g := &Generic{Server: NewServer(), sellers: map[string]*seller{}, tokens: map[string]token{}}
 	g.Seller = g.sellerOf
 	g.RateHeader = "X-RateLimit-Limit"
@@ -86,30 +99,38 @@ func NewGeneric() (*Generic, error) {
 	g.Handle("GET /v1/orders", OpOrders, g.authed(g.orders))
 	g.Handle("POST /v1/inventory", OpInventory, g.authed(g.inventory))
 	g.Handle("POST /v1/orders/{id}/fulfillments", OpFulfillments, g.authed(g.fulfill))
-	return g, g.Start()
+	g.Admin("POST "+AdminOrdersPath, g.placeOrder)
+	return g
 }
 
 // AddSeller opens a shop for the client id with its secret and refresh token.
 func (g *Generic) AddSeller(clientID, secret, refresh string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.sellers[clientID] = &seller{secret: secret, refresh: refresh, orders: map[string]GenericOrder{},
-		quantities: map[string]int64{}, fulfillments: map[string]map[string]Fulfillment{}}
+	g.sellers[clientID] = &seller{Secret: secret, Refresh: refresh, Orders: map[string]GenericOrder{},
+		Quantities: map[string]int64{}, Fulfillments: map[string]map[string]Fulfillment{}}
+	g.saveLocked()
 }
 
 // Refuse makes the seller's credentials and tokens refused (on) or accepted again.
 func (g *Generic) Refuse(clientID string, on bool) {
-	g.with(clientID, func(s *seller) { s.refused = on })
+	g.change(clientID, func(s *seller) { s.Refused = on })
 }
 
 // PutOrder places or changes an order of the seller.
 func (g *Generic) PutOrder(clientID string, o GenericOrder) {
-	g.with(clientID, func(s *seller) { s.orders[o.ID] = o })
+	g.change(clientID, func(s *seller) { s.Orders[o.ID] = o })
+}
+
+// BindChannel records that the seller's shop is multisell's channel channelUUID, so that
+// an order placed for that channel (POST /sandbox/orders) is the seller's.
+func (g *Generic) BindChannel(clientID, channelUUID string) {
+	g.change(clientID, func(s *seller) { s.Channel = channelUUID })
 }
 
 // Quantity is what the seller's listing sku shows, and whether it has one.
 func (g *Generic) Quantity(clientID, sku string) (q int64, ok bool) {
-	g.with(clientID, func(s *seller) { q, ok = s.quantities[sku] })
+	g.with(clientID, func(s *seller) { q, ok = s.Quantities[sku] })
 	return q, ok
 }
 
@@ -117,7 +138,7 @@ func (g *Generic) Quantity(clientID, sku string) (q int64, ok bool) {
 func (g *Generic) Fulfillments(clientID, order string) []Fulfillment {
 	var out []Fulfillment
 	g.with(clientID, func(s *seller) {
-		for _, f := range s.fulfillments[order] {
+		for _, f := range s.Fulfillments[order] {
 			out = append(out, f)
 		}
 	})
@@ -134,6 +155,14 @@ func (g *Generic) with(clientID string, f func(*seller)) {
 	}
 }
 
+// change runs f on the seller as with does, then saves the state.
+func (g *Generic) change(clientID string, f func(*seller)) {
+	g.with(clientID, func(s *seller) {
+		f(s)
+		g.saveLocked()
+	})
+}
+
 // sellerOf is the client id a request's bearer token stands for ("" for none).
 func (g *Generic) sellerOf(r *http.Request) string {
 	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -142,7 +171,7 @@ func (g *Generic) sellerOf(r *http.Request) string {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.tokens[bearer].seller
+	return g.tokens[bearer].Seller
 }
 
 // refuse answers a refused credential or token.
@@ -165,16 +194,19 @@ func (g *Generic) token(w http.ResponseWriter, r *http.Request) {
 	defer g.mu.Unlock()
 	s := g.sellers[in.ClientID]
 	switch {
-	case s == nil || s.secret != in.ClientSecret:
+	case s == nil || s.Secret != in.ClientSecret:
 		refuse(w, "unknown client or wrong secret")
 		return
-	case s.refused || s.refresh != in.RefreshToken:
+	case s.Refused || s.Refresh != in.RefreshToken:
 		refuse(w, "the refresh token was revoked")
 		return
 	}
 	ttl := cmp.Or(g.TokenTTL, time.Hour)
+	now := time.Now()
+	maps.DeleteFunc(g.tokens, func(_ string, t token) bool { return now.After(t.Exp) })
 	v := rand.Text()
-	g.tokens[v] = token{seller: in.ClientID, exp: time.Now().Add(ttl)}
+	g.tokens[v] = token{Seller: in.ClientID, Exp: now.Add(ttl)}
+	g.saveLocked()
 	WriteJSON(w, http.StatusOK, map[string]any{"access_token": v, "token_type": "bearer", "expires_in": int(ttl.Seconds())})
 }
 
@@ -185,8 +217,8 @@ func (g *Generic) authed(h func(http.ResponseWriter, *http.Request, *seller)) ht
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		t, ok := g.tokens[bearer]
-		s := g.sellers[t.seller]
-		if !ok || s == nil || s.refused || time.Now().After(t.exp) {
+		s := g.sellers[t.Seller]
+		if !ok || s == nil || s.Refused || time.Now().After(t.Exp) {
 			refuse(w, "the access token is invalid or expired")
 			return
 		}
@@ -196,7 +228,7 @@ func (g *Generic) authed(h func(http.ResponseWriter, *http.Request, *seller)) ht
 
 // shop answers the seller's shop.
 func (g *Generic) shop(w http.ResponseWriter, _ *http.Request, s *seller) {
-	WriteJSON(w, http.StatusOK, map[string]int{"orders": len(s.orders), "listings": len(s.quantities)})
+	WriteJSON(w, http.StatusOK, map[string]int{"orders": len(s.Orders), "listings": len(s.Quantities)})
 }
 
 // orders answers a page of the orders updated since updated_since.
@@ -211,7 +243,7 @@ func (g *Generic) orders(w http.ResponseWriter, r *http.Request, s *seller) {
 	limit = min(cmp.Or(limit, 50), 100)
 	from, _ := strconv.Atoi(q.Get("page_token"))
 	var list []GenericOrder
-	for _, o := range s.orders {
+	for _, o := range s.Orders {
 		if !o.UpdatedAt.Before(since) {
 			list = append(list, o)
 		}
@@ -248,19 +280,20 @@ func (g *Generic) inventory(w http.ResponseWriter, r *http.Request, s *seller) {
 	out := make([]result, len(in.Items))
 	for i, it := range in.Items {
 		if it.SKU == "" || it.Quantity < 0 {
-			out[i] = result{SKU: it.SKU, Quantity: s.quantities[it.SKU], Error: "sku and a quantity of 0 or more required"}
+			out[i] = result{SKU: it.SKU, Quantity: s.Quantities[it.SKU], Error: "sku and a quantity of 0 or more required"}
 			continue
 		}
-		s.quantities[it.SKU] = it.Quantity
+		s.Quantities[it.SKU] = it.Quantity
 		out[i] = result{SKU: it.SKU, OK: true, Quantity: it.Quantity}
 	}
+	g.saveLocked()
 	WriteJSON(w, http.StatusOK, map[string]any{"results": out})
 }
 
 // fulfill posts a shipment's tracking on an order (again: no change).
 func (g *Generic) fulfill(w http.ResponseWriter, r *http.Request, s *seller) {
 	id := r.PathValue("id")
-	if _, ok := s.orders[id]; !ok {
+	if _, ok := s.Orders[id]; !ok {
 		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "order " + id + " not found"})
 		return
 	}
@@ -269,9 +302,10 @@ func (g *Generic) fulfill(w http.ResponseWriter, r *http.Request, s *seller) {
 		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "shipment_id and tracking_number required"})
 		return
 	}
-	if s.fulfillments[id] == nil {
-		s.fulfillments[id] = map[string]Fulfillment{}
+	if s.Fulfillments[id] == nil {
+		s.Fulfillments[id] = map[string]Fulfillment{}
 	}
-	s.fulfillments[id][f.ShipmentID] = f
+	s.Fulfillments[id][f.ShipmentID] = f
+	g.saveLocked()
 	WriteJSON(w, http.StatusCreated, f)
 }

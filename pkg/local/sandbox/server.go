@@ -7,6 +7,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -171,9 +172,20 @@ func (s *Server) Over(op string) int {
 	return s.op(op).over
 }
 
+// Admin serves pattern outside the marketplace's API: the sandbox's own controls (placing
+// an order as a buyer would), neither counted nor limited nor failed on demand.
+func (s *Server) Admin(pattern string, h http.HandlerFunc) {
+	s.mux.HandleFunc(pattern, h)
+}
+
 // Start serves on a free loopback port and sets URL.
-func (s *Server) Start() error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func (s *Server) Start() error { return s.StartAt("") }
+
+// StartAt serves on the loopback address addr ("127.0.0.1:PORT"; "" for a free port) and
+// sets URL. A sandbox whose URL channels keep (the local stack's) starts on the address it
+// had before.
+func (s *Server) StartAt(addr string) error {
+	ln, err := net.Listen("tcp", cmp.Or(addr, "127.0.0.1:0"))
 	if err != nil {
 		return fmt.Errorf("sandbox: listen: %w", err)
 	}

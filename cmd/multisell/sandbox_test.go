@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/listings"
+	"github.com/multisell/multisell/pkg/local/demo"
+	"github.com/multisell/multisell/pkg/local/sandbox"
+	"github.com/multisell/multisell/pkg/orders"
+	"github.com/multisell/multisell/pkg/paging"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// TestSandbox: serve starts the generic sandbox and, on a first start, connects the demo
+// channel "Generic Marketplace" to it (connector generic, its listings pushed to the
+// sandbox and synced); `sandbox order` places an order there, which `sandbox poll` has the
+// stack import; an unknown channel, a channel without a sandbox and a missing --channel
+// are refused with a message and exit 1.
+func TestSandbox(t *testing.T) {
+	before := demoSizes
+	demoSizes = demo.Sizes{Warehouses: 1, Products: 6, Orders: 3}
+	t.Cleanup(func() { demoSizes = before })
+	dir, out, errOut, code := startServe(t)
+	for deadline := time.Now().Add(3 * time.Minute); !strings.Contains(out.String(), "local stack is up"); {
+		select {
+		case c := <-code:
+			t.Fatalf("serve exited %d: %s", c, errOut.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve not up within 3 minutes: %s %s", out.String(), errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), "sandbox: generic marketplace on http://127.0.0.1:") {
+		t.Errorf("the banner names no sandbox:\n%s", out.String())
+	}
+	sf, err := readStackFile(dir)
+	if err != nil || sf == nil || sf.Sandboxes["generic"] == "" {
+		t.Fatalf("stack.json: %+v %v, want the generic sandbox's URL", sf, err)
+	}
+	var creds demoCredentials
+	if data, err := os.ReadFile(filepath.Join(dir, "demo.json")); err != nil || json.Unmarshal(data, &creds) != nil {
+		t.Fatalf("demo.json: %v %s", err, data)
+	}
+	// The account's API limit is 40 requests a minute: one GET /channels through the API,
+	// the waits read through the services.
+	ctx := context.Background()
+	d, err := app.New(ctx, sf.config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chs []channels.Channel
+	stackAPI{t: t, url: sf.APIURL, token: creds.AccountToken, secret: creds.SecretKey}.call(http.MethodGet, "/channels", "", &chs)
+	var generic, external channels.Channel
+	for _, c := range chs {
+		switch c.Name {
+		case demo.SandboxChannel:
+			generic = c
+		case "Amazon US":
+			external = c
+		}
+	}
+	if generic.Connection.Connector != "generic" || external.UUID == "" {
+		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US", chs, demo.SandboxChannel)
+	}
+	testenv.WaitFor(t, func() bool {
+		ls, err := d.Listings().List(ctx, creds.AccountID, listings.Filter{Channel: generic.UUID}, paging.Page{Number: 1, Limit: 10})
+		return err == nil && len(ls.Items) == 2 && ls.Items[0].SyncStatus == "synced" && ls.Items[1].SyncStatus == "synced"
+	}, "the sandbox channel's listings synced")
+
+	// A channel connected to a marketplace that is none of the stack's sandboxes.
+	elsewhere, err := sandbox.NewGeneric()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = elsewhere.Close() })
+	elsewhere.AddSeller("other", "secret", "refresh")
+	other, err := d.Channels().Connect(ctx, creds.AccountID, channels.ConnectInput{Name: "Elsewhere", Type: "generic",
+		Credentials: []byte(`{"client_id":"other","client_secret":"secret","refresh_token":"refresh"}`),
+		Endpoints:   channels.Endpoints{API: elsewhere.URL, Auth: elsewhere.URL + "/oauth/token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	useStack(t, sf, nil)
+	t.Run("refused", func(t *testing.T) {
+		for _, tc := range []struct {
+			name, stderr string
+			args         []string
+		}{
+			{"unknown channel", "is not connected", []string{"sandbox", "order", "--channel", "00000000-0000-4000-8000-000000000000"}},
+			{"external", "is not connected", []string{"sandbox", "order", "--channel", external.UUID}},
+			{"no sandbox", "has no sandbox", []string{"sandbox", "order", "--channel", other.UUID}},
+			{"no channel", "--channel UUID is required", []string{"sandbox", "poll"}},
+			{"unknown verb", "usage: multisell sandbox", []string{"sandbox", "refund", "--channel", generic.UUID}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				code, _, errOut := cli(t, tc.args...)
+				if code != 1 || !strings.Contains(errOut, tc.stderr) {
+					t.Errorf("got exit %d, stderr %q; want exit 1, stderr with %q", code, errOut, tc.stderr)
+				}
+			})
+		}
+	})
+
+	var placed sandbox.GenericOrder
+	exit, stdoutText, stderrText := cli(t, "sandbox", "order", "--channel", generic.UUID, "--quantity", "2")
+	if exit != 0 || json.Unmarshal([]byte(stdoutText), &placed) != nil || placed.ID == "" {
+		t.Fatalf("sandbox order: exit %d, %s %s", exit, stdoutText, stderrText)
+	}
+	if code, stdoutText, stderrText := cli(t, "sandbox", "poll", "--channel", generic.UUID); code != 0 || !strings.Contains(stdoutText, `"queued"`) {
+		t.Fatalf("sandbox poll: exit %d, %s %s", code, stdoutText, stderrText)
+	}
+	testenv.WaitFor(t, func() bool {
+		list, err := d.Orders().List(ctx, creds.AccountID, orders.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range list.Items {
+			if o.DisplayRef == placed.ID && o.ChannelUUID == generic.UUID {
+				return len(o.Items) == 1 && o.Items[0].Quantity == 2
+			}
+		}
+		return false
+	}, "the sandbox's order "+placed.ID+" imported")
+}

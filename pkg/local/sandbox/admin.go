@@ -1,0 +1,142 @@
+package sandbox
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// AdminOrdersPath is the generic sandbox's own endpoint that places an order on a channel's
+// shop as a buyer would (POST, an OrderRequest, answered 201 with the GenericOrder). It is
+// no part of the marketplace's API: neither counted nor limited, and it needs no token.
+const AdminOrdersPath = "/sandbox/orders"
+
+// maxOrderQuantity bounds an OrderRequest's quantity, as the order import does.
+const maxOrderQuantity = 1_000_000
+
+// OrderRequest asks the sandbox for a new order on the shop of the seller bound to
+// ChannelUUID (BindChannel): Quantity (default 1) of the listing SKU (default: the first
+// of the seller's listings, by SKU, that shows a quantity, else the first).
+type OrderRequest struct {
+	ChannelUUID string `json:"channel_uuid"`
+	SKU         string `json:"sku,omitempty"`
+	Quantity    int    `json:"quantity,omitempty"`
+}
+
+// unitPrice is the price of every line of a placed order, in cents.
+const unitPrice = 1999
+
+// placeOrder serves AdminOrdersPath: a new order of the seller of the channel, updated now,
+// whose document is the order import document the connector passes on.
+func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
+	var in OrderRequest
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		return
+	}
+	in.Quantity = cmp.Or(in.Quantity, 1)
+	if in.Quantity < 1 || in.Quantity > maxOrderQuantity {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var s *seller
+	for _, id := range slices.Sorted(maps.Keys(g.sellers)) {
+		if g.sellers[id].Channel == in.ChannelUUID {
+			s = g.sellers[id]
+			break
+		}
+	}
+	if s == nil {
+		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
+		return
+	}
+	if in.SKU == "" {
+		in.SKU = s.defaultSKU()
+	}
+	if in.SKU == "" {
+		WriteJSON(w, http.StatusConflict, map[string]string{"error": "the shop of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
+		return
+	}
+	now := time.Now().UTC()
+	id := "GM-" + strconv.Itoa(1001+len(s.Orders))
+	cents := func(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+	total := cents(unitPrice * in.Quantity)
+	doc, err := json.Marshal(map[string]any{
+		"channel_uuid": in.ChannelUUID, "display_ref": id, "ordered_at": now.Format(time.RFC3339),
+		"paid_at": now.Format(time.RFC3339), "payment_status": "all", "subtotal": total, "total": total,
+		"shipping_contact_name": "Sandbox Buyer", "shipping_address_1": "1 Test Street", "shipping_city": "Springfield",
+		"shipping_postal_code": "12345", "shipping_country_code": "US", "requested_shipping_service": "Standard",
+		"items": []map[string]any{{"order_item_ref": "1", "sku": in.SKU, "quantity": in.Quantity,
+			"unit_price": cents(unitPrice), "price": total}},
+	})
+	if err != nil {
+		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	o := GenericOrder{ID: id, UpdatedAt: now, Document: doc}
+	s.Orders[id] = o
+	g.saveLocked()
+	WriteJSON(w, http.StatusCreated, o)
+}
+
+// defaultSKU is the SKU of the first listing, by SKU, that shows a quantity, else of the
+// first listing ("" without listings).
+func (s *seller) defaultSKU() string {
+	skus := slices.Sorted(maps.Keys(s.Quantities))
+	for _, sku := range skus {
+		if s.Quantities[sku] > 0 {
+			return sku
+		}
+	}
+	if len(skus) > 0 {
+		return skus[0]
+	}
+	return ""
+}
+
+// PlaceOrder asks the generic sandbox at baseURL for a new order (AdminOrdersPath) and
+// returns it; a refusal is an error with the sandbox's message.
+func PlaceOrder(ctx context.Context, baseURL string, in OrderRequest) (GenericOrder, error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return GenericOrder{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+AdminOrdersPath, bytes.NewReader(body))
+	if err != nil {
+		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+	}
+	if resp.StatusCode != http.StatusCreated {
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(data, &e) != nil || e.Error == "" {
+			return GenericOrder{}, fmt.Errorf("sandbox order: %s answered %d: not a generic sandbox", baseURL, resp.StatusCode)
+		}
+		return GenericOrder{}, fmt.Errorf("sandbox order: %s", e.Error)
+	}
+	var o GenericOrder
+	if err := json.Unmarshal(data, &o); err != nil {
+		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+	}
+	return o, nil
+}
