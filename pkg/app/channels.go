@@ -11,6 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/secrets"
+	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
 // verifyTimeout bounds each call of a connect's verification, so both
@@ -24,7 +25,7 @@ const verifyTimeout = 8 * time.Second
 func (d *Deps) Channels() channels.Service {
 	return channels.Service{
 		Table: d.Table, Warehouses: d.warehouseReads(),
-		Verifier: channelVerifier{runtime: &connectors.Runtime{Table: d.Table, Policy: d.WebhookSender.Policy,
+		Verifier: channelVerifier{runtime: &connectors.Runtime{Table: d.Table, Policy: webhookhttp.Policy{Local: d.Config.WebhookLoopback},
 			HTTP: &http.Client{Timeout: verifyTimeout}}},
 		Sealer: sealer{d.Secrets(secrets.Credentials)},
 	}
