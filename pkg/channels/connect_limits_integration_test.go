@@ -19,17 +19,9 @@ func TestConnectedChannelLimits(t *testing.T) {
 	const n = 200
 	f := orderstest.New(t)
 	sb := marketplace(t)
-	seller := "limits-" + f.Acct.ID
-	sb.AddSeller(seller, clientSecret, refreshToken)
 	sb.SetLimit(sandbox.OpInventory, 1, 1)
 	overBefore := sb.Over(sandbox.OpInventory)
-	r := f.C.Do(http.MethodPost, "/channels", connectBody(sb, "Generic", creds(map[string]any{"client_id": seller})))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("connect: %d %s", r.Status, r)
-	}
-	var made envelope
-	r.JSON(t, &made)
-	ch := made.Channel.UUID
+	seller, ch := connectSeller(t, f, sb)
 
 	wh := f.Warehouse("A")
 	var stock []any

@@ -29,15 +29,7 @@ func TestConnectedChannelEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
 	sb := marketplace(t)
-	seller := "e2e-" + f.Acct.ID
-	sb.AddSeller(seller, clientSecret, refreshToken)
-	r := f.C.Do(http.MethodPost, "/channels", connectBody(sb, "Generic", creds(map[string]any{"client_id": seller})))
-	if r.Status != http.StatusCreated {
-		t.Fatalf("connect: %d %s", r.Status, r)
-	}
-	var made envelope
-	r.JSON(t, &made)
-	ch := made.Channel.UUID
+	seller, ch := connectSeller(t, f, sb)
 
 	wh := f.Warehouse("A")
 	f.Product("E2E-1")
@@ -156,4 +148,19 @@ func schedule(t *testing.T, env *testenv.Env) func() {
 			t.Fatalf("poll schedule: %v", err)
 		}
 	}
+}
+
+// connectSeller opens a shop of its own on the sandbox for f's account and connects a channel
+// of the account to it through POST /v1/channels; it returns the shop's seller and the channel.
+func connectSeller(t *testing.T, f *orderstest.Fixture, sb *sandbox.Generic) (seller, channel string) {
+	t.Helper()
+	seller = "seller-" + f.Acct.ID
+	sb.AddSeller(seller, clientSecret, refreshToken)
+	r := f.C.Do(http.MethodPost, "/channels", connectBody(sb, "Generic", creds(map[string]any{"client_id": seller})))
+	if r.Status != http.StatusCreated {
+		t.Fatalf("connect: %d %s", r.Status, r)
+	}
+	var made envelope
+	r.JSON(t, &made)
+	return seller, made.Channel.UUID
 }

@@ -35,7 +35,8 @@ type ShipmentResult struct {
 	Error       string `json:"error,omitempty"`
 }
 
-// decodeOutbox reads an outbox message body into a *listings.QuantityMessage or a *trackingMessage;
+// decodeOutbox reads an outbox message body into a *listings.QuantityMessage or a
+// *shipments.TrackingMessage;
 // attrAccount (the account_id attribute) stands for an account the body lacks. An error means
 // the message can never be applied.
 func decodeOutbox(body, attrAccount string) (any, error) {
