@@ -382,8 +382,9 @@ func (c *captured) WithGroup(name string) slog.Handler {
 	return &captured{mu: c.mu, buf: c.buf, h: c.h.WithGroup(name)}
 }
 
-// TestNoSecretInClear: after a connect, a refused connect and a disconnect, neither the raw
-// items of the account nor the logs hold a secret value. Not parallel: it captures the
+// TestNoSecretInClear: after a connect, a refused connect, a push and a poll of the channel
+// (the runtime opening the credentials and caching an access token) and a disconnect, neither
+// the raw items of the account nor the logs hold a secret value. Not parallel: it captures the
 // process's default logger.
 func TestNoSecretInClear(t *testing.T) {
 	env, sb, acct, c := fixture(t)
@@ -394,12 +395,35 @@ func TestNoSecretInClear(t *testing.T) {
 
 	made := envelope{Channel: connect(t, c, sb)}
 	c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": clientSecret + "x"})))
+	// A push and a poll of the channel: the runtime opens the credentials and caches a token.
+	var wh struct {
+		UUID string `json:"warehouse_uuid"`
+	}
+	c.Do(http.MethodPost, "/warehouses", map[string]any{"warehouse": map[string]any{"name": "Main"}}).JSON(t, &wh)
+	sku := "SECRET-" + acct.ID
+	for _, req := range []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodPut, "/products/" + sku, map[string]any{"name": "Kept secret"}},
+		{http.MethodPost, "/inventory", map[string]any{"inventory": []any{map[string]any{"sku": sku, "warehouse_uuid": wh.UUID, "on_hand": 3}}}},
+		{http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": made.Channel.UUID, "channel_sku": sku, "sku": sku}}},
+	} {
+		if r := c.Do(req.method, req.path, req.body); r.Status >= 300 {
+			t.Fatalf("%s %s: %d %s", req.method, req.path, r.Status, r)
+		}
+	}
+	testenv.WaitFor(t, func() bool { q, ok := sb.Quantity(clientID, sku); return ok && q == 3 }, "the push")
+	schedule(t, env)()
 	env.Drain(t)
 	var raw bytes.Buffer
 	if n := len(rawItems(t, env, acct.ID, "CHCRED")); n != 1 {
 		t.Fatalf("%d credentials items, want 1", n)
 	}
-	for _, item := range rawItems(t, env, acct.ID, "CH", "CHCRED", "EV", "IDEM") {
+	if n := len(rawItems(t, env, acct.ID, "CONN")); n == 0 {
+		t.Fatal("no runtime item (token, buckets, poll): the cycle did not run")
+	}
+	for _, item := range rawItems(t, env, acct.ID, "CH", "CHCRED", "CONN", "EV", "IDEM", "LST") {
 		for _, v := range item {
 			switch v := v.(type) {
 			case *types.AttributeValueMemberS:
