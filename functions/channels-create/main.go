@@ -8,9 +8,11 @@ import (
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors/builtin"
 )
 
 func main() {
+	builtin.Register()
 	d := app.NewLambda(app.ConfigFromEnv())
 	lambda.Start(d.HTTP(channels.Handlers{Service: d.Channels()}.Create))
 }

@@ -81,20 +81,33 @@ type Order struct {
 	Document json.RawMessage
 }
 
-// QuantityPush asks to show Quantity for one listing.
+// QuantityPush asks to show Quantity for one listing. ListingRef is the channel's own
+// reference of the listing as the listing keeps it ("" when it has none; a connector may
+// find it and answer it in QuantityResult.ListingRef). ChannelQuantity is what the channel
+// last reported showing (nil: never reported), for channels that set a quantity only if it
+// is still the one last seen (Shopify's compare quantity).
 type QuantityPush struct {
-	ChannelSKU string
-	ListingRef string
-	Quantity   int64
+	ChannelSKU      string
+	ListingRef      string
+	Quantity        int64
+	ChannelQuantity *int64
 }
 
 // QuantityResult is how one push went: OK with the quantity the channel shows now, or the
 // channel's error.
+//
+// ListingRef, when set, is the channel's reference of the listing the connector found (a
+// Shopify inventory item): the listing keeps it, and later pushes get it in
+// QuantityPush.ListingRef. Off, when set, says the channel keeps the listing's quantity
+// itself (an Amazon listing fulfilled by Amazon): the listing goes off with Off as the
+// reason and is not pushed again until the merchant changes it (docs/channel-sync.md).
 type QuantityResult struct {
 	ChannelSKU      string
 	OK              bool
 	Error           string
 	ChannelQuantity int64
+	ListingRef      string
+	Off             string
 }
 
 // Tracking is one shipment's tracking, to post on the channel's order DisplayRef.
