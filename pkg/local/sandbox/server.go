@@ -34,6 +34,9 @@ type Server struct {
 	// delay of a goroutine, not the network's); 0 means a fifth of the limit's interval, at
 	// least 100 ms (docs/connectors.md).
 	Tolerance time.Duration
+	// ErrorBody, when set, is the body of the server's own answers (a 429 past a limit, an
+	// injected 500) in the marketplace's error format; nil: {"error": message}.
+	ErrorBody func(status int, message string) any
 
 	mux  *http.ServeMux
 	srv  *http.Server
@@ -86,13 +89,21 @@ func (s *Server) Handle(pattern, op string, h http.HandlerFunc) {
 		switch status {
 		case http.StatusTooManyRequests:
 			w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			WriteJSON(w, status, map[string]string{"error": "rate limit exceeded"})
+			WriteJSON(w, status, s.errorBody(status, "rate limit exceeded"))
 		case http.StatusInternalServerError:
-			WriteJSON(w, status, map[string]string{"error": "injected failure"})
+			WriteJSON(w, status, s.errorBody(status, "injected failure"))
 		default:
 			h(w, r)
 		}
 	})
+}
+
+// errorBody is the body of the server's own answer of status.
+func (s *Server) errorBody(status int, message string) any {
+	if s.ErrorBody != nil {
+		return s.ErrorBody(status, message)
+	}
+	return map[string]string{"error": message}
 }
 
 // admit counts a call of op by seller at now and decides it: 0 to serve it, else the status

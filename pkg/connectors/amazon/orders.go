@@ -1,0 +1,278 @@
+package amazon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// money is Amazon's Money.
+type money struct {
+	CurrencyCode string `json:"CurrencyCode"`
+	Amount       string `json:"Amount"`
+}
+
+// amount is m's amount ("" for none).
+func (m *money) amount() string {
+	if m == nil {
+		return ""
+	}
+	return m.Amount
+}
+
+// order is the part of Amazon's Order the mapping reads.
+type order struct {
+	AmazonOrderID      string `json:"AmazonOrderId"`
+	PurchaseDate       string `json:"PurchaseDate"`
+	LastUpdateDate     string `json:"LastUpdateDate"`
+	OrderStatus        string `json:"OrderStatus"`
+	ShipServiceLevel   string `json:"ShipServiceLevel"`
+	OrderTotal         *money `json:"OrderTotal"`
+	LatestShipDate     string `json:"LatestShipDate"`
+	LatestDeliveryDate string `json:"LatestDeliveryDate"`
+	ShippingAddress    *struct {
+		Name          string `json:"Name"`
+		CompanyName   string `json:"CompanyName"`
+		AddressLine1  string `json:"AddressLine1"`
+		AddressLine2  string `json:"AddressLine2"`
+		AddressLine3  string `json:"AddressLine3"`
+		City          string `json:"City"`
+		StateOrRegion string `json:"StateOrRegion"`
+		PostalCode    string `json:"PostalCode"`
+		CountryCode   string `json:"CountryCode"`
+		Phone         string `json:"Phone"`
+	} `json:"ShippingAddress"`
+	BuyerInfo *struct {
+		BuyerEmail string `json:"BuyerEmail"`
+	} `json:"BuyerInfo"`
+	updated time.Time
+}
+
+// orderItem is the part of Amazon's OrderItem the mapping reads.
+type orderItem struct {
+	SellerSKU       string `json:"SellerSKU"`
+	OrderItemID     string `json:"OrderItemId"`
+	Title           string `json:"Title"`
+	QuantityOrdered *int64 `json:"QuantityOrdered"`
+	QuantityShipped int64  `json:"QuantityShipped"`
+	ItemPrice       *money `json:"ItemPrice"`
+	ItemTax         *money `json:"ItemTax"`
+}
+
+// ordersPage is getOrders' answer.
+type ordersPage struct {
+	Payload *struct {
+		Orders    []order `json:"Orders"`
+		NextToken string  `json:"NextToken"`
+	} `json:"payload"`
+}
+
+// itemsPage is getOrderItems' answer.
+type itemsPage struct {
+	Payload *struct {
+		OrderItems []orderItem `json:"OrderItems"`
+		NextToken  string      `json:"NextToken"`
+	} `json:"payload"`
+}
+
+// PollOrders implements connectors.Connector: one getOrders page of the seller's orders it
+// fulfills itself (MFN) changed since q.Since, each with its lines (getOrderItems, which has
+// its own limit), oldest change first. When the limit of getOrderItems puts off the rest of
+// a page, the orders read so far are the page and the poll ends there (its cursor moves to
+// them; the next poll goes on from it). A malformed answer or an order that cannot be mapped
+// fails the page: none of it is imported, and the poll is retried from the same cursor.
+func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
+	cr := s.Credentials.(credentials)
+	v := url.Values{"MarketplaceIds": {cr.MarketplaceID}}
+	if q.Page != "" {
+		v.Set("NextToken", q.Page)
+	} else {
+		v.Set("LastUpdatedAfter", q.Since.UTC().Format(time.RFC3339))
+		v.Set("FulfillmentChannels", "MFN")
+		v.Set("MaxResultsPerPage", strconv.Itoa(setting(c.PageSize, DefaultPageSize)))
+	}
+	body, err := call(ctx, s, OpGetOrders, "GET", "/orders/v0/orders", v, nil)
+	if err != nil {
+		return connectors.OrderPage{}, err
+	}
+	orders, next, err := parseOrders(body)
+	if err != nil {
+		slog.Warn("amazon: bad getOrders answer", "channel", s.Channel, "error", err.Error())
+		return connectors.OrderPage{}, err
+	}
+	out := connectors.OrderPage{Next: next}
+	for _, o := range orders {
+		items, err := orderItems(ctx, s, o.AmazonOrderID)
+		var th *connectors.Throttled
+		if errors.As(err, &th) && len(out.Orders) > 0 {
+			return connectors.OrderPage{Orders: out.Orders}, nil
+		}
+		if err != nil {
+			return connectors.OrderPage{}, err
+		}
+		doc, err := document(s.Channel, o, items)
+		if err != nil {
+			slog.Warn("amazon: order not imported", "channel", s.Channel, "order", o.AmazonOrderID, "error", err.Error())
+			return connectors.OrderPage{}, err
+		}
+		if doc == nil {
+			continue
+		}
+		out.Orders = append(out.Orders, connectors.Order{Ref: o.AmazonOrderID, UpdatedAt: o.updated, Document: doc})
+	}
+	return out, nil
+}
+
+// parseOrders reads a getOrders answer: its orders (each with its required fields), oldest
+// change first, and the next page's token.
+func parseOrders(body []byte) ([]order, string, error) {
+	var p ordersPage
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, "", fmt.Errorf("amazon getOrders: malformed answer: %w", err)
+	}
+	if p.Payload == nil {
+		return nil, "", fmt.Errorf("amazon getOrders: the answer has no payload")
+	}
+	for i := range p.Payload.Orders {
+		o := &p.Payload.Orders[i]
+		if o.AmazonOrderID == "" || o.OrderStatus == "" || o.PurchaseDate == "" {
+			return nil, "", fmt.Errorf("amazon getOrders: order %d of the page lacks AmazonOrderId, OrderStatus or PurchaseDate", i+1)
+		}
+		t, err := time.Parse(time.RFC3339, o.LastUpdateDate)
+		if err != nil {
+			return nil, "", fmt.Errorf("amazon getOrders: order %s: LastUpdateDate %q is not an ISO 8601 time", o.AmazonOrderID, o.LastUpdateDate)
+		}
+		o.updated = t
+	}
+	slices.SortStableFunc(p.Payload.Orders, func(a, b order) int { return a.updated.Compare(b.updated) })
+	return p.Payload.Orders, p.Payload.NextToken, nil
+}
+
+// orderItems reads every page of an order's lines.
+func orderItems(ctx context.Context, s *connectors.Session, id string) ([]orderItem, error) {
+	var all []orderItem
+	next := ""
+	for {
+		var v url.Values
+		if next != "" {
+			v = url.Values{"NextToken": {next}}
+		}
+		body, err := call(ctx, s, OpGetOrderItems, "GET", "/orders/v0/orders/"+url.PathEscape(id)+"/orderItems", v, nil)
+		if err != nil {
+			return nil, err
+		}
+		items, tok, err := parseItems(body)
+		if err != nil {
+			slog.Warn("amazon: bad getOrderItems answer", "channel", s.Channel, "order", id, "error", err.Error())
+			return nil, fmt.Errorf("order %s: %w", id, err)
+		}
+		all = append(all, items...)
+		if tok == "" {
+			return all, nil
+		}
+		next = tok
+	}
+}
+
+// parseItems reads a getOrderItems answer: its lines, each with OrderItemId, SellerSKU and
+// QuantityOrdered, and the next page's token.
+func parseItems(body []byte) ([]orderItem, string, error) {
+	var p itemsPage
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, "", fmt.Errorf("amazon getOrderItems: malformed answer: %w", err)
+	}
+	if p.Payload == nil {
+		return nil, "", fmt.Errorf("amazon getOrderItems: the answer has no payload")
+	}
+	for i, it := range p.Payload.OrderItems {
+		if it.OrderItemID == "" || it.QuantityOrdered == nil || *it.QuantityOrdered < 0 {
+			return nil, "", fmt.Errorf("amazon getOrderItems: line %d lacks OrderItemId or QuantityOrdered", i+1)
+		}
+		if it.SellerSKU == "" {
+			return nil, "", fmt.Errorf("amazon getOrderItems: line %s has no SellerSKU: no listing's SKU to map it to", it.OrderItemID)
+		}
+	}
+	return p.Payload.OrderItems, p.Payload.NextToken, nil
+}
+
+// document is the order import document (docs/orders.md) of an order and its lines:
+// Pending (and PendingAvailability) orders are imported unpaid (payment_status none: they
+// reserve stock, and the line status says Amazon does not let them ship yet); Canceled and
+// Unfulfillable orders are cancelled at their last change; each line's status is the
+// order's, or Shipped / PartiallyShipped from its QuantityShipped. Lines of no quantity
+// (cancelled before the order was) are left out.
+func document(channel string, o order, items []orderItem) (json.RawMessage, error) {
+	doc := map[string]any{"channel_uuid": channel, "display_ref": o.AmazonOrderID, "ordered_at": o.PurchaseDate}
+	set := func(k, v string) {
+		if v != "" {
+			doc[k] = v
+		}
+	}
+	switch o.OrderStatus {
+	case "Pending", "PendingAvailability":
+		doc["payment_status"] = "none"
+	case "Canceled", "Unfulfillable":
+		doc["cancelled_at"] = o.LastUpdateDate
+	default:
+		doc["payment_status"] = "all"
+	}
+	set("total", o.OrderTotal.amount())
+	set("requested_shipping_service", o.ShipServiceLevel)
+	set("ship_by_date", o.LatestShipDate)
+	set("deliver_by_date", o.LatestDeliveryDate)
+	if a := o.ShippingAddress; a != nil {
+		set("shipping_contact_name", a.Name)
+		set("shipping_company_name", a.CompanyName)
+		set("shipping_address_1", a.AddressLine1)
+		set("shipping_address_2", a.AddressLine2)
+		set("shipping_address_3", a.AddressLine3)
+		set("shipping_city", a.City)
+		set("shipping_state_region", a.StateOrRegion)
+		set("shipping_postal_code", a.PostalCode)
+		set("shipping_country_code", a.CountryCode)
+		set("shipping_phone_number", a.Phone)
+	}
+	if o.BuyerInfo != nil {
+		set("shipping_email", o.BuyerInfo.BuyerEmail)
+	}
+	lines := []map[string]any{}
+	for _, it := range items {
+		if *it.QuantityOrdered == 0 {
+			continue
+		}
+		status := o.OrderStatus
+		switch {
+		case it.QuantityShipped >= *it.QuantityOrdered:
+			status = "Shipped"
+		case it.QuantityShipped > 0:
+			status = "PartiallyShipped"
+		}
+		line := map[string]any{"order_item_ref": it.OrderItemID, "sku": it.SellerSKU, "quantity": *it.QuantityOrdered, "status": status}
+		if v := it.Title; v != "" {
+			line["title"] = v
+		}
+		if v := it.ItemPrice.amount(); v != "" {
+			line["price"] = v
+		}
+		if v := it.ItemTax.amount(); v != "" {
+			line["tax"] = v
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 && doc["cancelled_at"] != nil {
+		return nil, nil // cancelled before any line had a quantity: nothing to import
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("amazon order %s has no line with a quantity", o.AmazonOrderID)
+	}
+	doc["items"] = lines
+	return json.Marshal(doc)
+}

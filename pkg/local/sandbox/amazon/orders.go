@@ -1,0 +1,313 @@
+package amazon
+
+import (
+	"cmp"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+// Order is an order as getOrders answers it (the fields the sandbox keeps).
+type Order struct {
+	AmazonOrderID      string   `json:"AmazonOrderId"`
+	PurchaseDate       string   `json:"PurchaseDate"`
+	LastUpdateDate     string   `json:"LastUpdateDate"`
+	OrderStatus        string   `json:"OrderStatus"`
+	FulfillmentChannel string   `json:"FulfillmentChannel,omitempty"`
+	ShipServiceLevel   string   `json:"ShipServiceLevel,omitempty"`
+	OrderTotal         *Money   `json:"OrderTotal,omitempty"`
+	MarketplaceID      string   `json:"MarketplaceId,omitempty"`
+	LatestShipDate     string   `json:"LatestShipDate,omitempty"`
+	ShippingAddress    *Address `json:"ShippingAddress,omitempty"`
+	BuyerInfo          *struct {
+		BuyerEmail string `json:"BuyerEmail,omitempty"`
+	} `json:"BuyerInfo,omitempty"`
+}
+
+// Money is an amount in a currency.
+type Money struct {
+	CurrencyCode string `json:"CurrencyCode"`
+	Amount       string `json:"Amount"`
+}
+
+// Address is a shipping address.
+type Address struct {
+	Name          string `json:"Name"`
+	AddressLine1  string `json:"AddressLine1,omitempty"`
+	City          string `json:"City,omitempty"`
+	StateOrRegion string `json:"StateOrRegion,omitempty"`
+	PostalCode    string `json:"PostalCode,omitempty"`
+	CountryCode   string `json:"CountryCode,omitempty"`
+}
+
+// OrderItem is an order's line as getOrderItems answers it.
+type OrderItem struct {
+	ASIN            string `json:"ASIN"`
+	SellerSKU       string `json:"SellerSKU,omitempty"`
+	OrderItemID     string `json:"OrderItemId"`
+	Title           string `json:"Title,omitempty"`
+	QuantityOrdered int64  `json:"QuantityOrdered"`
+	QuantityShipped int64  `json:"QuantityShipped"`
+	ItemPrice       *Money `json:"ItemPrice,omitempty"`
+}
+
+// StoredOrder is an order and its lines.
+type StoredOrder struct {
+	Order Order       `json:"order"`
+	Items []OrderItem `json:"items"`
+}
+
+// PackageDetail is a shipment confirmation as confirmShipment takes it.
+type PackageDetail struct {
+	PackageReferenceID string `json:"packageReferenceId"`
+	CarrierCode        string `json:"carrierCode"`
+	CarrierName        string `json:"carrierName,omitempty"`
+	ShippingMethod     string `json:"shippingMethod,omitempty"`
+	TrackingNumber     string `json:"trackingNumber"`
+	ShipDate           string `json:"shipDate"`
+	OrderItems         []struct {
+		OrderItemID string `json:"orderItemId"`
+		Quantity    int64  `json:"quantity"`
+	} `json:"orderItems"`
+}
+
+// itemsPage is how many lines a getOrderItems page holds.
+const itemsPage = 20
+
+// PutOrder places or replaces an order of the seller (its LastUpdateDate now when empty).
+func (a *Amazon) PutOrder(seller string, o StoredOrder) {
+	o.Order.LastUpdateDate = cmp.Or(o.Order.LastUpdateDate, time.Now().UTC().Format(time.RFC3339))
+	a.change(seller, func(s *Seller) {
+		o.Order.MarketplaceID = cmp.Or(o.Order.MarketplaceID, s.MarketplaceID)
+		s.Orders[o.Order.AmazonOrderID] = &o
+	})
+}
+
+// SetOrderStatus changes an order's status at the time at (Shipped ships every line), as a
+// change made in Seller Central or by the buyer would.
+func (a *Amazon) SetOrderStatus(seller, order, status string, at time.Time) {
+	a.change(seller, func(s *Seller) {
+		o := s.Orders[order]
+		if o == nil {
+			return
+		}
+		o.Order.OrderStatus, o.Order.LastUpdateDate = status, at.UTC().Format(time.RFC3339)
+		if status == "Shipped" {
+			for i := range o.Items {
+				o.Items[i].QuantityShipped = o.Items[i].QuantityOrdered
+			}
+		}
+	})
+}
+
+// pageToken is getOrders' NextToken: the query it continues and where.
+type pageToken struct {
+	After string `json:"a"`
+	From  int    `json:"f"`
+	Size  int    `json:"s"`
+	FC    string `json:"c,omitempty"`
+}
+
+// getOrders answers the seller's orders updated at or after LastUpdatedAfter, oldest change
+// first, in pages of MaxResultsPerPage (100 at most).
+func (a *Amazon) getOrders(w http.ResponseWriter, r *http.Request, s *Seller) {
+	q := r.URL.Query()
+	if !slices.Contains(strings.Split(q.Get("MarketplaceIds"), ","), s.MarketplaceID) {
+		writeError(w, http.StatusBadRequest, "InvalidInput", "MarketplaceIds must name the seller's marketplace")
+		return
+	}
+	var pt pageToken
+	if t := q.Get("NextToken"); t != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(t)
+		if err != nil || json.Unmarshal(raw, &pt) != nil {
+			writeError(w, http.StatusBadRequest, "InvalidInput", "Invalid NextToken")
+			return
+		}
+	} else {
+		pt = pageToken{After: q.Get("LastUpdatedAfter"), Size: 100, FC: q.Get("FulfillmentChannels")}
+		if v := q.Get("MaxResultsPerPage"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100 {
+				writeError(w, http.StatusBadRequest, "InvalidInput", "MaxResultsPerPage must be 1 to 100")
+				return
+			}
+			pt.Size = n
+		}
+	}
+	after, err := time.Parse(time.RFC3339, pt.After)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "InvalidInput", "LastUpdatedAfter must be an ISO 8601 time")
+		return
+	}
+	var list []Order
+	for _, o := range s.Orders {
+		u, _ := time.Parse(time.RFC3339, o.Order.LastUpdateDate)
+		fc := cmp.Or(o.Order.FulfillmentChannel, "MFN")
+		if !u.Before(after) && (pt.FC == "" || slices.Contains(strings.Split(pt.FC, ","), fc)) {
+			list = append(list, o.Order)
+		}
+	}
+	slices.SortFunc(list, func(x, y Order) int {
+		return cmp.Or(strings.Compare(x.LastUpdateDate, y.LastUpdateDate), strings.Compare(x.AmazonOrderID, y.AmazonOrderID))
+	})
+	page := list[min(pt.From, len(list)):min(pt.From+pt.Size, len(list))]
+	out := map[string]any{"Orders": page}
+	if pt.From+pt.Size < len(list) {
+		pt.From += pt.Size
+		raw, _ := json.Marshal(pt)
+		out["NextToken"] = base64.RawURLEncoding.EncodeToString(raw)
+	}
+	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"payload": out})
+}
+
+// getOrderItems answers a page of an order's lines.
+func (a *Amazon) getOrderItems(w http.ResponseWriter, r *http.Request, s *Seller) {
+	id := r.PathValue("orderId")
+	o := s.Orders[id]
+	if o == nil {
+		writeError(w, http.StatusNotFound, "NotFound", "Order "+id+" not found")
+		return
+	}
+	from, _ := strconv.Atoi(r.URL.Query().Get("NextToken"))
+	from = min(max(from, 0), len(o.Items))
+	end := min(from+itemsPage, len(o.Items))
+	out := map[string]any{"AmazonOrderId": id, "OrderItems": o.Items[from:end]}
+	if end < len(o.Items) {
+		out["NextToken"] = strconv.Itoa(end)
+	}
+	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"payload": out})
+}
+
+// confirmShipment records a package's confirmation on an order (204); an order not yet
+// Unshipped (Pending) or cancelled, unknown items or quantities past what is left are 400.
+func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Seller) {
+	id := r.PathValue("orderId")
+	o := s.Orders[id]
+	if o == nil {
+		writeError(w, http.StatusNotFound, "NotFound", "Order "+id+" not found")
+		return
+	}
+	var in struct {
+		MarketplaceID string         `json:"marketplaceId"`
+		PackageDetail *PackageDetail `json:"packageDetail"`
+	}
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in) != nil || in.PackageDetail == nil || in.MarketplaceID == "" {
+		writeError(w, http.StatusBadRequest, "InvalidInput", "marketplaceId and packageDetail are required")
+		return
+	}
+	p := in.PackageDetail
+	if p.PackageReferenceID == "" || p.CarrierCode == "" || p.TrackingNumber == "" || p.ShipDate == "" || len(p.OrderItems) == 0 {
+		writeError(w, http.StatusBadRequest, "InvalidInput", "packageReferenceId, carrierCode, trackingNumber, shipDate and orderItems are required")
+		return
+	}
+	switch o.Order.OrderStatus {
+	case "Pending", "PendingAvailability", "Canceled", "Unfulfillable":
+		writeError(w, http.StatusBadRequest, "InvalidInput", fmt.Sprintf("Order %s is %s and cannot be confirmed", id, o.Order.OrderStatus))
+		return
+	}
+	for _, c := range s.Confirmations[id] {
+		if c.PackageReferenceID == p.PackageReferenceID {
+			w.WriteHeader(http.StatusNoContent) // the same package again: nothing new
+			return
+		}
+	}
+	items := map[string]*OrderItem{}
+	for i := range o.Items {
+		items[o.Items[i].OrderItemID] = &o.Items[i]
+	}
+	for _, it := range p.OrderItems {
+		li := items[it.OrderItemID]
+		if li == nil || it.Quantity < 1 || li.QuantityShipped+it.Quantity > li.QuantityOrdered {
+			writeError(w, http.StatusBadRequest, "InvalidInput", fmt.Sprintf("orderItemId %s: unknown item or quantity past what is left to ship", it.OrderItemID))
+			return
+		}
+	}
+	shipped := true
+	for _, it := range p.OrderItems {
+		items[it.OrderItemID].QuantityShipped += it.Quantity
+	}
+	for _, li := range items {
+		shipped = shipped && li.QuantityShipped == li.QuantityOrdered
+	}
+	o.Order.OrderStatus = map[bool]string{true: "Shipped", false: "PartiallyShipped"}[shipped]
+	o.Order.LastUpdateDate = time.Now().UTC().Format(time.RFC3339)
+	s.Confirmations[id] = append(s.Confirmations[id], *p)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// placeOrder serves sandbox.AdminOrdersPath: a new Unshipped order of the seller of the
+// channel, answered as the generic sandbox answers (id, updated_at, document: the order).
+func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
+	var in sandbox.OrderRequest
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		return
+	}
+	in.Quantity = cmp.Or(in.Quantity, 1)
+	if in.Quantity < 1 || in.Quantity > 1_000_000 {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var s *Seller
+	for _, id := range slices.Sorted(maps.Keys(a.st.Sellers)) {
+		if a.st.Sellers[id].Channel == in.ChannelUUID {
+			s = a.st.Sellers[id]
+			break
+		}
+	}
+	if s == nil {
+		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
+		return
+	}
+	if in.SKU == "" {
+		in.SKU = s.defaultSKU()
+	}
+	if s.Listings[in.SKU] == nil {
+		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no such listing: name a sku it lists"})
+		return
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	id := fmt.Sprintf("113-%07d-%07d", a.st.Seq+1, 1000+len(s.Orders))
+	a.nextID("")
+	price := fmt.Sprintf("%d.99", 19*in.Quantity)
+	o := &StoredOrder{
+		Order: Order{AmazonOrderID: id, PurchaseDate: now, LastUpdateDate: now, OrderStatus: "Unshipped",
+			FulfillmentChannel: "MFN", ShipServiceLevel: "Std US D2D Dom", MarketplaceID: s.MarketplaceID,
+			OrderTotal:      &Money{CurrencyCode: "USD", Amount: price},
+			ShippingAddress: &Address{Name: "Sandbox Buyer", AddressLine1: "1 Test Street", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US"}},
+		Items: []OrderItem{{ASIN: "B0SANDBOX1", SellerSKU: in.SKU, OrderItemID: a.nextID("7"), QuantityOrdered: int64(in.Quantity),
+			ItemPrice: &Money{CurrencyCode: "USD", Amount: price}}},
+	}
+	s.Orders[id] = o
+	a.saveLocked()
+	doc, _ := json.Marshal(o)
+	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "updated_at": now, "document": json.RawMessage(doc)})
+}
+
+// defaultSKU is the first listing by SKU the seller fulfills itself with a quantity, else
+// the first it fulfills itself ("" without one).
+func (s *Seller) defaultSKU() string {
+	first := ""
+	for _, sku := range slices.Sorted(maps.Keys(s.Listings)) {
+		l := s.Listings[sku]
+		switch {
+		case l.FBA:
+		case l.Quantity > 0:
+			return sku
+		case first == "":
+			first = sku
+		}
+	}
+	return first
+}
