@@ -77,6 +77,7 @@ func (a *Amazon) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Content = body
+	a.requests = append(a.requests, Request{Op: "uploadFeedDocument", Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	a.saveLocked()
 	w.WriteHeader(http.StatusOK)
 }

@@ -1,0 +1,217 @@
+package amazon_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/errs"
+	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/push"
+	"github.com/multisell/multisell/pkg/secrets"
+	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/webhookhttp"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// The test seller.
+const (
+	sellerID    = "A2TESTSELLER"
+	marketplace = "ATVPDKIKX0DER"
+)
+
+// inbox records what the runtime sends to the channel inbox.
+type inbox struct {
+	mu      sync.Mutex
+	orders  map[string][]map[string]any // display_ref -> the documents sent, in order
+	sends   int
+	results []map[string]any
+}
+
+func (in *inbox) SendOrders(_ context.Context, _ string, docs []json.RawMessage) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.sends++
+	if in.orders == nil {
+		in.orders = map[string][]map[string]any{}
+	}
+	for _, d := range docs {
+		var m map[string]any
+		if err := json.Unmarshal(d, &m); err != nil {
+			return err
+		}
+		ref, _ := m["display_ref"].(string)
+		in.orders[ref] = append(in.orders[ref], m)
+	}
+	return nil
+}
+
+func (in *inbox) SendResults(_ context.Context, _ string, results []json.RawMessage) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, r := range results {
+		var m map[string]any
+		_ = json.Unmarshal(r, &m)
+		in.results = append(in.results, m)
+	}
+	return nil
+}
+
+// take returns the orders sent so far and forgets them.
+func (in *inbox) take() map[string][]map[string]any {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	o := in.orders
+	in.orders = nil
+	return o
+}
+
+// takeResults returns the results sent so far and forgets them.
+func (in *inbox) takeResults() []map[string]any {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	r := in.results
+	in.results = nil
+	return r
+}
+
+// channels is the one channel of a test.
+type channels struct{ ch connectors.Channel }
+
+func (c channels) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
+	if account != c.ch.Account || uuid != c.ch.UUID {
+		return connectors.Channel{}, errs.NotFound("Channel not found")
+	}
+	return c.ch, nil
+}
+
+// fixture is a test's account and its Amazon channel on a sandbox of its own, served by a
+// connector registered under the test's name (its limits and settings).
+type fixture struct {
+	env   *testenv.Env
+	sb    *amazonsb.Amazon
+	conn  *amazon.Connector
+	ch    connectors.Channel
+	inbox *inbox
+	creds map[string]string
+}
+
+// fast are limits for the tests that do not need the published ones (the published
+// getOrders, 0.0167/s, would make the 3 pages of 250 orders take minutes): the sandbox
+// publishes them and the test's connector declares them.
+var fast = map[string]connectors.Limit{
+	amazon.OpGetOrders: {Rate: 5, Burst: 5}, amazon.OpGetOrderItems: {Rate: 100, Burst: 50},
+}
+
+// newFixture starts the sandbox with the published limits but those of limits, a seller,
+// and a channel served by conn (registered under a name of the test's; its Limits are set
+// to the published ones with limits over them).
+func newFixture(t *testing.T, conn *amazon.Connector, limits map[string]connectors.Limit) *fixture {
+	t.Helper()
+	env := testenv.Get(t)
+	sb, err := amazonsb.NewAmazon()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	conn.Limits = map[string]connectors.Limit{}
+	for op, l := range amazon.Published {
+		conn.Limits[op] = l
+	}
+	for op, l := range limits {
+		conn.Limits[op] = l
+		sb.SetLimit(op, l.Rate, l.Burst)
+	}
+	conn.Name = fmt.Sprintf("amazon-%s-%d", t.Name(), time.Now().UnixNano())
+	conn.ChannelType = conn.Name
+	connectors.Register(conn)
+	f := &fixture{env: env, sb: sb, conn: conn, inbox: &inbox{}, creds: map[string]string{
+		"refresh_token": "Atzr|refresh", "client_id": "amzn1.application-oa2-client.test", "client_secret": "s3cr3t",
+		"seller_id": sellerID, "marketplace_id": marketplace}}
+	sb.AddSeller(sellerID, marketplace, f.creds["client_id"], f.creds["client_secret"], f.creds["refresh_token"])
+	acct := env.NewAccount(t, testenv.AccountOptions{})
+	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: conn.Name,
+		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + amazonsb.TokenPath}}
+	plain, _ := json.Marshal(f.creds)
+	f.ch.Credentials, err = f.sealer().Seal(context.Background(), acct.ID, f.ch.UUID, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { checkModels(t, sb.Requests()) })
+	return f
+}
+
+// sealer seals the channel's secrets with the stack's KMS.
+func (f *fixture) sealer() kms { return kms{f.env.Deps.Secrets(secrets.Credentials)} }
+
+// kms is a secrets.Service as a connectors.Sealer.
+type kms struct{ s secrets.Service }
+
+func (k kms) Seal(ctx context.Context, account, channel string, plain []byte) ([]byte, error) {
+	return k.s.Seal(ctx, account, channel, plain)
+}
+
+func (k kms) Open(ctx context.Context, account, channel string, sealed []byte) ([]byte, error) {
+	return k.s.Open(ctx, account, channel, sealed)
+}
+
+// runtime is a new instance of the runtime (maxWait 0: the default).
+func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
+	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer(), Inbox: f.inbox,
+		Channels: channels{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
+}
+
+// session is a session of the channel, as the runtime builds it.
+func (f *fixture) session(t *testing.T) *connectors.Session {
+	t.Helper()
+	s, err := f.runtime(0).Session(context.Background(), f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// quantity is an outbox listing.quantity message of the channel.
+func (f *fixture) quantity(sku string, q, version int64) connectors.Message {
+	b, _ := json.Marshal(map[string]any{"type": "listing.quantity", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
+		"channel_type": "Amazon", "channel_sku": sku, "listing_ref": nil, "sku": sku, "quantity": q, "version": version})
+	return connectors.Message{ID: fmt.Sprintf("%s-%d", sku, version), Body: string(b), Account: f.ch.Account}
+}
+
+// tracking is an outbox shipment.tracking message of the channel.
+func (f *fixture) tracking(order, shipment, carrier string, items ...shipments.TrackingItem) connectors.Message {
+	b, _ := json.Marshal(shipments.TrackingMessage{
+		Header:     push.Header{Type: shipments.TypeTracking, AccountID: f.ch.Account, ChannelUUID: f.ch.UUID, ChannelType: "Amazon"},
+		DisplayRef: order, ShipmentID: shipment, CarrierName: carrier, CarrierNameGiven: carrier, TrackingNumber: "1Z999AA10123456784",
+		Items: items, ShippedAt: "2026-11-20T15:04:05Z",
+	})
+	return connectors.Message{ID: shipment, Body: string(b), Account: f.ch.Account}
+}
+
+// order places an order of one line per sku (quantity 1 each) in the sandbox, updated at.
+func (f *fixture) order(id, status string, at time.Time, skus ...string) {
+	o := amazonsb.StoredOrder{Order: amazonsb.Order{AmazonOrderID: id, PurchaseDate: at.Add(-time.Minute).UTC().Format(time.RFC3339),
+		LastUpdateDate: at.UTC().Format(time.RFC3339), OrderStatus: status, FulfillmentChannel: "MFN",
+		OrderTotal:      &amazonsb.Money{CurrencyCode: "USD", Amount: "19.99"},
+		ShippingAddress: &amazonsb.Address{Name: "Jane Buyer", AddressLine1: "1 Main St", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US"}}}
+	for i, sku := range skus {
+		o.Items = append(o.Items, amazonsb.OrderItem{ASIN: "B000TEST", SellerSKU: sku, OrderItemID: fmt.Sprintf("%s-%d", id, i+1),
+			QuantityOrdered: 1, ItemPrice: &amazonsb.Money{CurrencyCode: "USD", Amount: "19.99"}})
+	}
+	f.sb.PutOrder(sellerID, o)
+}
+
+// ctx is a test's bounded context.
+func ctx(t *testing.T, d time.Duration) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return c
+}

@@ -1,0 +1,224 @@
+package amazon_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/amazon"
+)
+
+// TestOrdersImport: a seller's 250 orders across 3 pages of getOrders import once each,
+// with one getOrderItems each; orders changed later (shipped elsewhere, cancelled) come
+// again with the change; a poll after a failure resumes without gaps; a quiet poll costs one
+// getOrders. The sandbox and the connector use faster getOrders and getOrderItems limits
+// than the published ones (fast), and no call comes over them.
+func TestOrdersImport(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &amazon.Connector{}, fast)
+	c := ctx(t, 2*time.Minute)
+	rt := f.runtime(0)
+	base := time.Now().Add(-20 * time.Hour).Truncate(time.Second)
+	for i := range 250 {
+		f.order(fmt.Sprintf("111-%07d-0000001", i), "Unshipped", base.Add(time.Duration(i)*time.Minute), fmt.Sprintf("SKU-%d", i%7))
+	}
+	res, err := rt.Poll(c, f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.inbox.take()
+	if res.Pages != 3 || res.Orders != 250 || len(got) != 250 {
+		t.Fatalf("poll: %d pages, %d orders, %d distinct, want 3, 250, 250", res.Pages, res.Orders, len(got))
+	}
+	for ref, docs := range got {
+		if len(docs) != 1 {
+			t.Errorf("order %s sent %d times, want once", ref, len(docs))
+		}
+	}
+	doc := got["111-0000007-0000001"][0]
+	items := doc["items"].([]any)
+	line := items[0].(map[string]any)
+	for k, want := range map[string]any{"payment_status": "all", "total": "19.99", "shipping_city": "Seattle", "shipping_country_code": "US"} {
+		if doc[k] != want {
+			t.Errorf("document %s = %v, want %v", k, doc[k], want)
+		}
+	}
+	if line["sku"] != "SKU-0" || line["order_item_ref"] != "111-0000007-0000001-1" || line["quantity"] != 1.0 || line["status"] != "Unshipped" {
+		t.Errorf("line %v", line)
+	}
+	if got, want := f.sb.Calls(amazon.OpGetOrders), 3; got != want {
+		t.Errorf("%d getOrders, want %d", got, want)
+	}
+	if got, want := f.sb.Calls(amazon.OpGetOrderItems), 250; got != want {
+		t.Errorf("%d getOrderItems, want %d", got, want)
+	}
+
+	t.Run("quiet", func(t *testing.T) {
+		before, items := f.sb.Calls(amazon.OpGetOrders), f.sb.Calls(amazon.OpGetOrderItems)
+		time.Sleep(1100 * time.Millisecond) // past the overlap
+		if _, err := rt.Poll(c, f.ch); err != nil {
+			t.Fatal(err)
+		}
+		// The cursor is the newest change minus the overlap: the newest order comes again.
+		if got := len(f.inbox.take()); got > 1 {
+			t.Errorf("a quiet poll sent %d orders", got)
+		}
+		if got := f.sb.Calls(amazon.OpGetOrders) - before; got != 1 {
+			t.Errorf("a quiet poll made %d getOrders, want 1", got)
+		}
+		if got := f.sb.Calls(amazon.OpGetOrderItems) - items; got > 1 {
+			t.Errorf("a quiet poll made %d getOrderItems", got)
+		}
+	})
+
+	t.Run("changed", func(t *testing.T) {
+		now := time.Now().Truncate(time.Second)
+		f.sb.SetOrderStatus(sellerID, "111-0000010-0000001", "Shipped", now)
+		f.sb.SetOrderStatus(sellerID, "111-0000011-0000001", "Canceled", now)
+		if _, err := rt.Poll(c, f.ch); err != nil {
+			t.Fatal(err)
+		}
+		got := f.inbox.take()
+		shipped, cancelled := got["111-0000010-0000001"], got["111-0000011-0000001"]
+		if len(shipped) != 1 || len(cancelled) != 1 {
+			t.Fatalf("changed orders sent %d and %d times, want once each", len(shipped), len(cancelled))
+		}
+		if l := shipped[0]["items"].([]any)[0].(map[string]any); l["status"] != "Shipped" {
+			t.Errorf("shipped elsewhere: line status %v, want Shipped", l["status"])
+		}
+		if got, want := cancelled[0]["cancelled_at"], now.UTC().Format(time.RFC3339); got != want {
+			t.Errorf("cancelled_at %v, want %v", got, want)
+		}
+	})
+
+	t.Run("resumes", func(t *testing.T) {
+		now := time.Now().Truncate(time.Second)
+		for i := range 5 {
+			f.order(fmt.Sprintf("112-%07d-0000001", i), "Unshipped", now.Add(time.Duration(i)*time.Second), "SKU-1")
+		}
+		f.sb.FailNext(amazon.OpGetOrderItems, 1)
+		if _, err := rt.Poll(c, f.ch); err == nil {
+			t.Fatal("a poll whose getOrderItems failed succeeded")
+		}
+		if got := f.inbox.take(); len(got) != 0 {
+			t.Errorf("the failed poll sent %d orders, want none", len(got))
+		}
+		if _, err := rt.Poll(c, f.ch); err != nil {
+			t.Fatal(err)
+		}
+		got := f.inbox.take()
+		for i := range 5 {
+			if ref := fmt.Sprintf("112-%07d-0000001", i); len(got[ref]) != 1 {
+				t.Errorf("after the failure, %s sent %d times, want once", ref, len(got[ref]))
+			}
+		}
+	})
+	for _, op := range []string{amazon.OpGetOrders, amazon.OpGetOrderItems} {
+		if n := f.sb.Over(op); n != 0 {
+			t.Errorf("%d %s over the limit", n, op)
+		}
+	}
+}
+
+// TestPendingOrder: a Pending order imports unpaid (it reserves stock, not shippable), and
+// once Unshipped it comes again paid; Amazon refuses a confirmation of it while Pending.
+func TestPendingOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &amazon.Connector{}, fast)
+	c := ctx(t, time.Minute)
+	rt := f.runtime(0)
+	f.order("113-0000001-0000001", "Pending", time.Now().Add(-time.Hour), "SKU-P")
+	if _, err := rt.Poll(c, f.ch); err != nil {
+		t.Fatal(err)
+	}
+	doc := f.inbox.take()["113-0000001-0000001"]
+	if len(doc) != 1 || doc[0]["payment_status"] != "none" || doc[0]["items"].([]any)[0].(map[string]any)["status"] != "Pending" {
+		t.Fatalf("pending order: %v", doc)
+	}
+	f.sb.SetOrderStatus(sellerID, "113-0000001-0000001", "Unshipped", time.Now())
+	if _, err := rt.Poll(c, f.ch); err != nil {
+		t.Fatal(err)
+	}
+	if doc := f.inbox.take()["113-0000001-0000001"]; len(doc) != 1 || doc[0]["payment_status"] != "all" {
+		t.Fatalf("unshipped order: %v", doc)
+	}
+}
+
+// TestBadAnswers: malformed JSON, missing fields, 500s and an order line without a SKU fail
+// the poll (an error naming what was wrong), nothing of the page is sent, and the next poll
+// imports everything.
+func TestBadAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		break_ func(f *fixture)
+		want   string
+	}{
+		{"malformed orders", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrders, `{"payload":{"Orders":[{`) }, "malformed answer"},
+		{"no payload", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrders, `{"errors":[]}`) }, "no payload"},
+		{"order without status", func(f *fixture) {
+			f.sb.BreakNext(amazon.OpGetOrders, `{"payload":{"Orders":[{"AmazonOrderId":"1","PurchaseDate":"2026-01-01T00:00:00Z","LastUpdateDate":"2026-01-01T00:00:00Z"}]}}`)
+		}, "lacks AmazonOrderId, OrderStatus"},
+		{"malformed items", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrderItems, `not json`) }, "malformed answer"},
+		{"line without SKU", func(f *fixture) {
+			f.sb.BreakNext(amazon.OpGetOrderItems, `{"payload":{"AmazonOrderId":"x","OrderItems":[{"ASIN":"B0","OrderItemId":"9","QuantityOrdered":1}]}}`)
+		}, "has no SellerSKU"},
+		{"500", func(f *fixture) { f.sb.FailNext(amazon.OpGetOrders, 1) }, "status 500: InternalFailure"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, &amazon.Connector{}, fast)
+			c := ctx(t, time.Minute)
+			rt := f.runtime(0)
+			for i := range 3 {
+				f.order(fmt.Sprintf("114-%07d-0000001", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-B")
+			}
+			tt.break_(f)
+			_, err := rt.Poll(c, f.ch)
+			if err == nil || !contains(err.Error(), tt.want) {
+				t.Fatalf("poll: %v, want an error saying %q", err, tt.want)
+			}
+			if got := f.inbox.take(); len(got) != 0 {
+				t.Errorf("the failed poll sent %d orders, want none", len(got))
+			}
+			if _, err := rt.Poll(c, f.ch); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.inbox.take(); len(got) != 3 {
+				t.Errorf("the next poll sent %d orders, want 3", len(got))
+			}
+		})
+	}
+}
+
+// TestRefusedToken: a revoked refresh token is refused three polls in a row and disconnects
+// the channel; the access token is exchanged once for every call before.
+func TestRefusedToken(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &amazon.Connector{}, fast)
+	c := ctx(t, time.Minute)
+	for range 3 {
+		if _, err := f.runtime(0).Poll(c, f.ch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.sb.Calls(amazon.OpToken); got != 1 {
+		t.Errorf("%d token exchanges for 3 polls of 3 instances, want 1", got)
+	}
+	f.sb.Refuse(sellerID, true)
+	var err error
+	for range 3 {
+		_, err = f.runtime(0).Poll(c, f.ch)
+	}
+	var d *connectors.Disconnected
+	if !errors.As(err, &d) || !contains(d.Reason, "invalid_grant") {
+		t.Fatalf("third refused poll: %v, want Disconnected with Amazon's invalid_grant", err)
+	}
+}
+
+// contains reports whether s holds sub.
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
