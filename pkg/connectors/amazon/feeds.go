@@ -49,7 +49,7 @@ type report struct {
 // No second feed of the same quantities by accident: first the seller's feeds of the last
 // FeedWindow are read (getFeeds); one still processing is waited for (never another sent
 // beside it), and the reports of those done settle every listing of the batch they show at
-// the quantity asked. Only the listings left go as a new feed (or as patches, if they are
+// the quantity asked, or as fulfilled by Amazon. Only the listings left go as a new feed (or as patches, if they are
 // FeedThreshold or fewer). A feed not done within FeedWait puts the push off
 // (*connectors.Throttled, retried after FeedRetry): never a failed push for Amazon's
 // slowness, and the retry finds that feed again instead of sending another.
@@ -81,7 +81,7 @@ func (c *Connector) pushFeed(ctx context.Context, s *connectors.Session, batch [
 			return nil, err
 		}
 		for sku, r := range rep.results(batch) {
-			if _, ok := settled[sku]; !ok && r.OK {
+			if _, ok := settled[sku]; !ok && (r.OK || r.Off != "") {
 				settled[sku] = r
 			}
 		}

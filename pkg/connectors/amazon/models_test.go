@@ -252,7 +252,8 @@ func checkQuery(p param, v string) error {
 }
 
 // validate checks v against a schema: $ref, type, required, properties (no property the
-// schema does not declare unless additionalProperties allows it), items, enum, const,
+// schema of an object declares, unless additionalProperties allows it; none a schema
+// declares false), items, enum, const,
 // minItems, oneOf (one of them at least).
 func validate(s schema, v any, defs map[string]schema, at string) error {
 	if ref, ok := s["$ref"].(string); ok {
@@ -317,10 +318,14 @@ func validate(s schema, v any, defs map[string]schema, at string) error {
 			}
 		}
 		extra, declared := s["additionalProperties"]
+		strict := s["type"] == "object" && props != nil && (!declared || extra == false)
 		for k, val := range x {
+			if props[k] == false {
+				return fmt.Errorf("%s: %s must not be present", at, k)
+			}
 			p, ok := props[k].(map[string]any)
 			if !ok {
-				if props != nil && (!declared || extra == false) {
+				if strict && props[k] == nil {
 					return fmt.Errorf("%s: %s is not a property of the schema", at, k)
 				}
 				continue
