@@ -1,0 +1,130 @@
+package amazon
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// TestCarrierCode: a carrier by Amazon's carrier rules, as Amazon's code, any other as Other
+// with its name.
+func TestCarrierCode(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ given, code, name string }{
+		{"UPS", "UPS", ""},
+		{"united parcel service", "UPS", ""},
+		{"FedEx", "FedEx", ""},
+		{"amzl", "Amazon Shipping", ""},
+		{"Royal Mail", "Royal Mail", ""},
+		{"Bob's Courier", "Other", "Bob's Courier"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.given, func(t *testing.T) {
+			t.Parallel()
+			code, name := carrierCode(tt.given)
+			if got, want := [2]string{code, name}, [2]string{tt.code, tt.name}; got != want {
+				t.Errorf("carrierCode(%q) = %v, want %v", tt.given, got, want)
+			}
+		})
+	}
+}
+
+// TestDocument: the mapping of Amazon's statuses to the order import document.
+func TestDocument(t *testing.T) {
+	t.Parallel()
+	one, none := int64(1), int64(0)
+	tests := []struct {
+		status  string
+		items   []orderItem
+		payment any
+		cancel  any
+		line    any
+	}{
+		{"Pending", []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one}}, "none", nil, "Pending"},
+		{"Unshipped", []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one}}, "all", nil, "Unshipped"},
+		{"PartiallyShipped", []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one, QuantityShipped: 1}}, "all", nil, "Shipped"},
+		{"Canceled", []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one}}, nil, "2026-01-02T00:00:00Z", "Canceled"},
+		{"Unfulfillable", []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one}}, nil, "2026-01-02T00:00:00Z", "Unfulfillable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.status, func(t *testing.T) {
+			t.Parallel()
+			raw, err := document("ch", order{AmazonOrderID: "1", PurchaseDate: "2026-01-01T00:00:00Z", LastUpdateDate: "2026-01-02T00:00:00Z", OrderStatus: tt.status}, tt.items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			_ = json.Unmarshal(raw, &doc)
+			line := doc["items"].([]any)[0].(map[string]any)
+			if got, want := [3]any{doc["payment_status"], doc["cancelled_at"], line["status"]}, [3]any{tt.payment, tt.cancel, tt.line}; got != want {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+	t.Run("cancelled without lines", func(t *testing.T) {
+		t.Parallel()
+		raw, err := document("ch", order{AmazonOrderID: "1", OrderStatus: "Canceled", LastUpdateDate: "x"}, []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &none}})
+		if got := [2]any{raw == nil, err}; got != [2]any{true, nil} {
+			t.Errorf("got %v, want no document and no error", got)
+		}
+	})
+}
+
+// FuzzParseOrders: getOrders answers never panic, and an order read has its id, status and
+// update time.
+func FuzzParseOrders(f *testing.F) {
+	f.Add([]byte(`{"payload":{"Orders":[{"AmazonOrderId":"1","PurchaseDate":"2026-01-01T00:00:00Z","LastUpdateDate":"2026-01-01T00:00:00Z","OrderStatus":"Unshipped"}],"NextToken":"x"}}`))
+	f.Add([]byte(`{"payload":{}}`))
+	f.Add([]byte(`{"errors":[{"code":"x"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		orders, _, err := parseOrders(body)
+		if err != nil {
+			return
+		}
+		for _, o := range orders {
+			if o.AmazonOrderID == "" || o.OrderStatus == "" || o.updated.IsZero() && o.LastUpdateDate == "" {
+				t.Fatalf("order read without its fields: %+v", o)
+			}
+		}
+	})
+}
+
+// FuzzParseItems: getOrderItems answers never panic, and a line read maps to a document
+// or an error.
+func FuzzParseItems(f *testing.F) {
+	f.Add([]byte(`{"payload":{"AmazonOrderId":"1","OrderItems":[{"ASIN":"B","SellerSKU":"S","OrderItemId":"1","QuantityOrdered":2,"ItemPrice":{"CurrencyCode":"USD","Amount":"1.00"}}]}}`))
+	f.Add([]byte(`{"payload":{"OrderItems":[{"OrderItemId":"1","QuantityOrdered":0,"SellerSKU":"S"}]}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		items, _, err := parseItems(body)
+		if err != nil {
+			return
+		}
+		for _, status := range []string{"Pending", "Shipped", "Canceled"} {
+			if _, err := document("ch", order{AmazonOrderID: "1", PurchaseDate: "x", OrderStatus: status}, items); err != nil && len(items) > 0 {
+				for _, it := range items {
+					if *it.QuantityOrdered > 0 {
+						t.Fatalf("lines with quantities did not map: %v", err)
+					}
+				}
+			}
+		}
+	})
+}
+
+// FuzzReport: feed processing reports never panic, and every result is of a listing of the
+// batch.
+func FuzzReport(f *testing.F) {
+	f.Add([]byte(`{"header":{"sellerId":"S","version":"2.0","feedId":"1"},"issues":[{"messageId":1,"sku":"A","code":"1","severity":"ERROR","message":"m"}],"summary":{},"items":[{"sku":"B","fulfillmentAvailability":[{"fulfillmentChannelCode":"DEFAULT","quantity":2}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var rep report
+		if json.Unmarshal(body, &rep) != nil {
+			return
+		}
+		for sku, r := range rep.results([]connectors.QuantityPush{{ChannelSKU: "A", Quantity: 2}}) {
+			if sku != "A" || r.ChannelSKU != "A" || r.OK && r.ChannelQuantity != 2 {
+				t.Fatalf("result %q %+v, not the batch's listing at its quantity", sku, r)
+			}
+		}
+	})
+}
