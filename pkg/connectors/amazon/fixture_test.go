@@ -83,10 +83,10 @@ func (in *inbox) takeResults() []map[string]any {
 	return r
 }
 
-// channels is the one channel of a test.
-type channels struct{ ch connectors.Channel }
+// oneChannel is the one channel of a test.
+type oneChannel struct{ ch connectors.Channel }
 
-func (c channels) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
+func (c oneChannel) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
 	if account != c.ch.Account || uuid != c.ch.UUID {
 		return connectors.Channel{}, errs.NotFound("Channel not found")
 	}
@@ -166,7 +166,7 @@ func (k kms) Open(ctx context.Context, account, channel string, sealed []byte) (
 // runtime is a new instance of the runtime (maxWait 0: the default).
 func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
 	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer(), Inbox: f.inbox,
-		Channels: channels{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
+		Channels: oneChannel{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
 }
 
 // session is a session of the channel, as the runtime builds it.

@@ -1,0 +1,87 @@
+package demo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/listings"
+	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/paging"
+)
+
+// AmazonChannel is the name of the demo channel the Amazon sandbox serves.
+const AmazonChannel = "Amazon Sandbox"
+
+// The demo seller's marketplace (Amazon US) and how many products it lists.
+const (
+	amazonMarketplace = "ATVPDKIKX0DER"
+	amazonListings    = 3
+)
+
+// ConnectAmazon connects the account to the Amazon sandbox a as multisell's Amazon
+// connector reaches Amazon: it adds a seller of its own to a, connects the channel
+// AmazonChannel to it through the channels service's connect path (the connector verifies
+// the credentials against the sandbox), binds the seller to that channel (so `multisell
+// sandbox order` finds it), lists the account's first products on it by equal SKU, with
+// listings of the seller's own in the sandbox (the last fulfilled by Amazon, so it shows
+// off), and places an Unshipped and a Pending order there for the poll to import. Run it
+// after Seed with the Amazon connector registered (pkg/connectors/builtin).
+func ConnectAmazon(ctx context.Context, d *app.Deps, account string, a *amazonsb.Amazon) (channels.Channel, error) {
+	seller := "A" + rand.Text()[:12]
+	clientID, secret, refresh := "amzn1.application-oa2-client."+rand.Text(), rand.Text(), "Atzr|"+rand.Text()
+	a.AddSeller(seller, amazonMarketplace, clientID, secret, refresh)
+	creds, err := json.Marshal(map[string]string{"refresh_token": refresh, "client_id": clientID, "client_secret": secret,
+		"seller_id": seller, "marketplace_id": amazonMarketplace})
+	if err != nil {
+		return channels.Channel{}, err
+	}
+	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
+		Name: AmazonChannel, Type: amazon.Default.Spec().Name, Credentials: creds,
+		Endpoints: channels.Endpoints{API: a.URL, Auth: a.URL + amazonsb.TokenPath},
+	})
+	if err != nil {
+		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", AmazonChannel, err)
+	}
+	a.BindChannel(seller, ch.UUID)
+	svc := d.Listings()
+	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	if err != nil {
+		return channels.Channel{}, err
+	}
+	var skus []string
+	for _, p := range products.Items {
+		if len(skus) == amazonListings {
+			break
+		}
+		if len(p.Variations) > 0 {
+			continue
+		}
+		a.PutListing(seller, amazonsb.Listing{SKU: p.SKU, FBA: len(skus) == amazonListings-1, Quantity: 5})
+		if _, err := svc.Put(ctx, account, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU}); err != nil {
+			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, AmazonChannel, err)
+		}
+		skus = append(skus, p.SKU)
+	}
+	now := time.Now().UTC()
+	for i, status := range []string{"Unshipped", "Pending"} {
+		if i >= len(skus) {
+			break
+		}
+		id := fmt.Sprintf("114-%07d-%07d", now.Unix()%10_000_000, i+1)
+		a.PutOrder(seller, amazonsb.StoredOrder{
+			Order: amazonsb.Order{AmazonOrderID: id, PurchaseDate: now.Add(-time.Hour).Format(time.RFC3339), OrderStatus: status,
+				FulfillmentChannel: "MFN", ShipServiceLevel: "Std US D2D Dom", OrderTotal: &amazonsb.Money{CurrencyCode: "USD", Amount: "24.99"},
+				ShippingAddress: &amazonsb.Address{Name: "Sandbox Buyer", AddressLine1: "410 Terry Ave N", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US"}},
+			Items: []amazonsb.OrderItem{{ASIN: "B0DEMO0001", SellerSKU: skus[i], OrderItemID: fmt.Sprintf("%d%013d", i+1, now.UnixNano()%1e13),
+				QuantityOrdered: 1, ItemPrice: &amazonsb.Money{CurrencyCode: "USD", Amount: "24.99"}}},
+		})
+	}
+	return ch, nil
+}
