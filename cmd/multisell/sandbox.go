@@ -15,7 +15,9 @@ import (
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/local/sandbox"
+	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 )
 
 func init() {
@@ -126,36 +128,63 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 type serveSandboxes struct {
 	// generic is the generic marketplace, nil when it did not start.
 	generic *sandbox.Generic
-	banner  string
+	// amazon is the Amazon sandbox, nil when it did not start.
+	amazon *amazonsb.Amazon
+	banner string
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
-// functions run here; the Lambdas never register them) and starts the generic sandbox with
-// its state in dir/generic.json, on the address it had before. It never fails serve: what
-// went wrong is logged and said in the banner line.
+// functions run here; the Lambdas never register the generic one) and starts the generic
+// and Amazon sandboxes with their state in dir/generic.json and dir/amazon.json, each on
+// the address it had before. It never fails serve: what went wrong is logged and said in
+// the banner lines.
 func startSandboxes(dir string) *serveSandboxes {
 	connectors.Register(sandbox.GenericConnector)
+	connectors.Register(amazon.Default)
+	s := &serveSandboxes{}
 	file := filepath.Join(dir, "generic.json")
 	g, err := sandbox.OpenGeneric(file)
 	if err != nil {
 		slog.Error("generic sandbox is off", "error", err.Error())
-		return &serveSandboxes{banner: "  sandbox: off (" + err.Error() + ")"}
+		s.banner = "  sandbox: off (" + err.Error() + ")"
+	} else {
+		s.generic = g
+		s.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
+			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
 	}
-	return &serveSandboxes{generic: g, banner: fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
-		"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))}
+	afile := filepath.Join(dir, "amazon.json")
+	a, err := amazonsb.OpenAmazon(afile)
+	if err != nil {
+		slog.Error("amazon sandbox is off", "error", err.Error())
+		s.banner += "\n  sandbox: amazon off (" + err.Error() + ")"
+		return s
+	}
+	s.amazon = a
+	s.banner += fmt.Sprintf("\n  sandbox: Amazon Selling Partner API on %s (state in %s)", a.URL, relToRoot(afile))
+	return s
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
 func (s *serveSandboxes) urls() map[string]string {
-	if s.generic == nil {
+	out := map[string]string{}
+	if s.generic != nil {
+		out[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+	}
+	if s.amazon != nil {
+		out[amazon.Default.Spec().Name] = s.amazon.URL
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	return map[string]string{sandbox.GenericConnector.Spec().Name: s.generic.URL}
+	return out
 }
 
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
 	if s.generic != nil {
 		_ = s.generic.Close()
+	}
+	if s.amazon != nil {
+		_ = s.amazon.Close()
 	}
 }
