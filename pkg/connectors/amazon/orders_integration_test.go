@@ -116,11 +116,7 @@ func TestOrdersImport(t *testing.T) {
 			}
 		}
 	})
-	for _, op := range []string{amazon.OpGetOrders, amazon.OpGetOrderItems} {
-		if n := f.sb.Over(op); n != 0 {
-			t.Errorf("%d %s over the limit", n, op)
-		}
-	}
+	f.wantUnder(t, amazon.OpGetOrders, amazon.OpGetOrderItems)
 }
 
 // TestPendingOrder: a Pending order imports unpaid (it reserves stock, not shippable), and

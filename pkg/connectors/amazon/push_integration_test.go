@@ -2,6 +2,8 @@ package amazon_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,11 +61,7 @@ func TestPatches(t *testing.T) {
 	c := ctx(t, 2*time.Minute)
 	msgs := f.listings(100)
 	rep := f.runtime(0).Push(c, msgs)
-	for _, o := range rep.Outcomes {
-		if o.Drop != "" || o.Err != nil || !o.RetryAt.IsZero() {
-			t.Fatalf("outcome %+v, want done", o)
-		}
-	}
+	wantOutcomes(t, rep, false)
 	f.checkPushed(t, 100)
 	if got := f.sb.Calls(amazon.OpPatchListingsItem); got != 100 {
 		t.Errorf("%d patches, want 100", got)
@@ -71,9 +69,7 @@ func TestPatches(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpGetListingsItem); got != 1 {
 		t.Errorf("%d getListingsItem, want 1 (the FBA listing's)", got)
 	}
-	if got := f.sb.Over(amazon.OpPatchListingsItem); got != 0 {
-		t.Errorf("%d patches over the published limit", got)
-	}
+	f.wantUnder(t, amazon.OpPatchListingsItem)
 }
 
 // TestQuantityResults: the connector's own results (which the runtime's messages carry
@@ -124,21 +120,13 @@ func TestFeed(t *testing.T) {
 	msgs := f.listings(100)
 	f.sb.FeedDelay = 3 * time.Second
 	rep := f.runtime(0).Push(c, msgs)
-	for _, o := range rep.Outcomes {
-		if o.RetryAt.IsZero() || o.Err != nil || o.Drop != "" {
-			t.Fatalf("outcome %+v, want put off while the feed is processed", o)
-		}
-	}
+	wantOutcomes(t, rep, true)
 	if got := f.inbox.takeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a feed not done, want none", len(got))
 	}
 	time.Sleep(1500 * time.Millisecond)
 	rep = f.runtime(0).Push(c, msgs)
-	for _, o := range rep.Outcomes {
-		if o.Drop != "" || o.Err != nil || !o.RetryAt.IsZero() {
-			t.Fatalf("outcome %+v, want done", o)
-		}
-	}
+	wantOutcomes(t, rep, false)
 	f.checkPushed(t, 100)
 	if got := f.sb.Calls(amazon.OpCreateFeed); got != 1 {
 		t.Errorf("%d feeds, want 1", got)
@@ -146,11 +134,7 @@ func TestFeed(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpPatchListingsItem); got != 0 {
 		t.Errorf("%d patches beside the feed, want none", got)
 	}
-	for op := range amazon.Published {
-		if n := f.sb.Over(op); n != 0 {
-			t.Errorf("%d %s over the published limit", n, op)
-		}
-	}
+	f.wantUnder(t, slices.Collect(maps.Keys(amazon.Published))...)
 }
 
 // TestTracking: a shipment posts one confirmation with its order item ids, quantities and
@@ -205,20 +189,33 @@ func TestThrottled(t *testing.T) {
 	msgs := f.listings(3)
 	f.sb.ThrottleNext(amazon.OpPatchListingsItem, 1, 3*time.Second)
 	rep := f.runtime(time.Second).Push(c, msgs)
-	for _, o := range rep.Outcomes {
-		if o.RetryAt.IsZero() || o.Err != nil {
-			t.Fatalf("outcome %+v, want put off", o)
-		}
-	}
+	wantOutcomes(t, rep, true)
 	if got := f.inbox.takeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a throttled push", len(got))
 	}
 	time.Sleep(time.Until(rep.Outcomes[0].RetryAt))
 	rep = f.runtime(0).Push(c, msgs)
+	wantOutcomes(t, rep, false)
+	f.checkPushed(t, 3)
+}
+
+// wantOutcomes checks that every message of a push is done (putOff false: no retry, no
+// error, not dropped), or put off until a time to retry (putOff true).
+func wantOutcomes(t *testing.T, rep connectors.PushReport, putOff bool) {
+	t.Helper()
 	for _, o := range rep.Outcomes {
-		if !o.RetryAt.IsZero() || o.Err != nil {
-			t.Fatalf("outcome %+v, want done", o)
+		if o.Drop != "" || o.Err != nil || o.RetryAt.IsZero() == putOff {
+			t.Fatalf("outcome %+v, want put off %v", o, putOff)
 		}
 	}
-	f.checkPushed(t, 3)
+}
+
+// wantUnder checks that no call of ops came over the sandbox's limit.
+func (f *fixture) wantUnder(t *testing.T, ops ...string) {
+	t.Helper()
+	for _, op := range ops {
+		if n := f.sb.Over(op); n != 0 {
+			t.Errorf("%d %s over the limit", n, op)
+		}
+	}
 }

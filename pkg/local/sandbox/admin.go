@@ -37,14 +37,8 @@ const unitPrice = 1999
 // placeOrder serves AdminOrdersPath: a new order of the seller of the channel, updated now,
 // whose document is the order import document the connector passes on.
 func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
-	var in OrderRequest
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
-		return
-	}
-	in.Quantity = cmp.Or(in.Quantity, 1)
-	if in.Quantity < 1 || in.Quantity > maxOrderQuantity {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+	in, ok := DecodeOrderRequest(w, r)
+	if !ok {
 		return
 	}
 	g.mu.Lock()
@@ -87,6 +81,22 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 	s.Orders[id] = o
 	g.saveLocked()
 	WriteJSON(w, http.StatusCreated, o)
+}
+
+// DecodeOrderRequest reads the OrderRequest of a call of AdminOrdersPath (its quantity 1 by
+// default), or answers 400 with the reason and false.
+func DecodeOrderRequest(w http.ResponseWriter, r *http.Request) (OrderRequest, bool) {
+	var in OrderRequest
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		return in, false
+	}
+	in.Quantity = cmp.Or(in.Quantity, 1)
+	if in.Quantity < 1 || in.Quantity > maxOrderQuantity {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		return in, false
+	}
+	return in, true
 }
 
 // defaultSKU is the SKU of the first listing, by SKU, that shows a quantity, else of the

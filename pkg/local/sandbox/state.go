@@ -72,15 +72,21 @@ func (g *Generic) saveLocked() {
 
 // writeLocked writes the state to the file atomically (the lock held).
 func (g *Generic) writeLocked() error {
-	data, err := json.Marshal(genericState{Addr: strings.TrimPrefix(g.URL, "http://"), Sellers: g.sellers, Tokens: g.tokens})
+	return WriteState(g.file, genericState{Addr: strings.TrimPrefix(g.URL, "http://"), Sellers: g.sellers, Tokens: g.tokens})
+}
+
+// WriteState writes a sandbox's state v as JSON to file atomically, readable by the owner
+// only.
+func WriteState(file string, v any) error {
+	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	tmp := g.file + ".tmp"
+	tmp := file + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return fmt.Errorf("sandbox: write its state: %w", err)
 	}
-	if err := os.Rename(tmp, g.file); err != nil {
+	if err := os.Rename(tmp, file); err != nil {
 		return fmt.Errorf("sandbox: write its state: %w", err)
 	}
 	return nil

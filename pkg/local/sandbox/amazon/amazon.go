@@ -26,35 +26,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
-
-// The operations as the server counts them (the Selling Partner API's operation names).
-const (
-	OpToken              = "token"
-	OpGetOrders          = "getOrders"
-	OpGetOrderItems      = "getOrderItems"
-	OpConfirmShipment    = "confirmShipment"
-	OpPatchListingsItem  = "patchListingsItem"
-	OpGetListingsItem    = "getListingsItem"
-	OpCreateFeedDocument = "createFeedDocument"
-	OpCreateFeed         = "createFeed"
-	OpGetFeed            = "getFeed"
-	OpGetFeeds           = "getFeeds"
-	OpGetFeedDocument    = "getFeedDocument"
-)
-
-// Published is each operation's published limit (requests per second, burst), as the
-// Selling Partner API's models state them; NewAmazon sets them.
-var Published = map[string]struct {
-	Rate  float64
-	Burst int
-}{
-	OpGetOrders: {0.0167, 20}, OpGetOrderItems: {0.5, 30}, OpConfirmShipment: {2, 10},
-	OpPatchListingsItem: {5, 5}, OpGetListingsItem: {5, 5},
-	OpCreateFeedDocument: {0.5, 15}, OpCreateFeed: {0.0083, 15}, OpGetFeed: {2, 15},
-	OpGetFeeds: {0.0222, 10}, OpGetFeedDocument: {0.0222, 10},
-}
 
 // TokenPath is the path of the sandbox's Login with Amazon token endpoint (the whole
 // token URL is the sandbox's URL and this path).
@@ -130,7 +104,8 @@ type token struct {
 	Exp    time.Time `json:"exp"`
 }
 
-// NewAmazon returns a started sandbox on a free port with the published limits, whose state
+// NewAmazon returns a started sandbox on a free port with the published limits
+// (amazon.Published; the operations are named as the connector names them), whose state
 // lives as long as it does.
 func NewAmazon() (*Amazon, error) {
 	a := newAmazon()
@@ -187,20 +162,20 @@ func newAmazon() *Amazon {
 		}
 		return errorList(Error{Code: code, Message: message})
 	}
-	for op, l := range Published {
+	for op, l := range amazon.Published {
 		a.SetLimit(op, l.Rate, l.Burst)
 	}
-	a.Handle("POST "+TokenPath, OpToken, a.token)
-	a.api("GET /orders/v0/orders", OpGetOrders, a.getOrders)
-	a.api("GET /orders/v0/orders/{orderId}/orderItems", OpGetOrderItems, a.getOrderItems)
-	a.api("POST /orders/v0/orders/{orderId}/shipmentConfirmation", OpConfirmShipment, a.confirmShipment)
-	a.api("PATCH /listings/2021-08-01/items/{sellerId}/{sku}", OpPatchListingsItem, a.patchListingsItem)
-	a.api("GET /listings/2021-08-01/items/{sellerId}/{sku}", OpGetListingsItem, a.getListingsItem)
-	a.api("POST /feeds/2021-06-30/documents", OpCreateFeedDocument, a.createFeedDocument)
-	a.api("POST /feeds/2021-06-30/feeds", OpCreateFeed, a.createFeed)
-	a.api("GET /feeds/2021-06-30/feeds/{feedId}", OpGetFeed, a.getFeed)
-	a.api("GET /feeds/2021-06-30/feeds", OpGetFeeds, a.getFeeds)
-	a.api("GET /feeds/2021-06-30/documents/{feedDocumentId}", OpGetFeedDocument, a.getFeedDocument)
+	a.Handle("POST "+TokenPath, amazon.OpToken, a.token)
+	a.api("GET /orders/v0/orders", amazon.OpGetOrders, a.getOrders)
+	a.api("GET /orders/v0/orders/{orderId}/orderItems", amazon.OpGetOrderItems, a.getOrderItems)
+	a.api("POST /orders/v0/orders/{orderId}/shipmentConfirmation", amazon.OpConfirmShipment, a.confirmShipment)
+	a.api("PATCH /listings/2021-08-01/items/{sellerId}/{sku}", amazon.OpPatchListingsItem, a.patchListingsItem)
+	a.api("GET /listings/2021-08-01/items/{sellerId}/{sku}", amazon.OpGetListingsItem, a.getListingsItem)
+	a.api("POST /feeds/2021-06-30/documents", amazon.OpCreateFeedDocument, a.createFeedDocument)
+	a.api("POST /feeds/2021-06-30/feeds", amazon.OpCreateFeed, a.createFeed)
+	a.api("GET /feeds/2021-06-30/feeds/{feedId}", amazon.OpGetFeed, a.getFeed)
+	a.api("GET /feeds/2021-06-30/feeds", amazon.OpGetFeeds, a.getFeeds)
+	a.api("GET /feeds/2021-06-30/documents/{feedDocumentId}", amazon.OpGetFeedDocument, a.getFeedDocument)
 	a.Admin("PUT "+uploadPath+"{id}", a.upload)
 	a.Admin("GET "+downloadPath+"{id}", a.download)
 	a.Admin("POST "+sandbox.AdminOrdersPath, a.placeOrder)
@@ -410,16 +385,5 @@ func (a *Amazon) saveLocked() {
 // writeLocked writes the state to the file atomically (the lock held).
 func (a *Amazon) writeLocked() error {
 	a.st.Addr = strings.TrimPrefix(a.URL, "http://")
-	data, err := json.Marshal(a.st)
-	if err != nil {
-		return fmt.Errorf("amazon sandbox: %w", err)
-	}
-	tmp := a.file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return fmt.Errorf("amazon sandbox: write its state: %w", err)
-	}
-	if err := os.Rename(tmp, a.file); err != nil {
-		return fmt.Errorf("amazon sandbox: write its state: %w", err)
-	}
-	return nil
+	return sandbox.WriteState(a.file, a.st)
 }

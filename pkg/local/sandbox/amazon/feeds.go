@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
@@ -77,7 +78,7 @@ func (a *Amazon) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Content = body
-	a.requests = append(a.requests, Request{Op: "uploadFeedDocument", Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	a.requests = append(a.requests, Request{Op: amazon.OpUploadFeedDocument, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	a.saveLocked()
 	w.WriteHeader(http.StatusOK)
 }

@@ -169,12 +169,20 @@ func (a *Amazon) getOrders(w http.ResponseWriter, r *http.Request, s *Seller) {
 	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"payload": out})
 }
 
-// getOrderItems answers a page of an order's lines.
-func (a *Amazon) getOrderItems(w http.ResponseWriter, r *http.Request, s *Seller) {
+// orderOf is the seller's order of the request's path, or nil after answering 404.
+func orderOf(w http.ResponseWriter, r *http.Request, s *Seller) (string, *StoredOrder) {
 	id := r.PathValue("orderId")
 	o := s.Orders[id]
 	if o == nil {
 		writeError(w, http.StatusNotFound, "NotFound", "Order "+id+" not found")
+	}
+	return id, o
+}
+
+// getOrderItems answers a page of an order's lines.
+func (a *Amazon) getOrderItems(w http.ResponseWriter, r *http.Request, s *Seller) {
+	id, o := orderOf(w, r, s)
+	if o == nil {
 		return
 	}
 	from, _ := strconv.Atoi(r.URL.Query().Get("NextToken"))
@@ -190,10 +198,8 @@ func (a *Amazon) getOrderItems(w http.ResponseWriter, r *http.Request, s *Seller
 // confirmShipment records a package's confirmation on an order (204); an order not yet
 // Unshipped (Pending) or cancelled, unknown items or quantities past what is left are 400.
 func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Seller) {
-	id := r.PathValue("orderId")
-	o := s.Orders[id]
+	id, o := orderOf(w, r, s)
 	if o == nil {
-		writeError(w, http.StatusNotFound, "NotFound", "Order "+id+" not found")
 		return
 	}
 	var in struct {
@@ -247,14 +253,8 @@ func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Sell
 // placeOrder serves sandbox.AdminOrdersPath: a new Unshipped order of the seller of the
 // channel, answered as the generic sandbox answers (id, updated_at, document: the order).
 func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.OrderRequest
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
-		return
-	}
-	in.Quantity = cmp.Or(in.Quantity, 1)
-	if in.Quantity < 1 || in.Quantity > 1_000_000 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+	in, ok := sandbox.DecodeOrderRequest(w, r)
+	if !ok {
 		return
 	}
 	a.mu.Lock()
