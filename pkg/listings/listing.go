@@ -15,7 +15,8 @@ const (
 	StatusFailed = push.Failed
 	// StatusUnlinked: the listing draws no inventory SKU.
 	StatusUnlinked = "unlinked"
-	// StatusOff: the rules say no sync, or the channel is not active.
+	// StatusOff: the rules say no sync, the channel is not active, or the
+	// channel keeps the listing's quantity itself.
 	StatusOff = push.Off
 )
 
@@ -56,6 +57,10 @@ type record struct {
 	Version  int64 `dynamodbav:"version"`
 	Push     int64 `dynamodbav:"push"`
 	Attempts int64 `dynamodbav:"attempts"`
+	// ChannelOff is why the channel keeps the listing's quantity itself (an
+	// Amazon listing fulfilled by Amazon), as its connector answered: the
+	// listing is off until the merchant changes it (nil: pushed as usual).
+	ChannelOff *string `dynamodbav:"channel_off"`
 	// QuantityAt is when the current version was decided.
 	QuantityAt string `dynamodbav:"quantity_at"`
 	// Rev counts the item's writes; each write is conditioned on the one it

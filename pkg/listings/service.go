@@ -2,6 +2,7 @@ package listings
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -147,6 +148,9 @@ func apply(r *record, in Input) {
 	if in.ChannelQuantity != nil {
 		r.ChannelQuantity = in.ChannelQuantity
 	}
+	// The merchant changed the listing: whatever the channel said of
+	// keeping its quantity itself is asked again by the next push.
+	r.ChannelOff = nil
 	if r.Version == 0 { // never decided yet: what the stream will make of it
 		r.SyncStatus = StatusUnlinked
 		if r.linked() {
@@ -213,15 +217,31 @@ func (s Service) Report(ctx context.Context, account string, in Input) error {
 // Confirm applies a connector's result for a pushed version
 // (push.Confirm): ok makes the listing synced, with the channel
 // quantity reported (the pushed one when none is), an error makes it
-// failed (retried from the stream). A result for any other version than
-// the listing's current one is push.ErrStale and changes nothing.
+// failed (retried from the stream), off makes it off with that reason
+// until the merchant changes it (Put). A result for any other version than
+// the listing's current one is push.ErrStale and changes nothing but the
+// listing reference it brings: the channel's reference of the listing
+// holds whatever version was pushed.
 func (s Service) Confirm(ctx context.Context, account string, res Result) error {
-	return s.update(ctx, account, res.ChannelUUID, res.ChannelSKU, func(r *record) error {
-		if err := push.Confirm(r, push.Result{Version: res.Version, OK: res.OK, Error: res.Error}, "the channel refused the quantity"); err != nil {
+	stale := false
+	err := s.update(ctx, account, res.ChannelUUID, res.ChannelSKU, func(r *record) error {
+		stale = false
+		at := now()
+		err := push.Confirm(r, push.Result{Version: res.Version, OK: res.OK, Error: res.Error}, "the channel refused the quantity")
+		if errors.Is(err, push.ErrStale) && res.ListingRef != nil && !equal(r.ListingRef, res.ListingRef) {
+			stale, r.ListingRef, r.UpdatedAt = true, res.ListingRef, at
+			return nil
+		} else if err != nil {
 			return err
 		}
-		at := now()
-		if res.OK {
+		if res.ListingRef != nil {
+			r.ListingRef = res.ListingRef
+		}
+		switch {
+		case res.Off != nil:
+			push.Next(r, StatusOff)
+			r.ChannelOff, r.SyncError, r.Quantity, r.QuantityAt = res.Off, res.Off, nil, at
+		case res.OK:
 			r.SyncedAt, r.ChannelQuantity = &at, r.Quantity
 		}
 		if res.ChannelQuantity != nil {
@@ -230,6 +250,15 @@ func (s Service) Confirm(ctx context.Context, account string, res Result) error 
 		r.UpdatedAt = at
 		return nil
 	})
+	if err == nil && stale {
+		return push.ErrStale
+	}
+	return err
+}
+
+// equal reports whether two optional strings are the same.
+func equal(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // Resend sends a failed version again (the retry queue's delayed message):

@@ -8,7 +8,8 @@ import (
 // listingChange is what a stream record of a listing asks of channel sync.
 type listingChange struct {
 	rec *record
-	// recompute: the listing is new, or its link or rules changed.
+	// recompute: the listing is new, its link or rules changed, or the
+	// merchant took it back from the channel that kept its quantity.
 	recompute bool
 	// send: a version (or a retry of one) is to be pushed to the channel.
 	send bool
@@ -34,7 +35,8 @@ func decodeListingChange(c store.Change) (listingChange, bool, error) {
 			return listingChange{}, false, err
 		}
 		was = old.PushState()
-		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules)
+		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules) ||
+			(old.ChannelOff != nil && r.ChannelOff == nil)
 	}
 	lc.send, lc.retry = push.Due(was, r.PushState())
 	lc.send = lc.send && r.Quantity != nil

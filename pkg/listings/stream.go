@@ -325,7 +325,7 @@ func (s Service) send(ctx context.Context, account string, p *plan) error {
 		err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), QuantityMessage{
 			Header:     push.Header{Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
 			ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
-			Version: r.Version, At: r.QuantityAt,
+			ChannelQuantity: r.ChannelQuantity, Version: r.Version, At: r.QuantityAt,
 		})
 		if err != nil {
 			return fmt.Errorf("send listing.quantity: %w", err)

@@ -17,7 +17,7 @@ func want(r *record, ch channels.Channel, stock Stock) (string, *int64) {
 		return StatusUnlinked, nil
 	}
 	rules := r.InventoryRules.Apply(ch.InventoryRules)
-	if !ch.Syncs() || !rules.Sync {
+	if !ch.Syncs() || !rules.Sync || r.ChannelOff != nil {
 		return StatusOff, nil
 	}
 	q := rules.Quantity(stock)
