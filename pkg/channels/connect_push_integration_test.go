@@ -95,3 +95,32 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// TestNewCredentialsNewToken: after PATCH with another seller's credentials, the next push
+// reaches that seller's shop, not the one whose access token was cached from the old
+// credentials (the cached token is known stale by the credentials it was got with).
+func TestNewCredentialsNewToken(t *testing.T) {
+	t.Parallel()
+	f := orderstest.New(t)
+	sb := marketplace(t)
+	first, ch := connectSeller(t, f, sb)
+	wh := f.Warehouse("A")
+	f.Product("MOVE")
+	f.Stock("MOVE", wh, 3)
+	if r := f.C.Do(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": ch, "channel_sku": "MOVE"}}); r.Status != http.StatusOK {
+		t.Fatalf("list: %d %s", r.Status, r)
+	}
+	testenv.WaitFor(t, func() bool { q, ok := sb.Quantity(first, "MOVE"); return ok && q == 3 }, "MOVE at 3 in the first shop")
+
+	second := "second-" + f.Acct.ID
+	sb.AddSeller(second, clientSecret, refreshToken)
+	r := f.C.Do(http.MethodPatch, "/channels/"+ch, map[string]any{"channel": map[string]any{"credentials": creds(map[string]any{"client_id": second})}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("patch credentials: %d %s", r.Status, r)
+	}
+	f.Adjust("MOVE", wh, 6)
+	testenv.WaitFor(t, func() bool { q, ok := sb.Quantity(second, "MOVE"); return ok && q == 6 }, "MOVE at 6 in the second shop")
+	if q, _ := sb.Quantity(first, "MOVE"); q != 3 {
+		t.Errorf("the first shop's MOVE: got %d, want 3 (the new credentials' push went to the old shop)", q)
+	}
+}
