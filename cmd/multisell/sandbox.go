@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/local/sandbox"
@@ -85,7 +86,7 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 	if s == nil {
 		return nil, channels.Ref{}, "", errors.New("no local stack is running: start one with `make run` (sandboxes run on the local stack only)")
 	}
-	d, err := app.New(ctx, s.config())
+	d, err := sdkchain.New(ctx, s.config())
 	if err != nil {
 		return nil, channels.Ref{}, "", err
 	}
