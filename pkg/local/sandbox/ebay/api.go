@@ -141,7 +141,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	s.saveLocked()
 	id := strconv.Itoa(len(sl.Fulfillments[o.OrderID]))
 	w.Header().Set("Location", ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+id)
-	w.WriteHeader(http.StatusCreated)
+	sandbox.WriteJSON(w, http.StatusCreated, struct{}{})
 }
 
 // shippedLocked is what the fulfillments of an order shipped, by line.
@@ -156,7 +156,8 @@ func (s *Sandbox) shippedLocked(sl *Seller, order string) map[string]int64 {
 }
 
 // bulk sets the available quantity of up to 25 SKUs, each answered on its own: an unknown
-// SKU, a negative quantity or a listing past its revisions of the day fails that SKU only.
+// SKU, a negative quantity or a listing past its revisions of the day fails that SKU only
+// (and the answer is 207 Multi-Status).
 func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	const domain = "API_INVENTORY"
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
@@ -170,10 +171,12 @@ func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	}
 	day := time.Now().UTC().Format(time.DateOnly)
 	out := conn.BulkPriceQuantityResponse{Responses: []conn.PriceQuantityResponse{}}
+	status := http.StatusOK
 	for _, pq := range in.Requests {
 		res := conn.PriceQuantityResponse{SKU: pq.SKU, StatusCode: http.StatusOK}
 		fail := func(id int, msg string) {
 			res.StatusCode, res.Errors = http.StatusBadRequest, []conn.Error{{ErrorID: id, Domain: domain, Category: "REQUEST", Message: msg}}
+			status = http.StatusMultiStatus
 		}
 		_, known := sl.Listings[pq.SKU]
 		key := day + " " + pq.SKU
@@ -191,7 +194,7 @@ func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		out.Responses = append(out.Responses, res)
 	}
 	s.saveLocked()
-	sandbox.WriteJSON(w, http.StatusOK, out)
+	sandbox.WriteJSON(w, status, out)
 }
 
 // Now is the sandbox's time in eBay's format.
