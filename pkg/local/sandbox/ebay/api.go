@@ -64,7 +64,7 @@ func (s *Sandbox) getOrders(w http.ResponseWriter, r *http.Request, sl *Seller) 
 
 // lastModified reads the filter "lastmodifieddate:[FROM..]" or "[FROM..TO]".
 func lastModified(f string) (from, to time.Time, err error) {
-	bad := fmt.Errorf("Invalid filter: %q. The filter must be lastmodifieddate:[FROM..] or [FROM..TO] with ISO 8601 UTC times", f)
+	bad := fmt.Errorf("invalid filter: %q. The filter must be lastmodifieddate:[FROM..] or [FROM..TO] with ISO 8601 UTC times", f)
 	v, ok := strings.CutPrefix(f, "lastmodifieddate:[")
 	if !ok {
 		if f == "" {
