@@ -16,7 +16,9 @@ import (
 	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/local/sandbox"
+	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 )
 
 func init() {
@@ -127,36 +129,62 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 type serveSandboxes struct {
 	// generic is the generic marketplace, nil when it did not start.
 	generic *sandbox.Generic
-	banner  string
+	// ebay is the eBay sandbox, nil when it did not start.
+	ebay   *ebaysandbox.Sandbox
+	banner string
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
 // functions run here; the Lambdas never register them) and starts the generic sandbox with
-// its state in dir/generic.json, on the address it had before. It never fails serve: what
-// went wrong is logged and said in the banner line.
+// its state in dir/generic.json and the eBay sandbox with its state in dir/ebay.json, each
+// on the address it had before. It never fails serve: what went wrong is logged and said in
+// the banner lines.
 func startSandboxes(dir string) *serveSandboxes {
 	connectors.Register(sandbox.GenericConnector)
+	connectors.Register(ebay.Connector)
+	out := &serveSandboxes{}
 	file := filepath.Join(dir, "generic.json")
 	g, err := sandbox.OpenGeneric(file)
 	if err != nil {
 		slog.Error("generic sandbox is off", "error", err.Error())
-		return &serveSandboxes{banner: "  sandbox: off (" + err.Error() + ")"}
+		out.banner = "  sandbox: off (" + err.Error() + ")"
+	} else {
+		out.generic = g
+		out.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
+			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
 	}
-	return &serveSandboxes{generic: g, banner: fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
-		"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))}
+	efile := filepath.Join(dir, "ebay.json")
+	if e, err := ebaysandbox.Open(efile); err != nil {
+		slog.Error("ebay sandbox is off", "error", err.Error())
+		out.banner += "\n  sandbox: eBay off (" + err.Error() + ")"
+	} else {
+		out.ebay = e
+		out.banner += fmt.Sprintf("\n  sandbox: eBay on %s (state in %s)", e.URL, relToRoot(efile))
+	}
+	return out
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
 func (s *serveSandboxes) urls() map[string]string {
-	if s.generic == nil {
+	out := map[string]string{}
+	if s.generic != nil {
+		out[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+	}
+	if s.ebay != nil {
+		out[ebay.Connector.Spec().Name] = s.ebay.URL
+	}
+	if len(out) == 0 {
 		return nil
 	}
-	return map[string]string{sandbox.GenericConnector.Spec().Name: s.generic.URL}
+	return out
 }
 
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
 	if s.generic != nil {
 		_ = s.generic.Close()
+	}
+	if s.ebay != nil {
+		_ = s.ebay.Close()
 	}
 }

@@ -166,6 +166,11 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 		if !ok {
 			continue
 		}
+		if failure == nil {
+			if idx, msgs = putOff(results, idx, msgs, rep); len(msgs) == 0 {
+				continue
+			}
+		}
 		answers := listingResults(msgs, results)
 		if failure != nil {
 			answers = failedListings(msgs, failure)

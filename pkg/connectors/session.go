@@ -125,7 +125,12 @@ func (s *Session) take(ctx context.Context, op string) error {
 	if !ok {
 		return nil
 	}
-	id := bucketID(s.Account, s.Channel, op)
+	return s.takeBucket(ctx, op, bucketID(s.Account, s.Channel, op), lim)
+}
+
+// takeBucket takes a token of the bucket id of limit lim as take does; op names it in a
+// *Throttled.
+func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limit) error {
 	hint := bucketHint(s.rt, id, lim)
 	giveUp := s.rt.now().Add(s.rt.maxWait())
 	for {
