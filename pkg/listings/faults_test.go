@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -119,30 +118,16 @@ func TestReplayedRecordSendsNothing(t *testing.T) {
 func TestBurstCoalesces(t *testing.T) {
 	w := newWorld(t)
 	w.waitSynced(wanted(15))
-	lst := store.PK(w.Acct.ID, "LST")
-	var (
-		mu       sync.Mutex
-		messages int
-	)
-	w.Env.ObserveSync(t, func(sb testenv.SyncBatch) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, r := range sb.Records {
-			if r.Change.Keys["PK"].String() == lst && strings.HasPrefix(r.Change.Keys["SK"].String(), w.Amazon+store.Sep) && sends(r) {
-				messages++
-			}
-		}
-	})
+	messages := w.messageCount(t, w.Amazon+store.Sep)
 	for i := range 500 {
 		w.must(http.MethodPut, "/inventory", map[string]any{"inventory": map[string]any{"sku": "P", "warehouse_uuid": w.A, "on_hand": i + 1}})
 	}
 	w.waitSynced(wanted(505))
 	end, _ := w.Env.SimListing(w.Acct.ID, w.Amazon, "P")
-	mu.Lock()
-	defer mu.Unlock()
-	t.Logf("500 adjustments of one SKU: %d listing.quantity messages to its listing, final quantity %d", messages, end.Quantity)
-	if messages < 1 || messages > 250 {
-		t.Errorf("500 adjustments sent %d messages, want 1 to 250", messages)
+	sent := messages()
+	t.Logf("500 adjustments of one SKU: %d listing.quantity messages to its listing, final quantity %d", sent, end.Quantity)
+	if sent < 1 || sent > 250 {
+		t.Errorf("500 adjustments sent %d messages, want 1 to 250", sent)
 	}
 }
 
