@@ -63,6 +63,12 @@ type record struct {
 	ChannelOff *string `dynamodbav:"channel_off"`
 	// QuantityAt is when the current version was decided.
 	QuantityAt string `dynamodbav:"quantity_at"`
+	// SentAt is when the last version that went at once was decided (Unix
+	// milliseconds; 0: never), and Held the first version of a hold (0:
+	// none): a version decided within PushInterval of SentAt waits, with
+	// the versions after it, for the hold's end (pace).
+	SentAt int64 `dynamodbav:"sent_ms"`
+	Held   int64 `dynamodbav:"held"`
 	// Rev counts the item's writes; each write is conditioned on the one it
 	// read.
 	Rev int64 `dynamodbav:"rev"`

@@ -54,7 +54,9 @@ type Result struct {
 
 // Retry is the listing.retry message the channel-sync function sends to
 // the retry queue, delayed, after a failed push: send the version again
-// unless it was confirmed or replaced meanwhile.
+// unless it was confirmed or replaced meanwhile. Attempt 0 is the end of a
+// hold (the minimum interval between pushes, docs/channel-sync.md) that
+// started at Version: send the version current then.
 type Retry struct {
 	Type        string `json:"type"`
 	ChannelUUID string `json:"channel_uuid"`
@@ -101,9 +103,11 @@ func ParseRetry(obj lenient.Object) (Retry, error) {
 	if r.Version, err = positive(obj, "version"); err != nil {
 		return Retry{}, err
 	}
-	if r.Attempt, err = positive(obj, "attempt"); err != nil {
-		return Retry{}, err
+	a, err := quantity(obj, "attempt")
+	if err != nil || a == nil {
+		return Retry{}, errs.Invalid("attempt must be an integer from 0 to %d", 1<<31-1)
 	}
+	r.Attempt = *a
 	return r, nil
 }
 

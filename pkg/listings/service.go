@@ -35,6 +35,9 @@ type Service struct {
 	// Push is where the listings' quantities go: the channel outbox and
 	// the retry queue.
 	Push push.Queues
+	// PushInterval is the least time between two pushes of a listing
+	// (pace); DefaultPushInterval when zero.
+	PushInterval time.Duration
 	// Tracking is handed each account's records of a stream batch, to
 	// send shipments' tracking (the shipments service, wired in pkg/app).
 	// Nil: no tracking is sent.
@@ -46,6 +49,14 @@ type Service struct {
 // records of the batch, which come again.
 type Tracking interface {
 	Track(ctx context.Context, account string, changes []store.Change) error
+}
+
+// pushInterval is the Service's PushInterval, or the default.
+func (s Service) pushInterval() time.Duration {
+	if s.PushInterval > 0 {
+		return s.PushInterval
+	}
+	return DefaultPushInterval
 }
 
 // now is the time of a write, to the second.
@@ -263,10 +274,18 @@ func equal(a, b *string) bool {
 
 // Resend sends a failed version again (the retry queue's delayed message):
 // unless the listing was confirmed, replaced or failed again meanwhile
-// (push.ErrStale), it counts one more push, which the stream sends.
+// (push.ErrStale), it counts one more push, which the stream sends. A
+// retry of attempt 0 ends the hold that started at its version (release):
+// the stream sends the version current then.
 func (s Service) Resend(ctx context.Context, account string, m Retry) error {
 	return s.update(ctx, account, m.ChannelUUID, m.ChannelSKU, func(r *record) error {
-		if err := push.Resend(r, push.Retry{Version: m.Version, Attempt: m.Attempt}); err != nil {
+		var err error
+		if m.Attempt == 0 {
+			err = release(r, m.Version, time.Now())
+		} else {
+			err = push.Resend(r, push.Retry{Version: m.Version, Attempt: m.Attempt})
+		}
+		if err != nil {
 			return err
 		}
 		r.UpdatedAt = now()

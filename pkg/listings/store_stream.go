@@ -15,6 +15,8 @@ type listingChange struct {
 	send bool
 	// retry: a push just failed; schedule the next attempt.
 	retry bool
+	// hold: a hold just started (pace); schedule its end.
+	hold bool
 }
 
 // decodeListingChange decodes a stream record of a listing; ok is false for
@@ -28,17 +30,17 @@ func decodeListingChange(c store.Change) (listingChange, bool, error) {
 		return listingChange{}, false, err
 	}
 	lc := listingChange{rec: r, recompute: true}
-	var was push.State // a new listing: nothing pushed before
+	old := &record{} // a new listing: nothing pushed before
 	if c.Old.Exists() {
-		old, err := decode(c.Old)
-		if err != nil {
+		if old, err = decode(c.Old); err != nil {
 			return listingChange{}, false, err
 		}
-		was = old.PushState()
 		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules) ||
 			(old.ChannelOff != nil && r.ChannelOff == nil)
 	}
-	lc.send, lc.retry = push.Due(was, r.PushState())
-	lc.send = lc.send && r.Quantity != nil
-	return lc, lc.recompute || lc.send || lc.retry, nil
+	lc.send, lc.retry = push.Due(old.PushState(), r.PushState())
+	released := old.Held > 0 && r.Held == 0 && r.SyncStatus == StatusPending
+	lc.send = (lc.send || released) && r.Held == 0 && r.Quantity != nil
+	lc.hold = r.Held > 0 && r.Held != old.Held
+	return lc, lc.recompute || lc.send || lc.retry || lc.hold, nil
 }

@@ -1,6 +1,8 @@
 package listings
 
 import (
+	"time"
+
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/push"
 )
@@ -40,4 +42,57 @@ func decide(r *record, ch channels.Channel, stock Stock, now string) bool {
 	push.Next(r, status)
 	r.Quantity, r.QuantityAt = q, now
 	return true
+}
+
+// DefaultPushInterval is the least time between two pushes of a listing
+// when the Service sets none: the first change goes at once, the changes
+// within the interval after it fold into one push at its end.
+const DefaultPushInterval = time.Second
+
+// lostHold is how long past its end a hold may stay on before a new
+// version treats it as lost (its release message never came back) and
+// goes at once.
+const lostHold = time.Minute
+
+// pace applies the minimum interval between pushes to r, whose version
+// decide just moved at at, and reports whether the version goes at once.
+// A version to push goes at once when the last one that did is every or
+// more ago (it becomes the last); within the interval it starts a hold
+// (Held: the stream then schedules the hold's end, whose release sends the
+// version current then), and a version decided while a hold is on folds
+// into it. A version that pushes nothing (off, unlinked) ends the hold.
+func pace(r *record, at time.Time, every time.Duration) bool {
+	if r.SyncStatus != StatusPending || r.Quantity == nil {
+		r.Held = 0
+		return false
+	}
+	ms, gap := at.UnixMilli(), every.Milliseconds()
+	switch {
+	case r.Held > 0 && ms < r.SentAt+gap+lostHold.Milliseconds():
+		return false
+	case r.Held == 0 && r.SentAt > 0 && ms < r.SentAt+gap:
+		r.Held = r.Version
+		return false
+	}
+	r.Held, r.SentAt = 0, ms
+	return true
+}
+
+// holdLeft is how long r's hold has left at at (at most every).
+func holdLeft(r *record, at time.Time, every time.Duration) time.Duration {
+	left := time.Duration(r.SentAt-at.UnixMilli())*time.Millisecond + every
+	return min(max(left, 0), every)
+}
+
+// release ends r's hold started at version held (a listing.retry of
+// attempt 0, when the hold's time is up): the version current now is sent,
+// and counts as the last one that went. push.ErrStale when r is not in
+// that hold (released already, ended by a version pushing nothing, or a
+// later hold).
+func release(r *record, held int64, at time.Time) error {
+	if r.Held == 0 || r.Held != held || r.SyncStatus != StatusPending {
+		return push.ErrStale
+	}
+	r.Held, r.SentAt = 0, at.UnixMilli()
+	return nil
 }
