@@ -69,6 +69,10 @@ type record struct {
 	// the versions after it, for the hold's end (pace).
 	SentAt int64 `dynamodbav:"sent_ms"`
 	Held   int64 `dynamodbav:"held"`
+	// Streak counts the holds in a row, each released at the end of the
+	// one before: the interval doubles with each (interval), and a version
+	// that goes at once starts over.
+	Streak int64 `dynamodbav:"streak"`
 	// Rev counts the item's writes; each write is conditioned on the one it
 	// read.
 	Rev int64 `dynamodbav:"rev"`

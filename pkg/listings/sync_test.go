@@ -124,6 +124,9 @@ func TestPace(t *testing.T) {
 		{"a hold past its end folds until its release comes", pending(ms-5000, 5), t0, false, ms - 5000, 5},
 		{"a hold lost for a minute goes at once", pending(ms-62_000, 5), t0, true, ms, 0},
 		{"off ends the hold and sends nothing", &record{Listing: Listing{SyncStatus: StatusOff}, Version: 7, SentAt: ms - 300, Held: 5}, t0, false, ms - 300, 0},
+		{"after two holds in a row a change at once holds again", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 300, Streak: 2}, t0, false, ms - 300, 7},
+		{"after two holds in a row, a quiet interval goes at once and starts over", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 1000, Streak: 2}, t0, true, ms, 0},
+		{"a hold of the 4 s interval past 1 s folds", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 3000, Held: 6, Streak: 2}, t0, false, ms - 3000, 6},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +135,9 @@ func TestPace(t *testing.T) {
 			got := pace(&r, tc.at, time.Second)
 			if got != tc.want || r.SentAt != tc.wantSent || r.Held != tc.wantHeld {
 				t.Errorf("pace = %v sent %d held %d, want %v sent %d held %d", got, r.SentAt, r.Held, tc.want, tc.wantSent, tc.wantHeld)
+			}
+			if got && r.Streak != 0 {
+				t.Errorf("a version that went at once left streak %d, want 0", r.Streak)
 			}
 		})
 	}
@@ -149,11 +155,16 @@ func TestHoldLeft(t *testing.T) {
 		{"part gone", t0.UnixMilli() - 300, 700 * time.Millisecond},
 		{"over", t0.UnixMilli() - 3000, 0},
 		{"a clock behind waits the interval at most", t0.UnixMilli() + 5000, time.Second},
+		{"the third hold in a row waits 4 s", t0.UnixMilli() - 1000, 3 * time.Second},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := holdLeft(&record{SentAt: tc.sent}, t0, time.Second); got != tc.want {
+			streak := int64(0)
+			if tc.want > time.Second {
+				streak = 2
+			}
+			if got := holdLeft(&record{SentAt: tc.sent, Streak: streak}, t0, time.Second); got != tc.want {
 				t.Errorf("holdLeft = %v, want %v", got, tc.want)
 			}
 		})
@@ -183,8 +194,8 @@ func TestRelease(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("release = %v, want %v", err, tc.wantErr)
 			}
-			if err == nil && (r.Held != 0 || r.SentAt != t0.UnixMilli()) {
-				t.Errorf("released: held %d sent %d, want 0 and %d", r.Held, r.SentAt, t0.UnixMilli())
+			if err == nil && (r.Held != 0 || r.SentAt != t0.UnixMilli() || r.Streak != 1) {
+				t.Errorf("released: held %d sent %d streak %d, want 0, %d and 1", r.Held, r.SentAt, r.Streak, t0.UnixMilli())
 			}
 		})
 	}
