@@ -13,11 +13,14 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 )
 
 func init() {
@@ -87,7 +90,7 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 	if s == nil {
 		return nil, channels.Ref{}, "", errors.New("no local stack is running: start one with `make run` (sandboxes run on the local stack only)")
 	}
-	d, err := app.New(ctx, s.config())
+	d, err := sdkchain.New(ctx, s.config())
 	if err != nil {
 		return nil, channels.Ref{}, "", err
 	}
@@ -128,40 +131,50 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 type serveSandboxes struct {
 	// generic is the generic marketplace, nil when it did not start.
 	generic *sandbox.Generic
+	// ebay is the eBay sandbox, nil when it did not start.
+	ebay *ebaysandbox.Sandbox
 	// amazon is the Amazon sandbox, nil when it did not start.
 	amazon *amazonsb.Amazon
 	banner string
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
-// functions run here; the Lambdas never register the generic one) and starts the generic
-// and Amazon sandboxes with their state in dir/generic.json and dir/amazon.json, each on
-// the address it had before. It never fails serve: what went wrong is logged and said in
+// functions run here; the Lambdas never register them) and starts the generic sandbox with
+// its state in dir/generic.json, the eBay sandbox with its state in dir/ebay.json and the
+// Amazon sandbox with its state in dir/amazon.json, each on the address it had before. It never fails serve: what went wrong is logged and said in
 // the banner lines.
 func startSandboxes(dir string) *serveSandboxes {
 	connectors.Register(sandbox.GenericConnector)
+	connectors.Register(ebay.Connector)
 	connectors.Register(amazon.Default)
-	s := &serveSandboxes{}
+	out := &serveSandboxes{}
 	file := filepath.Join(dir, "generic.json")
 	g, err := sandbox.OpenGeneric(file)
 	if err != nil {
 		slog.Error("generic sandbox is off", "error", err.Error())
-		s.banner = "  sandbox: off (" + err.Error() + ")"
+		out.banner = "  sandbox: off (" + err.Error() + ")"
 	} else {
-		s.generic = g
-		s.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
+		out.generic = g
+		out.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
 			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
 	}
-	afile := filepath.Join(dir, "amazon.json")
-	a, err := amazonsb.OpenAmazon(afile)
-	if err != nil {
-		slog.Error("amazon sandbox is off", "error", err.Error())
-		s.banner += "\n  sandbox: amazon off (" + err.Error() + ")"
-		return s
+	efile := filepath.Join(dir, "ebay.json")
+	if e, err := ebaysandbox.Open(efile); err != nil {
+		slog.Error("ebay sandbox is off", "error", err.Error())
+		out.banner += "\n  sandbox: eBay off (" + err.Error() + ")"
+	} else {
+		out.ebay = e
+		out.banner += fmt.Sprintf("\n  sandbox: eBay on %s (state in %s)", e.URL, relToRoot(efile))
 	}
-	s.amazon = a
-	s.banner += fmt.Sprintf("\n  sandbox: Amazon Selling Partner API on %s (state in %s)", a.URL, relToRoot(afile))
-	return s
+	afile := filepath.Join(dir, "amazon.json")
+	if a, err := amazonsb.OpenAmazon(afile); err != nil {
+		slog.Error("amazon sandbox is off", "error", err.Error())
+		out.banner += "\n  sandbox: Amazon off (" + err.Error() + ")"
+	} else {
+		out.amazon = a
+		out.banner += fmt.Sprintf("\n  sandbox: Amazon Selling Partner API on %s (state in %s)", a.URL, relToRoot(afile))
+	}
+	return out
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
@@ -169,6 +182,9 @@ func (s *serveSandboxes) urls() map[string]string {
 	out := map[string]string{}
 	if s.generic != nil {
 		out[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+	}
+	if s.ebay != nil {
+		out[ebay.Connector.Spec().Name] = s.ebay.URL
 	}
 	if s.amazon != nil {
 		out[amazon.Default.Spec().Name] = s.amazon.URL
@@ -183,6 +199,9 @@ func (s *serveSandboxes) urls() map[string]string {
 func (s *serveSandboxes) stop() {
 	if s.generic != nil {
 		_ = s.generic.Close()
+	}
+	if s.ebay != nil {
+		_ = s.ebay.Close()
 	}
 	if s.amazon != nil {
 		_ = s.amazon.Close()

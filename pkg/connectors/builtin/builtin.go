@@ -6,10 +6,12 @@ package builtin
 import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 )
 
 // Register registers every built-in connector with connectors.Register. It is safe to call
 // more than once.
 func Register() {
 	connectors.Register(amazon.Default)
+	connectors.Register(ebay.Connector)
 }
