@@ -27,7 +27,8 @@ func (f *fixture) listings(n int) []connectors.Message {
 }
 
 // checkPushed checks that every listing's result came, ok with the sandbox showing its
-// quantity, but SKU-000's, off as fulfilled by Amazon with Amazon's quantity untouched.
+// quantity, but SKU-000's, off as fulfilled by Amazon (the listing.result's off) with
+// Amazon's quantity untouched.
 func (f *fixture) checkPushed(t *testing.T, n int) {
 	t.Helper()
 	results := map[string]map[string]any{}
@@ -41,8 +42,8 @@ func (f *fixture) checkPushed(t *testing.T, n int) {
 		sku := fmt.Sprintf("SKU-%03d", i)
 		q, _ := f.sb.Quantity(sellerID, sku)
 		if i == 0 {
-			if q != 7 || results[sku]["ok"] != false {
-				t.Errorf("FBA listing: result %v, quantity %d, want failed (off on the direct call) and 7", results[sku], q)
+			if off, _ := results[sku]["off"].(string); q != 7 || results[sku]["ok"] != false || !strings.Contains(off, "fulfilled by Amazon (AMAZON_NA)") {
+				t.Errorf("FBA listing: result %v, quantity %d, want off as fulfilled by Amazon and Amazon's 7", results[sku], q)
 			}
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +22,8 @@ import (
 
 // TestAmazonChannelEndToEnd drives an Amazon channel connected through POST /v1/channels
 // (the published limits; the sandbox holds them too) through the wired local stack: a
-// stock change reaches the sandbox's listing as a patch and the listing ends synced; a poll
+// stock change reaches the sandbox's listing as a patch and the listing ends synced, an FBA
+// listing ends off with the reason and Amazon's quantity untouched; a poll
 // of the schedule imports the sandbox's Unshipped order (paid) and its Pending one (unpaid,
 // holding its stock); the shipment of the first reaches the sandbox as one confirmation
 // with its order item id, quantity and UPS's carrier code.
@@ -50,28 +52,38 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 	ch := made.Channel.UUID
 
 	wh := f.Warehouse("A")
-	for _, sku := range []string{"AMZ-1", "AMZ-2"} {
+	for _, sku := range []string{"AMZ-1", "AMZ-2", "AMZ-FBA"} {
 		f.Product(sku)
 		f.Stock(sku, wh, 7)
-		sb.PutListing(sellerID, amazonsb.Listing{SKU: sku})
+		sb.PutListing(sellerID, amazonsb.Listing{SKU: sku, FBA: sku == "AMZ-FBA", Quantity: 3})
 		if r := f.C.Do(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": ch, "channel_sku": sku, "sku": sku}}); r.Status != http.StatusOK {
 			t.Fatalf("link: %d %s", r.Status, r)
 		}
 	}
+	listing := func(sku string) listings.Listing {
+		var ls []listings.Listing
+		f.C.Do(http.MethodGet, "/listings?channel_uuid="+ch, nil).JSON(t, &ls)
+		for _, l := range ls {
+			if l.ChannelSKU == sku {
+				return l
+			}
+		}
+		return listings.Listing{}
+	}
 	synced := func(sku string, want int64) func() bool {
 		return func() bool {
 			q, _ := sb.Quantity(sellerID, sku)
-			var ls []listings.Listing
-			f.C.Do(http.MethodGet, "/listings?channel_uuid="+ch+"&channel_sku="+sku, nil).JSON(t, &ls)
-			for _, l := range ls {
-				if l.ChannelSKU == sku {
-					return q == want && l.SyncStatus == "synced"
-				}
-			}
-			return false
+			return q == want && listing(sku).SyncStatus == "synced"
 		}
 	}
 	testenv.WaitFor(t, synced("AMZ-1", 7), "the sandbox's AMZ-1 at 7, synced")
+	testenv.WaitFor(t, func() bool { return listing("AMZ-FBA").SyncStatus == "off" }, "the FBA listing off")
+	if l := listing("AMZ-FBA"); l.SyncError == nil || !strings.Contains(*l.SyncError, "fulfilled by Amazon") {
+		t.Errorf("the FBA listing's reason: %v", l.SyncError)
+	}
+	if q, _ := sb.Quantity(sellerID, "AMZ-FBA"); q != 3 {
+		t.Errorf("the FBA listing shows %d at Amazon, want Amazon's own 3", q)
+	}
 	f.Adjust("AMZ-1", wh, 4)
 	testenv.WaitFor(t, synced("AMZ-1", 4), "the sandbox's AMZ-1 at 4, synced")
 
