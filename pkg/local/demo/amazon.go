@@ -50,24 +50,11 @@ func ConnectAmazon(ctx context.Context, d *app.Deps, account string, a *amazonsb
 		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", AmazonChannel, err)
 	}
 	a.BindChannel(seller, ch.UUID)
-	svc := d.Listings()
-	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	skus, err := listProducts(ctx, d, account, ch, amazonListings, func(sku string, i int) {
+		a.PutListing(seller, amazonsb.Listing{SKU: sku, FBA: i == amazonListings-1, Quantity: 5})
+	})
 	if err != nil {
 		return channels.Channel{}, err
-	}
-	var skus []string
-	for _, p := range products.Items {
-		if len(skus) == amazonListings {
-			break
-		}
-		if len(p.Variations) > 0 {
-			continue
-		}
-		a.PutListing(seller, amazonsb.Listing{SKU: p.SKU, FBA: len(skus) == amazonListings-1, Quantity: 5})
-		if _, err := svc.Put(ctx, account, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU}); err != nil {
-			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, AmazonChannel, err)
-		}
-		skus = append(skus, p.SKU)
 	}
 	now := time.Now().UTC()
 	for i, status := range []string{"Unshipped", "Pending"} {
@@ -84,4 +71,30 @@ func ConnectAmazon(ctx context.Context, d *app.Deps, account string, a *amazonsb
 		})
 	}
 	return ch, nil
+}
+
+// listProducts lists the account's first n simple products on the channel by equal SKU,
+// calling add(sku, i) first for each (to put the listing in the channel's sandbox), and
+// returns their SKUs.
+func listProducts(ctx context.Context, d *app.Deps, account string, ch channels.Channel, n int, add func(sku string, i int)) ([]string, error) {
+	svc := d.Listings()
+	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	if err != nil {
+		return nil, err
+	}
+	var skus []string
+	for _, p := range products.Items {
+		if len(skus) == n {
+			break
+		}
+		if len(p.Variations) > 0 {
+			continue
+		}
+		add(p.SKU, len(skus))
+		if _, err := svc.Put(ctx, account, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU}); err != nil {
+			return nil, fmt.Errorf("listing %s on %s: %w", p.SKU, ch.Name, err)
+		}
+		skus = append(skus, p.SKU)
+	}
+	return skus, nil
 }

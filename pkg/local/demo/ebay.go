@@ -8,12 +8,9 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
-	"github.com/multisell/multisell/pkg/listings"
 	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // EbayChannel is the name of the demo channel the eBay sandbox serves.
@@ -50,24 +47,9 @@ func ConnectEbay(ctx context.Context, d *app.Deps, account string, e *ebaysandbo
 		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", EbayChannel, err)
 	}
 	e.BindChannel(clientID, ch.UUID)
-	svc := d.Listings()
-	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	skus, err := listProducts(ctx, d, account, ch, ebayListings, func(sku string, _ int) { e.AddListing(clientID, sku, 0) })
 	if err != nil {
 		return channels.Channel{}, err
-	}
-	var skus []string
-	for _, p := range products.Items {
-		if len(skus) == ebayListings {
-			break
-		}
-		if len(p.Variations) > 0 {
-			continue
-		}
-		e.AddListing(clientID, p.SKU, 0)
-		if _, err := svc.Put(ctx, account, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU}); err != nil {
-			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, EbayChannel, err)
-		}
-		skus = append(skus, p.SKU)
 	}
 	now := time.Now()
 	for i := range min(ebayOrders, len(skus)) {
