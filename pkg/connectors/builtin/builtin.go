@@ -3,7 +3,13 @@
 // the other functions do not, so they link none of the connectors' code.
 package builtin
 
+import (
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
+)
+
 // Register registers every built-in connector with connectors.Register. It is safe to call
 // more than once.
 func Register() {
+	connectors.Register(shopify.Connector)
 }
