@@ -1,0 +1,300 @@
+package shopify_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
+	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+)
+
+// TestPollOrders: 300 orders import in 2 pages, once each; a cancellation and a refund made
+// later reach ours on the next poll; a poll that fails midway resumes from its cursor with
+// no order missed; the answers' cost is within the bucket.
+func TestPollOrders(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.sb.AddVariant(f.token, "MUG-1", 10)
+	c := ctx(t, 120*time.Second)
+	base := time.Now().Add(-2 * time.Hour)
+	var orders []sbx.Order
+	for i := range 300 {
+		orders = append(orders, f.sb.PutOrder(f.token, base.Add(time.Duration(i)*time.Second),
+			sbx.LineInput{SKU: "MUG-1", Quantity: 2, Price: "12.50"}, sbx.LineInput{SKU: "TEE-1", Quantity: 1, Price: "20.00"}))
+	}
+	res, err := f.rt.Poll(c, f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := f.inbox.take()
+	seen := map[string]int{}
+	for _, d := range docs {
+		seen[d["display_ref"].(string)]++
+	}
+	if got, want := fmt.Sprint(res.Pages, len(seen), len(docs)), "2 300 300"; got != want {
+		t.Fatalf("pages, distinct orders, documents = %s, want %s", got, want)
+	}
+	first := docs[0]
+	items := first["items"].([]any)
+	line := items[0].(map[string]any)
+	if got, want := fmt.Sprint(first["channel_uuid"], first["payment_status"], first["total"], first["shipping_country_code"], len(items),
+		line["sku"], line["quantity"], line["unit_price"], strings.HasPrefix(line["order_item_ref"].(string), "gid://shopify/LineItem/")),
+		fmt.Sprint(f.ch.UUID, "all", "50.00", "US", 2, "MUG-1", 2, "12.50", true); got != want {
+		t.Errorf("first document %v\n= %s, want %s", first, got, want)
+	}
+
+	// A cancellation and a refund, later.
+	now := time.Now()
+	f.sb.ChangeOrder(f.token, orders[10].ID, now, sbx.Cancel(now))
+	f.sb.ChangeOrder(f.token, orders[20].ID, now, sbx.Refund)
+	if _, err := f.rt.Poll(c, f.ch); err != nil {
+		t.Fatal(err)
+	}
+	docs, _ = f.inbox.take()
+	byRef := map[string]map[string]any{}
+	for _, d := range docs {
+		byRef[d["display_ref"].(string)] = d
+	}
+	cancelled, refunded := byRef[orders[10].Name], byRef[orders[20].Name]
+	if cancelled == nil || cancelled["cancelled_at"] == nil {
+		t.Errorf("the cancelled order came as %v", cancelled)
+	}
+	if refunded == nil || refunded["payment_status"] != "none" || refunded["items"].([]any)[0].(map[string]any)["cancelled_at"] == nil {
+		t.Errorf("the refunded order came as %v", refunded)
+	}
+
+	// 200 new orders; the poll fails after its first page (the inbox), then a 500.
+	for i := range 200 {
+		orders = append(orders, f.sb.PutOrder(f.token, time.Now().Add(time.Duration(i)*time.Millisecond), sbx.LineInput{SKU: "MUG-1", Quantity: 1, Price: "12.50"}))
+	}
+	f.inbox.mu.Lock()
+	f.inbox.sends, f.inbox.failOrders = 0, 2
+	f.inbox.mu.Unlock()
+	if _, err := f.rt.Poll(c, f.ch); err == nil {
+		t.Fatal("a poll whose second page the inbox refused did not fail")
+	}
+	f.sb.FailNext(sbx.OpGraphQL, 1)
+	if _, err := f.rt.Poll(c, f.ch); err == nil || !strings.Contains(err.Error(), "status 500") {
+		t.Fatalf("a poll answered 500: %v", err)
+	}
+	if _, err := f.rt.Poll(c, f.ch); err != nil {
+		t.Fatal(err)
+	}
+	docs, _ = f.inbox.take()
+	seen = map[string]int{}
+	for _, d := range docs {
+		seen[d["display_ref"].(string)]++
+	}
+	for _, o := range orders[300:] {
+		if seen[o.Name] == 0 {
+			t.Errorf("order %s never reached the inbox", o.Name)
+		}
+	}
+	if n := f.sb.Throttled(); n != 0 {
+		t.Errorf("%d calls refused for cost", n)
+	}
+	validateRequests(t, f.sb)
+}
+
+// TestPushQuantities: 100 listings' quantities reach the shop in 2 batched mutations (each
+// after one look-up by SKU) and every listing ends synced; an unknown SKU fails alone.
+func TestPushQuantities(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 120*time.Second)
+	var msgs []connectors.Message
+	items := map[string]string{}
+	for i := range 100 {
+		sku := fmt.Sprintf("SKU-%03d", i)
+		items[sku] = f.sb.AddVariant(f.token, sku, 5)
+		msgs = append(msgs, f.quantity(sku, "", int64(i)))
+	}
+	msgs = append(msgs, f.quantity("NOPE", "", 3))
+	rep := f.rt.Push(c, msgs)
+	for _, o := range rep.Outcomes {
+		if o.Err != nil || o.Drop != "" || !o.RetryAt.IsZero() {
+			t.Fatalf("outcome %+v, want done", o)
+		}
+	}
+	_, results := f.inbox.take()
+	ok := 0
+	for _, r := range results {
+		if r["ok"] == true {
+			ok++
+		} else if r["channel_sku"] != "NOPE" || !strings.Contains(fmt.Sprint(r["error"]), `no variant of the shop has the SKU "NOPE"`) {
+			t.Errorf("result %v", r)
+		}
+	}
+	if ok != 100 {
+		t.Errorf("%d listings synced, want 100", ok)
+	}
+	for i := range 100 {
+		sku := fmt.Sprintf("SKU-%03d", i)
+		if got, _ := f.sb.Available(f.token, items[sku]); got != int64(i) {
+			t.Errorf("%s shows %d, want %d", sku, got, i)
+		}
+	}
+	if got := countOps(f.sb); got != "productVariants 3 inventorySetQuantities 2" {
+		t.Errorf("calls: %s, want 3 look-ups (batches of 50, 50, 1) and 2 mutations (the unknown SKU has none)", got)
+	}
+	validateRequests(t, f.sb)
+}
+
+// countOps counts the sandbox's look-ups and mutations.
+func countOps(sb *sbx.Shop) string {
+	var look, set int
+	for _, r := range sb.Requests() {
+		switch {
+		case strings.Contains(r.Query, "productVariants("):
+			look++
+		case strings.Contains(r.Query, "inventorySetQuantities("):
+			set++
+		}
+	}
+	return fmt.Sprintf("productVariants %d inventorySetQuantities %d", look, set)
+}
+
+// TestCompareQuantity: the connector called directly with a session of the runtime. A
+// listing whose ref is its inventory item and whose channel quantity is known costs one
+// mutation; a level changed in Shopify between the connector's read and its write is
+// refused by changeFromQuantity, read again and set, ending at our quantity; the result
+// carries the inventory item as the listing ref.
+func TestCompareQuantity(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	s := f.session(t)
+	a, b := f.sb.AddVariant(f.token, "A", 4), f.sb.AddVariant(f.token, "B", 9)
+	four := int64(4)
+
+	res, err := shopify.Connector.PushQuantities(c, s, []connectors.QuantityPush{{ChannelSKU: "A", ListingRef: a, Quantity: 6, ChannelQuantity: &four}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(res, countOps(f.sb)), fmt.Sprint([]connectors.QuantityResult{{ChannelSKU: "A", OK: true, ChannelQuantity: 6, ListingRef: a}},
+		"productVariants 0 inventorySetQuantities 1"); got != want {
+		t.Errorf("a known listing: %s, want %s", got, want)
+	}
+
+	// B is read (9), then changed in Shopify to 2 before the write.
+	var once bool
+	f.sb.BeforeSet = func() {
+		if !once {
+			once = true
+			f.sb.SetAvailable(f.token, b, 2)
+		}
+	}
+	res, err = shopify.Connector.PushQuantities(c, s, []connectors.QuantityPush{{ChannelSKU: "A", ListingRef: a, Quantity: 7, ChannelQuantity: ptr(6)}, {ChannelSKU: "B", Quantity: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []connectors.QuantityResult{{ChannelSKU: "A", OK: true, ChannelQuantity: 7, ListingRef: a}, {ChannelSKU: "B", OK: true, ChannelQuantity: 1, ListingRef: b}}
+	if fmt.Sprint(res) != fmt.Sprint(want) {
+		t.Errorf("results %v, want %v", res, want)
+	}
+	gotA, _ := f.sb.Available(f.token, a)
+	gotB, _ := f.sb.Available(f.token, b)
+	if got := fmt.Sprint(gotA, " ", gotB, " ", countOps(f.sb)); got != "7 1 productVariants 2 inventorySetQuantities 3" {
+		t.Errorf("levels and calls: %s, want 7 1 after 2 look-ups and 3 mutations (one refused as stale)", got)
+	}
+
+	// A listing ref whose channel quantity is stale (someone sold one in Shopify): read and set.
+	f.sb.SetAvailable(f.token, a, 5)
+	res, err = shopify.Connector.PushQuantities(c, s, []connectors.QuantityPush{{ChannelSKU: "A", ListingRef: a, Quantity: 8, ChannelQuantity: ptr(7)}})
+	if err != nil || !res[0].OK {
+		t.Fatalf("stale channel quantity: %v %v", res, err)
+	}
+	if got, _ := f.sb.Available(f.token, a); got != 8 {
+		t.Errorf("A shows %d, want 8", got)
+	}
+	validateRequests(t, f.sb)
+}
+
+func ptr(n int64) *int64 { return &n }
+
+// TestPostTracking: a shipment creates one fulfillment on the order's fulfillment order with
+// its tracking; a partial shipment fulfils only its lines; a refused one is failed with
+// Shopify's userErrors.
+func TestPostTracking(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	o := f.sb.PutOrder(f.token, time.Now(), sbx.LineInput{SKU: "A", Quantity: 3, Price: "1.00"}, sbx.LineInput{SKU: "B", Quantity: 1, Price: "2.00"})
+	lineA, lineB := o.Lines[0].ID, o.Lines[1].ID
+	rep := f.rt.Push(c, []connectors.Message{
+		f.tracking(o.Name, "sh-1", map[string]any{"order_item_ref": lineA, "sku": "A", "quantity": 2}),
+		f.tracking(o.Name, "sh-2", map[string]any{"order_item_ref": lineB, "sku": "B", "quantity": 1}, map[string]any{"order_item_ref": lineA, "sku": "A", "quantity": 2}),
+		f.tracking("#9999", "sh-3", map[string]any{"order_item_ref": lineA, "sku": "A", "quantity": 1}),
+	})
+	for _, oc := range rep.Outcomes {
+		if oc.Err != nil || oc.Drop != "" || !oc.RetryAt.IsZero() {
+			t.Fatalf("outcome %+v, want done", oc)
+		}
+	}
+	_, results := f.inbox.take()
+	got := make([]string, len(results))
+	for i, r := range results {
+		got[i] = fmt.Sprint(r["shipment_id"], " ", r["ok"], " ", r["error"])
+	}
+	want := []string{"sh-1 true <nil>",
+		"sh-2 false shopify refused the fulfillment of " + o.Name + ": Invalid fulfillment order line item quantity requested.",
+		`sh-3 false shopify: no order of the shop is named "#9999"`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("results\n%q\nwant\n%q", got, want)
+	}
+	fs := f.sb.Fulfillments(f.token, o.ID)
+	foLineA := ""
+	for _, fl := range fs[0].Lines {
+		foLineA = fmt.Sprint(fl)
+	}
+	if len(fs) != 1 || len(fs[0].Lines) != 1 || foLineA != "2" || fs[0].Number != "1Z999" || fs[0].Company != "UPS" || !strings.Contains(fs[0].URL, "1Z999") {
+		t.Errorf("fulfillments %+v, want one of line A x2 with the tracking", fs)
+	}
+	got2, _ := f.sb.GetOrder(f.token, o.ID)
+	if st := got2.FulfillOrders[0]; st.Status != "IN_PROGRESS" || st.Lines[0].Remaining != 1 || st.Lines[1].Remaining != 1 {
+		t.Errorf("fulfillment order %s: remaining %d, %d", st.Status, st.Lines[0].Remaining, st.Lines[1].Remaining)
+	}
+	validateRequests(t, f.sb)
+}
+
+// TestCostBudget: with the shop's bucket at 100 points restoring 50 a second, 1,000 pushes
+// (100 looked up by SKU, 900 by their listing ref) end synced and no call is refused for
+// cost.
+func TestCostBudget(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.sb.SetBucket(f.token, 100, 50)
+	c := ctx(t, 180*time.Second)
+	var msgs []connectors.Message
+	for i := range 1000 {
+		sku := fmt.Sprintf("SKU-%04d", i)
+		item := f.sb.AddVariant(f.token, sku, 0)
+		ref := item
+		if i < 100 {
+			ref = ""
+		}
+		msgs = append(msgs, f.quantity(sku, ref, int64(i%7)))
+	}
+	start := time.Now()
+	rep := f.rt.Push(c, msgs)
+	for _, o := range rep.Outcomes {
+		if o.Err != nil || o.Drop != "" || !o.RetryAt.IsZero() {
+			t.Fatalf("outcome %+v, want done", o)
+		}
+	}
+	_, results := f.inbox.take()
+	ok := 0
+	for _, r := range results {
+		if r["ok"] == true {
+			ok++
+		}
+	}
+	if ok != 1000 || f.sb.Throttled() != 0 {
+		t.Errorf("%d synced of 1000, %d calls refused for cost", ok, f.sb.Throttled())
+	}
+	t.Logf("1000 pushes in %s: %s", time.Since(start).Round(time.Millisecond), countOps(f.sb))
+	validateRequests(t, f.sb)
+}
