@@ -2,6 +2,8 @@ package shopify_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -297,4 +299,84 @@ func TestCostBudget(t *testing.T) {
 	}
 	t.Logf("1000 pushes in %s: %s", time.Since(start).Round(time.Millisecond), countOps(f.sb))
 	validateRequests(t, f.sb)
+}
+
+// TestThrottledWaits: a shop whose bucket another app emptied answers THROTTLED; the
+// connector takes its throttleStatus, waits for the restore and the push ends synced. When
+// the restore is further than the runtime waits, the push is put off, never failed.
+func TestThrottledWaits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	item := f.sb.AddVariant(f.token, "A", 1)
+	f.sb.SetBucket(f.token, 100, 50)
+	f.sb.Spend(f.token, 100)
+	rep := f.rt.Push(c, []connectors.Message{f.quantity("A", item, 3)})
+	_, results := f.inbox.take()
+	if o := rep.Outcomes[0]; o.Err != nil || !o.RetryAt.IsZero() || len(results) != 1 || results[0]["ok"] != true {
+		t.Fatalf("outcome %+v, results %v: want synced", o, results)
+	}
+	if got := f.sb.Throttled(); got != 1 {
+		t.Errorf("%d calls refused for cost, want the 1 before the connector knew the bucket", got)
+	}
+
+	// A restore of 1 point a second: the 10 points of a mutation are 10 s away.
+	f.sb.SetBucket(f.token, 100, 1)
+	f.sb.Spend(f.token, 100)
+	f.rt.MaxWait = time.Second
+	rep = f.rt.Push(c, []connectors.Message{f.quantity("A", item, 4)})
+	_, results = f.inbox.take()
+	if o := rep.Outcomes[0]; o.Err != nil || o.RetryAt.IsZero() || len(results) != 0 {
+		t.Errorf("outcome %+v, results %v: want put off", o, results)
+	}
+	validateRequests(t, f.sb)
+}
+
+// TestBadAnswers: what a shop answers that the connector cannot use (malformed JSON, a
+// GraphQL error, a 5xx, no data, userErrors of the whole input) fails the push with a
+// clear message, which multisell retries; a 401 is a refusal of the token.
+func TestBadAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"malformed JSON", 200, `{"data": {`, "shopify: the answer is not JSON"},
+		{"graphql error", 200, `{"errors":[{"message":"Field 'x' doesn't exist on type 'QueryRoot'","extensions":{"code":"undefinedField"}}]}`, "shopify: Field 'x' doesn't exist on type 'QueryRoot'"},
+		{"5xx", 502, `<html>Bad Gateway</html>`, "shopify: status 502: <html>Bad Gateway</html>"},
+		{"no data", 200, `{"data":null}`, "shopify: the answer has no data"},
+		{"data of another shape", 200, `{"data":{"inventorySetQuantities":{"userErrors":"no"}}}`, "shopify: the answer's data is not what was asked"},
+		{"userErrors of the input", 200, `{"data":{"inventorySetQuantities":{"inventoryAdjustmentGroup":null,"userErrors":[{"code":"INVALID_REASON","field":["input","reason"],"message":"The specified reason is invalid."}]}}}`, "shopify: The specified reason is invalid."},
+		{"refused token", 401, `{"errors":"[API] Invalid API key or access token (unrecognized login or wrong password)"}`, "put off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			t.Cleanup(srv.Close)
+			f.ch.Endpoints.API = srv.URL
+			f.rt.Channels = oneChannel{f.ch}
+			rep := f.rt.Push(ctx(t, 30*time.Second), []connectors.Message{f.quantity("A", "gid://shopify/InventoryItem/1", 3)})
+			_, results := f.inbox.take()
+			got := "put off"
+			if len(results) == 1 {
+				got = fmt.Sprint(results[0]["ok"], " ", results[0]["error"])
+			} else if rep.Outcomes[0].RetryAt.IsZero() {
+				got = fmt.Sprintf("outcome %+v", rep.Outcomes[0])
+			}
+			want := tt.want
+			if want != "put off" {
+				want = "false " + want
+			}
+			if !strings.HasPrefix(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
 }

@@ -25,6 +25,10 @@ func (s *Shop) resolveRoot(sh *shopState, kind ast.Operation, f *ast.Field, vars
 		if args["id"] == sh.Location {
 			v = sh.location()
 		}
+	case "order":
+		if o := sh.Orders[str(args["id"])]; o != nil {
+			v = sh.order(o)
+		}
 	case "orders":
 		v = connection(sh.orders(args), args)
 	case "productVariants":
@@ -367,7 +371,7 @@ func (sh *shopState) setQuantities(args map[string]any) map[string]any {
 		case n > 1_000_000_000:
 			errs = append(errs, userError("INVALID_QUANTITY_TOO_HIGH", "The quantity can't be higher than 1,000,000,000.", at("quantity")...))
 		case !hasFrom:
-			errs = append(errs, userError("", "changeFromQuantity is required: pass null to skip the check.", at("changeFromQuantity")...))
+			errs = append(errs, userError("COMPARE_QUANTITY_REQUIRED", "changeFromQuantity is required: pass null to skip the check.", at("changeFromQuantity")...))
 		case from != nil && func() bool { f, _ := num(from); return f != cur }():
 			errs = append(errs, userError("CHANGE_FROM_QUANTITY_STALE", "The specified compare quantity is stale.", at("changeFromQuantity")...))
 		default:

@@ -9,6 +9,7 @@ package shopify
 import (
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -180,6 +181,11 @@ func (s *Shop) SetBucket(token string, maximum, restore float64) {
 	s.with(token, func(sh *shopState) {
 		sh.Bucket = bucket{Maximum: maximum, Restore: restore, Available: maximum, At: time.Now()}
 	})
+}
+
+// Spend takes points of the shop's bucket now, as another app of the shop would.
+func (s *Shop) Spend(token string, points float64) {
+	s.with(token, func(sh *shopState) { sh.charge(math.Min(points, sh.Bucket.Maximum), time.Now()) })
 }
 
 // Refuse makes the shop refuse its access token (on) or accept it again.
