@@ -15,7 +15,9 @@ import (
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
 	"github.com/multisell/multisell/pkg/local/sandbox"
+	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 )
 
 func init() {
@@ -124,8 +126,10 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 
 // serveSandboxes are the sandboxes `multisell serve` runs beside the stack.
 type serveSandboxes struct {
-	// generic is the generic marketplace, nil when it did not start.
+	// generic is the generic marketplace, shopify the Shopify sandbox, nil when it did
+	// not start.
 	generic *sandbox.Generic
+	shopify *sbxshopify.Shop
 	banner  string
 }
 
@@ -135,27 +139,49 @@ type serveSandboxes struct {
 // went wrong is logged and said in the banner line.
 func startSandboxes(dir string) *serveSandboxes {
 	connectors.Register(sandbox.GenericConnector)
+	connectors.Register(shopify.Connector)
+	s := &serveSandboxes{}
 	file := filepath.Join(dir, "generic.json")
 	g, err := sandbox.OpenGeneric(file)
 	if err != nil {
 		slog.Error("generic sandbox is off", "error", err.Error())
-		return &serveSandboxes{banner: "  sandbox: off (" + err.Error() + ")"}
+		s.banner = "  sandbox: off (" + err.Error() + ")"
+	} else {
+		s.generic = g
+		s.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
+			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
 	}
-	return &serveSandboxes{generic: g, banner: fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
-		"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))}
+	shopFile := filepath.Join(dir, "shopify.json")
+	if s.shopify, err = sbxshopify.Open(shopFile); err != nil {
+		slog.Error("shopify sandbox is off", "error", err.Error())
+		s.banner += "\n  sandbox: shopify off (" + err.Error() + ")"
+	} else {
+		s.banner += fmt.Sprintf("\n  sandbox: shopify (Admin API %s) on %s (state in %s)", sbxshopify.Version, s.shopify.URL, relToRoot(shopFile))
+	}
+	return s
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
 func (s *serveSandboxes) urls() map[string]string {
-	if s.generic == nil {
+	urls := map[string]string{}
+	if s.generic != nil {
+		urls[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+	}
+	if s.shopify != nil {
+		urls[shopify.Connector.Spec().Name] = s.shopify.URL
+	}
+	if len(urls) == 0 {
 		return nil
 	}
-	return map[string]string{sandbox.GenericConnector.Spec().Name: s.generic.URL}
+	return urls
 }
 
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
 	if s.generic != nil {
 		_ = s.generic.Close()
+	}
+	if s.shopify != nil {
+		_ = s.shopify.Close()
 	}
 }
