@@ -1,0 +1,101 @@
+package shopify_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/listings"
+	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/orderstest"
+)
+
+// TestShopifyOnTheStack: through the local stack, a Shopify channel connected with
+// POST /channels (the connector verifies the token and the location) gets its listing's
+// quantity in the sandbox shop, synced, and its orders imported by the scheduled poll; a
+// cancellation in Shopify cancels ours.
+func TestShopifyOnTheStack(t *testing.T) {
+	t.Parallel()
+	f := orderstest.New(t)
+	sb, err := sbx.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	token := "shpat_" + store.NewID()
+	location := sb.AddShop(token, "stack.myshopify.com")
+	item := sb.AddVariant(token, "SHOP-1", 0)
+
+	bad := map[string]any{"channel": map[string]any{"name": "My Shopify", "type": "Shopify",
+		"credentials": map[string]any{"shop_domain": "stack.myshopify.com", "access_token": "wrong", "location_id": location},
+		"endpoints":   map[string]any{"api": sb.URL}}}
+	if r := f.C.Do(http.MethodPost, "/channels", bad); r.Status == http.StatusCreated {
+		t.Fatalf("a wrong token connected: %s", r)
+	}
+	body := map[string]any{"channel": map[string]any{"name": "My Shopify", "type": "Shopify",
+		"credentials": map[string]any{"shop_domain": "stack.myshopify.com", "access_token": token, "location_id": location},
+		"endpoints":   map[string]any{"api": sb.URL}}}
+	r := f.C.Do(http.MethodPost, "/channels", body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("connect: %d %s", r.Status, r)
+	}
+	var made struct {
+		Channel channels.Channel `json:"channel"`
+	}
+	r.JSON(t, &made)
+	ch := made.Channel.UUID
+
+	wh := f.Warehouse("A")
+	f.Product("SHOP-1")
+	f.Stock("SHOP-1", wh, 7)
+	if r := f.C.Do(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": ch, "channel_sku": "SHOP-1", "sku": "SHOP-1"}}); r.Status != http.StatusOK {
+		t.Fatalf("link: %d %s", r.Status, r)
+	}
+	testenv.WaitFor(t, func() bool {
+		q, _ := sb.Available(token, item)
+		var ls []listings.Listing
+		f.C.Do(http.MethodGet, "/listings?channel_uuid="+ch, nil).JSON(t, &ls)
+		return q == 7 && len(ls) == 1 && ls[0].SyncStatus == "synced"
+	}, "the shop's variant at 7, the listing synced")
+
+	o := sb.PutOrder(token, time.Now(), sbx.LineInput{SKU: "SHOP-1", Quantity: 2, Price: "9.50"})
+	tick := schedule(t, f.Env)
+	tick()
+	testenv.WaitFor(t, func() bool { return len(f.List("/orders")) == 1 }, "the Shopify order imported")
+	got := f.List("/orders")[0]
+	if got.DisplayRef != o.Name || len(got.Items) != 1 || got.Items[0].OrderItemRef != o.Lines[0].ID || got.Items[0].Quantity != 2 {
+		t.Fatalf("imported %+v", got)
+	}
+	now := time.Now()
+	sb.ChangeOrder(token, o.ID, now, sbx.Cancel(now))
+	tick()
+	testenv.WaitFor(t, func() bool { return f.Order(got.Seq).Status == "cancelled" }, "the cancellation imported")
+	validateRequests(t, sb)
+}
+
+// schedule returns a tick of the stack's poll schedule, each a poll period after the last.
+func schedule(t *testing.T, env *testenv.Env) func() {
+	t.Helper()
+	h, err := env.Handler("connector-poll-schedule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, ok := h.(func(context.Context, events.EventBridgeEvent) error)
+	if !ok {
+		t.Fatalf("connector-poll-schedule's handler is a %T", h)
+	}
+	slot := time.Now()
+	return func() {
+		slot = slot.Add(connectors.PollEvery)
+		if err := run(context.Background(), events.EventBridgeEvent{Time: slot}); err != nil {
+			t.Fatalf("poll schedule: %v", err)
+		}
+	}
+}
