@@ -61,7 +61,7 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		sandbox.WriteJSON(w, http.StatusUnauthorized, map[string]string{"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"})
 		return
 	}
-	doc, gerrs := gqlparser.LoadQuery(schema, req.Query)
+	doc, gerrs := gqlparser.LoadQueryWithRules(schema, req.Query, nil) // nil: the default rules
 	if len(gerrs) > 0 {
 		msgs := make([]string, len(gerrs))
 		for i, e := range gerrs {
