@@ -3,14 +3,11 @@ package shopify
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -30,21 +27,11 @@ type state struct {
 func Open(file string) (*Shop, error) {
 	s := newShop()
 	var st state
-	data, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("shopify sandbox: read its state: %w", err)
-	default:
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, fmt.Errorf("shopify sandbox: read its state %s: %w", file, err)
-		}
+	if err := sandbox.ReadState(file, &st); err != nil {
+		return nil, err
 	}
 	if st.Shops != nil {
 		s.shops = st.Shops
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return nil, fmt.Errorf("shopify sandbox: %w", err)
 	}
 	if err := s.StartAt(st.Addr); err != nil {
 		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
@@ -72,18 +59,7 @@ func (s *Shop) saveLocked() {
 
 // writeLocked writes the state to the file atomically (the lock held).
 func (s *Shop) writeLocked() error {
-	data, err := json.Marshal(state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops})
-	if err != nil {
-		return fmt.Errorf("shopify sandbox: %w", err)
-	}
-	tmp := s.file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return fmt.Errorf("shopify sandbox: write its state: %w", err)
-	}
-	if err := os.Rename(tmp, s.file); err != nil {
-		return fmt.Errorf("shopify sandbox: write its state: %w", err)
-	}
-	return nil
+	return sandbox.WriteState(s.file, state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops})
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
