@@ -48,7 +48,12 @@ func TestPollOrders(t *testing.T) {
 		t.Errorf("first document %v\n= %s, want %s", first, got, want)
 	}
 
-	// A cancellation and a refund, later.
+	// A cancellation and a refund, later, and an order of more lines than a page has.
+	var many []sbx.LineInput
+	for i := range 60 {
+		many = append(many, sbx.LineInput{SKU: fmt.Sprintf("L-%02d", i), Quantity: 1, Price: "1.00"})
+	}
+	long := f.sb.PutOrder(f.token, time.Now(), many...)
 	now := time.Now()
 	f.sb.ChangeOrder(f.token, orders[10].ID, now, sbx.Cancel(now))
 	f.sb.ChangeOrder(f.token, orders[20].ID, now, sbx.Refund)
@@ -61,6 +66,9 @@ func TestPollOrders(t *testing.T) {
 		byRef[d["display_ref"].(string)] = d
 	}
 	cancelled, refunded := byRef[orders[10].Name], byRef[orders[20].Name]
+	if got := len(byRef[long.Name]["items"].([]any)); got != 60 {
+		t.Errorf("the order of 60 lines came with %d", got)
+	}
 	if cancelled == nil || cancelled["cancelled_at"] == nil {
 		t.Errorf("the cancelled order came as %v", cancelled)
 	}

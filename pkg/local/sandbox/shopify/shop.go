@@ -216,14 +216,14 @@ func (s *Shop) SetAvailable(token, item string, available int64) {
 
 // Available is what the inventory item shows available, and whether the shop has it.
 func (s *Shop) Available(token, item string) (q int64, ok bool) {
-	s.with(token, func(sh *shopState) { q, ok = sh.Levels[item] })
+	s.view(token, func(sh *shopState) { q, ok = sh.Levels[item] })
 	return q, ok
 }
 
 // Item is the inventory item of the shop's variant of sku ("" without one).
 func (s *Shop) Item(token, sku string) string {
 	var item string
-	s.with(token, func(sh *shopState) { item = sh.item0(sku) })
+	s.view(token, func(sh *shopState) { item = sh.item0(sku) })
 	return item
 }
 
@@ -295,7 +295,7 @@ func Refund(o *Order) {
 
 // GetOrder returns the shop's order id.
 func (s *Shop) GetOrder(token, id string) (o Order, ok bool) {
-	s.with(token, func(sh *shopState) {
+	s.view(token, func(sh *shopState) {
 		if p := sh.Orders[id]; p != nil {
 			o, ok = *p, true
 		}
@@ -306,7 +306,7 @@ func (s *Shop) GetOrder(token, id string) (o Order, ok bool) {
 // Fulfillments are the fulfillments created on the shop's order id.
 func (s *Shop) Fulfillments(token, order string) []Fulfillment {
 	var out []Fulfillment
-	s.with(token, func(sh *shopState) {
+	s.view(token, func(sh *shopState) {
 		for _, f := range sh.Fulfills {
 			if f.Order == order {
 				out = append(out, f)
@@ -330,14 +330,21 @@ func (s *Shop) Throttled() int {
 	return s.over
 }
 
-// with runs f on the shop of token (nothing without one) under the lock, then saves.
-func (s *Shop) with(token string, f func(*shopState)) {
+// view runs f on the shop of token (nothing without one) under the lock.
+func (s *Shop) view(token string, f func(*shopState)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sh := s.shops[token]; sh != nil {
 		f(sh)
-		s.saveLocked()
 	}
+}
+
+// with runs f on the shop of token as view does, then saves the state.
+func (s *Shop) with(token string, f func(*shopState)) {
+	s.view(token, func(sh *shopState) {
+		f(sh)
+		s.saveLocked()
+	})
 }
 
 // gid is a new global id of a resource type of the shop.
