@@ -8,6 +8,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/errs"
 )
 
@@ -18,7 +19,7 @@ func connect(ctx context.Context) (*app.Deps, error) {
 	if err != nil {
 		return nil, err
 	}
-	return app.New(ctx, cfg)
+	return sdkchain.New(ctx, cfg)
 }
 
 // accountByToken returns the id of the account with the given token.

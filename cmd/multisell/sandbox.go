@@ -13,10 +13,13 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	"github.com/multisell/multisell/pkg/local/sandbox"
+	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 )
 
@@ -87,7 +90,7 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 	if s == nil {
 		return nil, channels.Ref{}, "", errors.New("no local stack is running: start one with `make run` (sandboxes run on the local stack only)")
 	}
-	d, err := app.New(ctx, s.config())
+	d, err := sdkchain.New(ctx, s.config())
 	if err != nil {
 		return nil, channels.Ref{}, "", err
 	}
@@ -126,60 +129,79 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 
 // serveSandboxes are the sandboxes `multisell serve` runs beside the stack.
 type serveSandboxes struct {
-	// generic is the generic marketplace, shopify the Shopify sandbox, nil when it did
-	// not start.
+	// generic is the generic marketplace, nil when it did not start.
 	generic *sandbox.Generic
+	// ebay is the eBay sandbox, nil when it did not start.
+	ebay *ebaysandbox.Sandbox
+	// shopify is the Shopify sandbox, nil when it did not start.
 	shopify *sbxshopify.Shop
 	banner  string
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
 // functions run here; the Lambdas never register them) and starts the generic sandbox with
-// its state in dir/generic.json, on the address it had before. It never fails serve: what
-// went wrong is logged and said in the banner line.
+// its state in dir/generic.json, the eBay sandbox with its state in dir/ebay.json and the
+// Shopify sandbox with its state in dir/shopify.json, each on the address it had before. It never fails serve: what went wrong is logged and said in
+// the banner lines.
 func startSandboxes(dir string) *serveSandboxes {
 	connectors.Register(sandbox.GenericConnector)
+	connectors.Register(ebay.Connector)
 	connectors.Register(shopify.Connector)
-	s := &serveSandboxes{}
+	out := &serveSandboxes{}
 	file := filepath.Join(dir, "generic.json")
 	g, err := sandbox.OpenGeneric(file)
 	if err != nil {
 		slog.Error("generic sandbox is off", "error", err.Error())
-		s.banner = "  sandbox: off (" + err.Error() + ")"
+		out.banner = "  sandbox: off (" + err.Error() + ")"
 	} else {
-		s.generic = g
-		s.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
+		out.generic = g
+		out.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
 			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
 	}
-	shopFile := filepath.Join(dir, "shopify.json")
-	if s.shopify, err = sbxshopify.Open(shopFile); err != nil {
-		slog.Error("shopify sandbox is off", "error", err.Error())
-		s.banner += "\n  sandbox: shopify off (" + err.Error() + ")"
+	efile := filepath.Join(dir, "ebay.json")
+	if e, err := ebaysandbox.Open(efile); err != nil {
+		slog.Error("ebay sandbox is off", "error", err.Error())
+		out.banner += "\n  sandbox: eBay off (" + err.Error() + ")"
 	} else {
-		s.banner += fmt.Sprintf("\n  sandbox: shopify (Admin API %s) on %s (state in %s)", sbxshopify.Version, s.shopify.URL, relToRoot(shopFile))
+		out.ebay = e
+		out.banner += fmt.Sprintf("\n  sandbox: eBay on %s (state in %s)", e.URL, relToRoot(efile))
 	}
-	return s
+	sfile := filepath.Join(dir, "shopify.json")
+	if sh, err := sbxshopify.Open(sfile); err != nil {
+		slog.Error("shopify sandbox is off", "error", err.Error())
+		out.banner += "\n  sandbox: Shopify off (" + err.Error() + ")"
+	} else {
+		out.shopify = sh
+		out.banner += fmt.Sprintf("\n  sandbox: Shopify (Admin API %s) on %s (state in %s)", sbxshopify.Version, sh.URL, relToRoot(sfile))
+	}
+	return out
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
 func (s *serveSandboxes) urls() map[string]string {
-	urls := map[string]string{}
+	out := map[string]string{}
 	if s.generic != nil {
-		urls[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+		out[sandbox.GenericConnector.Spec().Name] = s.generic.URL
+	}
+	if s.ebay != nil {
+		out[ebay.Connector.Spec().Name] = s.ebay.URL
 	}
 	if s.shopify != nil {
-		urls[shopify.Connector.Spec().Name] = s.shopify.URL
+		out[shopify.Connector.Spec().Name] = s.shopify.URL
 	}
-	if len(urls) == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	return urls
+	return out
 }
 
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
 	if s.generic != nil {
 		_ = s.generic.Close()
+	}
+	if s.ebay != nil {
+		_ = s.ebay.Close()
 	}
 	if s.shopify != nil {
 		_ = s.shopify.Close()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/demo"
@@ -54,7 +54,7 @@ func TestSandbox(t *testing.T) {
 	// The account's API limit is 40 requests a minute: one GET /channels through the API,
 	// the waits read through the services.
 	ctx := context.Background()
-	d, err := app.New(ctx, sf.config())
+	d, err := sdkchain.New(ctx, sf.config())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
@@ -196,7 +197,7 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	deps, err := app.New(ctx, cfg)
+	deps, err := sdkchain.New(ctx, cfg)
 	if err != nil {
 		return err
 	}

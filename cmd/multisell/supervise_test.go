@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/accounts"
-	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -112,7 +112,7 @@ func TestServeRestartsEmulators(t *testing.T) {
 	testenv.SkipShort(t)
 	dir, _, _, code := startServe(t, "--demo=false")
 	sf := waitStackFile(t, dir, code, func(*stackFile) bool { return true })
-	deps, err := app.New(context.Background(), sf.config())
+	deps, err := sdkchain.New(context.Background(), sf.config())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
@@ -49,28 +48,16 @@ const (
 	SDKCallBudget     = SDKMaxAttempts*SDKAttemptTimeout + (SDKMaxAttempts-1)*SDKMaxBackoff
 )
 
-// New builds the clients with the AWS SDK's configuration chain (the
-// environment, shared config files, SSO, ...): for the CLI, the local stack
-// and the tests. With local endpoints set it uses static dummy credentials,
-// as the emulators want, and the SDK's own timeouts (the emulators share a
-// loaded machine; their latency says nothing about AWS's); otherwise the
-// limits above. A function on Lambda builds its clients with NewLambda.
-func New(ctx context.Context, cfg Config) (*Deps, error) {
-	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(cfg.Region), awsconfig.WithLogger(sdkLogger{})}
-	if cfg.local() {
-		opts = append(opts, awsconfig.WithCredentialsProvider(localCredentials))
-	} else {
-		opts = append(opts, awsconfig.WithHTTPClient(sdkHTTPClient()), awsconfig.WithRetryer(sdkRetryer))
-	}
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
-	}
-	return newDeps(cfg, awsCfg), nil
-}
-
-// newDeps builds the clients over awsCfg.
-func newDeps(cfg Config, awsCfg aws.Config) *Deps {
+// NewDeps builds the clients over awsCfg (its region and credentials):
+// with local endpoints set, with static dummy credentials, as the
+// emulators want, and the SDK's own timeouts (the emulators share a loaded
+// machine; their latency says nothing about AWS's); otherwise with the
+// limits above. A function on Lambda builds them with NewLambda, the CLI,
+// the local stack and the tests with pkg/app/sdkchain, which reads the AWS
+// SDK's configuration chain: pkg/app does not import that chain, so that a
+// function's binary does not link it (docs/decisions.md).
+func NewDeps(cfg Config, awsCfg aws.Config) *Deps {
+	awsCfg = withLimits(cfg, awsCfg)
 	db := dynamodb.NewFromConfig(awsCfg, store.Metering, func(o *dynamodb.Options) {
 		if cfg.DynamoDBEndpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.DynamoDBEndpoint)
@@ -88,6 +75,18 @@ func newDeps(cfg Config, awsCfg aws.Config) *Deps {
 	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
 	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, KMS: keys, WebhookSender: sender}
+}
+
+// withLimits is awsCfg with the SDK's log lines in log/slog and, against
+// the emulators, their dummy credentials, else the limits on a call.
+func withLimits(cfg Config, awsCfg aws.Config) aws.Config {
+	awsCfg.Logger = sdkLogger{}
+	if cfg.local() {
+		awsCfg.Credentials = localCredentials
+	} else {
+		awsCfg.HTTPClient, awsCfg.Retryer = sdkHTTPClient(), sdkRetryer
+	}
+	return awsCfg
 }
 
 // local reports whether cfg names the emulators' endpoints.

@@ -17,17 +17,12 @@ import (
 // AWS call and the local endpoints are New's.
 func NewLambda(cfg Config) *Deps {
 	SetupLogging()
-	return newDeps(cfg, lambdaAWSConfig(cfg, os.Getenv))
+	return NewDeps(cfg, lambdaAWSConfig(cfg, os.Getenv))
 }
 
 // lambdaAWSConfig is the AWS configuration of a function on Lambda, with the
 // credentials getenv returns.
 func lambdaAWSConfig(cfg Config, getenv func(string) string) aws.Config {
-	awsCfg := aws.Config{Region: cfg.Region, Logger: sdkLogger{}, Credentials: localCredentials}
-	if !cfg.local() {
-		awsCfg.Credentials = credentials.NewStaticCredentialsProvider(
-			getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"), getenv("AWS_SESSION_TOKEN"))
-		awsCfg.HTTPClient, awsCfg.Retryer = sdkHTTPClient(), sdkRetryer
-	}
-	return awsCfg
+	return withLimits(cfg, aws.Config{Region: cfg.Region, Credentials: credentials.NewStaticCredentialsProvider(
+		getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"), getenv("AWS_SESSION_TOKEN"))})
 }

@@ -101,6 +101,9 @@ type QuantityPush struct {
 // QuantityPush.ListingRef. Off, when set, says the channel keeps the listing's quantity
 // itself (an Amazon listing fulfilled by Amazon): the listing goes off with Off as the
 // reason and is not pushed again until the merchant changes it (docs/channel-sync.md).
+// RetryAt, when set, says the connector did not push the listing because a limit of its own
+// (Session.TakeKeyed) does not allow it before then: it gets no result and is pushed again
+// then, as a throttled push is.
 type QuantityResult struct {
 	ChannelSKU      string
 	OK              bool
@@ -108,6 +111,7 @@ type QuantityResult struct {
 	ChannelQuantity int64
 	ListingRef      string
 	Off             string
+	RetryAt         time.Time
 }
 
 // Tracking is one shipment's tracking, to post on the channel's order DisplayRef.

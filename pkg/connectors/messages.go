@@ -24,6 +24,8 @@ type ListingResult struct {
 	OK              bool   `json:"ok"`
 	Error           string `json:"error,omitempty"`
 	ChannelQuantity *int64 `json:"channel_quantity,omitempty"`
+	ListingRef      string `json:"listing_ref,omitempty"`
+	Off             string `json:"off,omitempty"`
 }
 
 // ShipmentResult is the inbox shipment.result answering a shipment.tracking.
@@ -95,9 +97,13 @@ func listingResults(msgs []*listings.QuantityMessage, results []QuantityResult) 
 	out := make([]ListingResult, len(msgs))
 	for i, m := range msgs {
 		lr := ListingResult{Type: listings.TypeResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU, Version: m.Version}
-		switch r, ok := by[m.ChannelSKU]; {
+		r, ok := by[m.ChannelSKU]
+		lr.ListingRef = r.ListingRef
+		switch {
 		case !ok:
 			lr.Error = "the channel gave no result for this listing"
+		case r.Off != "":
+			lr.Error, lr.Off = r.Off, r.Off
 		case r.OK:
 			lr.OK, lr.ChannelQuantity = true, &r.ChannelQuantity
 		default:

@@ -149,7 +149,7 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 		for j, sku := range batch {
 			m := newest[sku]
 			in[sku] = true
-			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: deref(m.ListingRef), Quantity: m.Quantity}
+			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: deref(m.ListingRef), Quantity: m.Quantity, ChannelQuantity: m.ChannelQuantity}
 		}
 		var idx []int
 		var msgs []*listings.QuantityMessage
@@ -165,6 +165,11 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 		})
 		if !ok {
 			continue
+		}
+		if failure == nil {
+			if idx, msgs = putOff(results, idx, msgs, rep); len(msgs) == 0 {
+				continue
+			}
 		}
 		answers := listingResults(msgs, results)
 		if failure != nil {

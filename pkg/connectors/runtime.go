@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -132,7 +134,20 @@ func (r *Runtime) Session(ctx context.Context, ch Channel) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the credentials of channel %s: %w", ch.UUID, err)
 	}
-	return r.newSession(ch, plain, false)
+	s, err := r.newSession(ch, plain, false)
+	if err != nil {
+		return nil, err
+	}
+	s.sealed = sealedDigest(ch.Credentials)
+	return s, nil
+}
+
+// sealedDigest names one sealing of a channel's credentials: new credentials (PATCH) are
+// sealed anew, so a token cached from the old ones is known stale by its digest. It is a
+// digest of the ciphertext: it tells nothing of the credentials.
+func sealedDigest(sealed []byte) string {
+	sum := sha256.Sum256(sealed)
+	return hex.EncodeToString(sum[:16])
 }
 
 // Verify checks new credentials (plaintext JSON) of ch, before anything of them is stored:

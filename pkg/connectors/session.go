@@ -23,6 +23,7 @@ type Session struct {
 	conn   Connector
 	spec   Spec
 	verify bool   // a Verify session: nothing shared, nothing written
+	sealed string // the digest of the sealed credentials the session opened (sealedDigest)
 	token  string // the access token this session got
 	exp    time.Time
 	// refusals are the channel's refusals in a row as this session last saw them.
@@ -129,7 +130,12 @@ func (s *Session) take(ctx context.Context, op string, n int) error {
 	if !ok {
 		return nil
 	}
-	id := bucketID(s.Account, s.Channel, op)
+	return s.takeBucket(ctx, op, bucketID(s.Account, s.Channel, op), lim, n)
+}
+
+// takeBucket takes n tokens of the bucket id of limit lim as take does; op names it in a
+// *Throttled.
+func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limit, n int) error {
 	hint := bucketHint(s.rt, id, lim)
 	giveUp := s.rt.now().Add(s.rt.maxWait())
 	for {
@@ -232,7 +238,8 @@ type Token struct {
 }
 
 // AccessToken returns the channel's access token: the one cached in the table while it is
-// more than TokenSkew from expiring, else a new one from exchange, which one instance at a
+// more than TokenSkew from expiring and was got with the credentials the session holds
+// (not ones replaced since), else a new one from exchange, which one instance at a
 // time makes (the others wait for its result) and which is cached sealed for every instance.
 // A refusal of the exchange (an *AuthError) counts toward the channel's disconnection, and
 // the third in a row is returned as *Disconnected.
@@ -256,7 +263,7 @@ func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context
 		}
 		s.refusals = it.Refusals
 		now := s.rt.now()
-		if it.Sealed != nil && now.Add(TokenSkew).UnixMilli() < it.Exp {
+		if it.Sealed != nil && it.Creds == s.sealed && now.Add(TokenSkew).UnixMilli() < it.Exp {
 			plain, err := s.rt.Sealer.Open(ctx, s.Account, s.Channel, it.Sealed)
 			if err != nil {
 				return "", fmt.Errorf("open the cached access token: %w", err)
@@ -264,7 +271,7 @@ func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context
 			s.token, s.exp = string(plain), time.UnixMilli(it.Exp)
 			return s.token, nil
 		}
-		claimed, err := s.rt.claimExchange(ctx, id, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
+		claimed, err := s.rt.claimExchange(ctx, id, s.sealed, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
 		if err != nil {
 			return "", err
 		}
@@ -288,7 +295,7 @@ func (s *Session) exchange(ctx context.Context, id itemID, exchange func(context
 	if err != nil {
 		return "", fmt.Errorf("seal the access token: %w", err)
 	}
-	if err := s.rt.putToken(ctx, id, sealed, t.ExpiresAt.UnixMilli()); err != nil {
+	if err := s.rt.putToken(ctx, id, sealed, s.sealed, t.ExpiresAt.UnixMilli()); err != nil {
 		return "", err
 	}
 	s.token, s.exp, s.refusals = t.Value, t.ExpiresAt, 0

@@ -14,8 +14,9 @@ import (
 // The runtime's items, one partition per account (kind CONN), keyed by channel:
 //
 //	SK <channel>␟rate␟<op>  a bucket: tat, iv (see bucket), ttl a day after tat
-//	SK <channel>␟token      the access token: sealed, exp (ms), lease (ms, an exchange under
-//	                        way), refusals (the channel's refusals in a row)
+//	SK <channel>␟token      the access token: sealed, exp (ms), creds (the digest of the sealed
+//	                        credentials it was got with), lease (ms, an exchange under way),
+//	                        refusals (the channel's refusals in a row)
 //	SK <channel>␟poll       the poll: cursor (RFC 3339), lease (ms), owner, polled_at
 const kindConnector = "CONN"
 
@@ -138,6 +139,7 @@ func (r *Runtime) setInterval(ctx context.Context, id itemID, iv int64) error {
 type tokenItem struct {
 	Sealed   []byte `dynamodbav:"sealed"`
 	Exp      int64  `dynamodbav:"exp"`
+	Creds    string `dynamodbav:"creds"`
 	Lease    int64  `dynamodbav:"lease"`
 	Refusals int64  `dynamodbav:"refusals"`
 }
@@ -172,12 +174,13 @@ func (r *Runtime) claim(ctx context.Context, id itemID, u store.Update, cond str
 }
 
 // claimExchange takes the lease of a token exchange until until (ms) if nobody holds one at
-// now and no token is stored that is fresh (expiring after fresh), and reports whether it
-// did.
-func (r *Runtime) claimExchange(ctx context.Context, id itemID, now, until, fresh int64) (bool, error) {
+// now and no token is stored that is fresh (expiring after fresh) and got with the
+// credentials creds (their sealedDigest), and reports whether it did.
+func (r *Runtime) claimExchange(ctx context.Context, id itemID, creds string, now, until, fresh int64) (bool, error) {
 	var u store.Update
 	u.Value(":fresh", store.N(fresh))
-	_, ok, err := r.claim(ctx, id, u, "attribute_not_exists(#exp) OR #exp <= :fresh", now, until, types.ReturnValueNone)
+	u.Value(":creds", store.S(creds))
+	_, ok, err := r.claim(ctx, id, u, "attribute_not_exists(#exp) OR #exp <= :fresh OR attribute_not_exists(#creds) OR #creds <> :creds", now, until, types.ReturnValueNone)
 	if err != nil {
 		return false, fmt.Errorf("claim a token exchange: %w", err)
 	}
@@ -186,9 +189,10 @@ func (r *Runtime) claimExchange(ctx context.Context, id itemID, now, until, fres
 
 // putToken stores a sealed access token expiring at exp (ms), ends the exchange's lease and
 // the refusals in a row.
-func (r *Runtime) putToken(ctx context.Context, id itemID, sealed []byte, exp int64) error {
+func (r *Runtime) putToken(ctx context.Context, id itemID, sealed []byte, creds string, exp int64) error {
 	u := store.Update{Remove: []string{"lease"}}
 	u.SetValue("sealed", &types.AttributeValueMemberB{Value: sealed})
+	u.SetValue("creds", store.S(creds))
 	u.SetValue("exp", store.N(exp))
 	u.SetValue("refusals", store.N(0))
 	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil {

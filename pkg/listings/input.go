@@ -91,12 +91,9 @@ func parseInput(obj lenient.Object) (Input, error) {
 		return Input{}, err
 	}
 	if f := obj.Field("listing_ref"); f.Present {
-		v, err := f.String()
+		v, err := listingRef(f)
 		if err != nil {
 			return Input{}, err
-		}
-		if v != nil && (len(*v) > maxListingRef || !sku.Valid(*v)) {
-			return Input{}, errs.Invalid("listing_ref must be 1 to %d characters without control characters", maxListingRef)
 		}
 		in.ListingRefSet, in.ListingRef = true, v
 	}
@@ -138,3 +135,16 @@ func ParseReport(obj lenient.Object) (Input, error) {
 
 // validChannel reports whether s is shaped like a channel uuid.
 func validChannel(s string) bool { return store.ValidID(s) }
+
+// listingRef reads a listing_ref: null, or 1 to maxListingRef characters
+// without control characters.
+func listingRef(f lenient.Field) (*string, error) {
+	v, err := f.String()
+	if err != nil {
+		return nil, err
+	}
+	if v != nil && (len(*v) > maxListingRef || !sku.Valid(*v)) {
+		return nil, errs.Invalid("listing_ref must be 1 to %d characters without control characters", maxListingRef)
+	}
+	return v, nil
+}

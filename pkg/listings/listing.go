@@ -15,7 +15,8 @@ const (
 	StatusFailed = push.Failed
 	// StatusUnlinked: the listing draws no inventory SKU.
 	StatusUnlinked = "unlinked"
-	// StatusOff: the rules say no sync, or the channel is not active.
+	// StatusOff: the rules say no sync, the channel is not active, or the
+	// channel keeps the listing's quantity itself.
 	StatusOff = push.Off
 )
 
@@ -56,8 +57,22 @@ type record struct {
 	Version  int64 `dynamodbav:"version"`
 	Push     int64 `dynamodbav:"push"`
 	Attempts int64 `dynamodbav:"attempts"`
+	// ChannelOff is why the channel keeps the listing's quantity itself (an
+	// Amazon listing fulfilled by Amazon), as its connector answered: the
+	// listing is off until the merchant changes it (nil: pushed as usual).
+	ChannelOff *string `dynamodbav:"channel_off"`
 	// QuantityAt is when the current version was decided.
 	QuantityAt string `dynamodbav:"quantity_at"`
+	// SentAt is when the last version that went at once was decided (Unix
+	// milliseconds; 0: never), and Held the first version of a hold (0:
+	// none): a version decided within PushInterval of SentAt waits, with
+	// the versions after it, for the hold's end (pace).
+	SentAt int64 `dynamodbav:"sent_ms"`
+	Held   int64 `dynamodbav:"held"`
+	// Streak counts the holds in a row, each released at the end of the
+	// one before: the interval doubles with each (interval), and a version
+	// that goes at once starts over.
+	Streak int64 `dynamodbav:"streak"`
 	// Rev counts the item's writes; each write is conditioned on the one it
 	// read.
 	Rev int64 `dynamodbav:"rev"`

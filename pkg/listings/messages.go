@@ -2,6 +2,8 @@ package listings
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
@@ -25,8 +27,12 @@ type QuantityMessage struct {
 	ListingRef *string `json:"listing_ref"`
 	SKU        *string `json:"sku"`
 	Quantity   int64   `json:"quantity"`
-	Version    int64   `json:"version"`
-	At         string  `json:"at"`
+	// ChannelQuantity is what the channel last reported showing (null:
+	// never reported), for channels that set a quantity only over the one
+	// last seen.
+	ChannelQuantity *int64 `json:"channel_quantity"`
+	Version         int64  `json:"version"`
+	At              string `json:"at"`
 }
 
 // Result is a connector's listing.result message: how the push of a
@@ -38,11 +44,19 @@ type Result struct {
 	Error                   *string
 	// ChannelQuantity is what the channel shows now (nil: not reported).
 	ChannelQuantity *int64
+	// ListingRef is the channel's reference of the listing the connector
+	// found (nil: none), kept on the listing.
+	ListingRef *string
+	// Off, when set, is why the channel keeps the listing's quantity
+	// itself: the listing goes off with it as the reason.
+	Off *string
 }
 
 // Retry is the listing.retry message the channel-sync function sends to
 // the retry queue, delayed, after a failed push: send the version again
-// unless it was confirmed or replaced meanwhile.
+// unless it was confirmed or replaced meanwhile. Attempt 0 is the end of a
+// hold (the minimum interval between pushes, docs/channel-sync.md) that
+// started at Version: send the version current then.
 type Retry struct {
 	Type        string `json:"type"`
 	ChannelUUID string `json:"channel_uuid"`
@@ -70,6 +84,12 @@ func ParseResult(obj lenient.Object) (Result, error) {
 	if res.ChannelQuantity, err = quantity(obj, "channel_quantity"); err != nil {
 		return Result{}, err
 	}
+	if res.ListingRef, err = listingRef(obj.Field("listing_ref")); err != nil {
+		return Result{}, err
+	}
+	if res.Off, err = offReason(obj.Field("off")); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 
@@ -83,9 +103,11 @@ func ParseRetry(obj lenient.Object) (Retry, error) {
 	if r.Version, err = positive(obj, "version"); err != nil {
 		return Retry{}, err
 	}
-	if r.Attempt, err = positive(obj, "attempt"); err != nil {
-		return Retry{}, err
+	a, err := quantity(obj, "attempt")
+	if err != nil || a == nil {
+		return Retry{}, errs.Invalid("attempt must be an integer from 0 to %d", 1<<31-1)
 	}
+	r.Attempt = *a
 	return r, nil
 }
 
@@ -110,6 +132,22 @@ func quantity(obj lenient.Object, name string) (*int64, error) {
 		return nil, errs.Invalid("%s must be an integer from 0 to %d", name, 1<<31-1)
 	}
 	return q, nil
+}
+
+// maxOffReason bounds the reason of a listing.result's off.
+const maxOffReason = 1024
+
+// offReason reads a listing.result's off: null, absent or "" (nil), or a
+// reason of at most maxOffReason bytes without control characters.
+func offReason(f lenient.Field) (*string, error) {
+	v, err := f.String()
+	if err != nil || (v != nil && (len(*v) > maxOffReason || strings.ContainsFunc(*v, unicode.IsControl))) {
+		return nil, errs.Invalid("off must be a string of at most %d characters without control characters", maxOffReason)
+	}
+	if v != nil && *v == "" {
+		return nil, nil
+	}
+	return v, nil
 }
 
 // group is the outbox message group of a listing: one per listing, so one

@@ -2,6 +2,7 @@ package listings
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,6 +35,9 @@ type Service struct {
 	// Push is where the listings' quantities go: the channel outbox and
 	// the retry queue.
 	Push push.Queues
+	// PushInterval is the least time between two pushes of a listing
+	// (pace); DefaultPushInterval when zero.
+	PushInterval time.Duration
 	// Tracking is handed each account's records of a stream batch, to
 	// send shipments' tracking (the shipments service, wired in pkg/app).
 	// Nil: no tracking is sent.
@@ -45,6 +49,14 @@ type Service struct {
 // records of the batch, which come again.
 type Tracking interface {
 	Track(ctx context.Context, account string, changes []store.Change) error
+}
+
+// pushInterval is the Service's PushInterval, or the default.
+func (s Service) pushInterval() time.Duration {
+	if s.PushInterval > 0 {
+		return s.PushInterval
+	}
+	return DefaultPushInterval
 }
 
 // now is the time of a write, to the second.
@@ -147,6 +159,9 @@ func apply(r *record, in Input) {
 	if in.ChannelQuantity != nil {
 		r.ChannelQuantity = in.ChannelQuantity
 	}
+	// The merchant changed the listing: whatever the channel said of
+	// keeping its quantity itself is asked again by the next push.
+	r.ChannelOff = nil
 	if r.Version == 0 { // never decided yet: what the stream will make of it
 		r.SyncStatus = StatusUnlinked
 		if r.linked() {
@@ -213,15 +228,31 @@ func (s Service) Report(ctx context.Context, account string, in Input) error {
 // Confirm applies a connector's result for a pushed version
 // (push.Confirm): ok makes the listing synced, with the channel
 // quantity reported (the pushed one when none is), an error makes it
-// failed (retried from the stream). A result for any other version than
-// the listing's current one is push.ErrStale and changes nothing.
+// failed (retried from the stream), off makes it off with that reason
+// until the merchant changes it (Put). A result for any other version than
+// the listing's current one is push.ErrStale and changes nothing but the
+// listing reference it brings: the channel's reference of the listing
+// holds whatever version was pushed.
 func (s Service) Confirm(ctx context.Context, account string, res Result) error {
-	return s.update(ctx, account, res.ChannelUUID, res.ChannelSKU, func(r *record) error {
-		if err := push.Confirm(r, push.Result{Version: res.Version, OK: res.OK, Error: res.Error}, "the channel refused the quantity"); err != nil {
+	stale := false
+	err := s.update(ctx, account, res.ChannelUUID, res.ChannelSKU, func(r *record) error {
+		stale = false
+		at := now()
+		err := push.Confirm(r, push.Result{Version: res.Version, OK: res.OK, Error: res.Error}, "the channel refused the quantity")
+		if errors.Is(err, push.ErrStale) && res.ListingRef != nil && !equal(r.ListingRef, res.ListingRef) {
+			stale, r.ListingRef, r.UpdatedAt = true, res.ListingRef, at
+			return nil
+		} else if err != nil {
 			return err
 		}
-		at := now()
-		if res.OK {
+		if res.ListingRef != nil {
+			r.ListingRef = res.ListingRef
+		}
+		switch {
+		case res.Off != nil:
+			push.Next(r, StatusOff)
+			r.ChannelOff, r.SyncError, r.Quantity, r.QuantityAt = res.Off, res.Off, nil, at
+		case res.OK:
 			r.SyncedAt, r.ChannelQuantity = &at, r.Quantity
 		}
 		if res.ChannelQuantity != nil {
@@ -230,14 +261,31 @@ func (s Service) Confirm(ctx context.Context, account string, res Result) error 
 		r.UpdatedAt = at
 		return nil
 	})
+	if err == nil && stale {
+		return push.ErrStale
+	}
+	return err
+}
+
+// equal reports whether two optional strings are the same.
+func equal(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // Resend sends a failed version again (the retry queue's delayed message):
 // unless the listing was confirmed, replaced or failed again meanwhile
-// (push.ErrStale), it counts one more push, which the stream sends.
+// (push.ErrStale), it counts one more push, which the stream sends. A
+// retry of attempt 0 ends the hold that started at its version (release):
+// the stream sends the version current then.
 func (s Service) Resend(ctx context.Context, account string, m Retry) error {
 	return s.update(ctx, account, m.ChannelUUID, m.ChannelSKU, func(r *record) error {
-		if err := push.Resend(r, push.Retry{Version: m.Version, Attempt: m.Attempt}); err != nil {
+		var err error
+		if m.Attempt == 0 {
+			err = release(r, m.Version, time.Now())
+		} else {
+			err = push.Resend(r, push.Retry{Version: m.Version, Attempt: m.Attempt})
+		}
+		if err != nil {
 			return err
 		}
 		r.UpdatedAt = now()

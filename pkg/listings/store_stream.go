@@ -8,12 +8,15 @@ import (
 // listingChange is what a stream record of a listing asks of channel sync.
 type listingChange struct {
 	rec *record
-	// recompute: the listing is new, or its link or rules changed.
+	// recompute: the listing is new, its link or rules changed, or the
+	// merchant took it back from the channel that kept its quantity.
 	recompute bool
 	// send: a version (or a retry of one) is to be pushed to the channel.
 	send bool
 	// retry: a push just failed; schedule the next attempt.
 	retry bool
+	// hold: a hold just started (pace); schedule its end.
+	hold bool
 }
 
 // decodeListingChange decodes a stream record of a listing; ok is false for
@@ -27,16 +30,17 @@ func decodeListingChange(c store.Change) (listingChange, bool, error) {
 		return listingChange{}, false, err
 	}
 	lc := listingChange{rec: r, recompute: true}
-	var was push.State // a new listing: nothing pushed before
+	old := &record{} // a new listing: nothing pushed before
 	if c.Old.Exists() {
-		old, err := decode(c.Old)
-		if err != nil {
+		if old, err = decode(c.Old); err != nil {
 			return listingChange{}, false, err
 		}
-		was = old.PushState()
-		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules)
+		lc.recompute = !store.Same(c.Old, c.New, "sku") || !store.Same(c.Old, c.New, attrRules) ||
+			(old.ChannelOff != nil && r.ChannelOff == nil)
 	}
-	lc.send, lc.retry = push.Due(was, r.PushState())
-	lc.send = lc.send && r.Quantity != nil
-	return lc, lc.recompute || lc.send || lc.retry, nil
+	lc.send, lc.retry = push.Due(old.PushState(), r.PushState())
+	released := old.Held > 0 && r.Held == 0 && r.SyncStatus == StatusPending
+	lc.send = (lc.send || released) && r.Held == 0 && r.Quantity != nil
+	lc.hold = r.Held > 0 && r.Held != old.Held
+	return lc, lc.recompute || lc.send || lc.retry || lc.hold, nil
 }

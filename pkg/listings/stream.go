@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/logctx"
 	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
@@ -34,6 +36,7 @@ type plan struct {
 	countsDue  []string                // products carrying a change to the catalog's counts
 	sends      []*record
 	retries    []*record
+	holds      []*record // listings whose hold just started: its end is scheduled
 	// changes are the account's records, for the shipments' tracking.
 	changes []store.Change
 }
@@ -109,6 +112,9 @@ func (p *plan) add(c store.Change) error {
 	}
 	if lc.retry {
 		p.retries = append(p.retries, lc.rec)
+	}
+	if lc.hold {
+		p.holds = append(p.holds, lc.rec)
 	}
 	return nil
 }
@@ -246,9 +252,14 @@ func (s Service) affected(ctx context.Context, account string, p *plan) ([]*reco
 }
 
 // recompute decides the listing's wanted state and saves it when it
-// changed; a listing written meanwhile is read again and decided anew.
+// changed; a listing written meanwhile is read again and decided anew. A
+// new version that goes at once (pace) is sent from here, right after its
+// write: the send of the listing's own stream record is the safety net,
+// with the same deduplication id, so the outbox drops the second.
 func (s Service) recompute(ctx context.Context, account string, v *view, r *record) error {
-	return retry(ctx, func() error {
+	var atOnce bool // the saved version goes at once
+	err := retry(ctx, func() error {
+		atOnce = false
 		ch, ok := v.channels[r.ChannelUUID]
 		if !ok {
 			return nil // the channel is gone: nothing to push to
@@ -262,11 +273,17 @@ func (s Service) recompute(ctx context.Context, account string, v *view, r *reco
 		if r.SKU != nil {
 			stock = v.stock[*r.SKU]
 		}
-		if !decide(r, ch, stock, now()) {
+		at := time.Now()
+		if !decide(r, ch, stock, isotime.Format(at)) {
 			return nil
 		}
-		r.UpdatedAt = now()
+		atOnce = pace(r, at, s.pushInterval())
+		r.UpdatedAt = r.QuantityAt
 		err := save(ctx, s.Table, account, r)
+		if err == nil {
+			return nil
+		}
+		atOnce = false
 		if errors.Is(err, errRaced) {
 			fresh, gerr := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
 			if gerr != nil {
@@ -279,6 +296,10 @@ func (s Service) recompute(ctx context.Context, account string, v *view, r *reco
 		}
 		return err
 	})
+	if err != nil || !atOnce {
+		return err
+	}
+	return s.sendQuantity(ctx, account, r)
 }
 
 // relink links the listings whose channel SKU just became a product (and
@@ -316,19 +337,21 @@ func (s Service) relink(ctx context.Context, account string, p *plan) error {
 	return nil
 }
 
-// send puts the plan's new versions on the outbox and schedules its
-// retries. A send that fails fails the account's work, so the records are
-// delivered again: a message may go twice, never zero times.
+// send puts the plan's new versions on the outbox, schedules its retries
+// and the ends of its holds. A send that fails fails the account's work,
+// so the records are delivered again: a message may go twice, never zero
+// times.
 func (s Service) send(ctx context.Context, account string, p *plan) error {
 	for _, r := range p.sends {
-		g := group(account, r.ChannelUUID, r.ChannelSKU)
-		err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), QuantityMessage{
-			Header:     push.Header{Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
-			ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
-			Version: r.Version, At: r.QuantityAt,
-		})
+		if err := s.sendQuantity(ctx, account, r); err != nil {
+			return err
+		}
+	}
+	for _, r := range p.holds {
+		err := s.Push.Later(ctx, account, holdLeft(r, time.Now(), s.pushInterval()),
+			Retry{Type: TypeRetry, ChannelUUID: r.ChannelUUID, ChannelSKU: r.ChannelSKU, Version: r.Held})
 		if err != nil {
-			return fmt.Errorf("send listing.quantity: %w", err)
+			return fmt.Errorf("end the hold of listing %s: %w", r.ChannelSKU, err)
 		}
 	}
 	for _, r := range p.retries {
@@ -337,6 +360,21 @@ func (s Service) send(ctx context.Context, account string, p *plan) error {
 		if err != nil {
 			return fmt.Errorf("retry listing %s: %w", r.ChannelSKU, err)
 		}
+	}
+	return nil
+}
+
+// sendQuantity sends r's version (and send) to the outbox: one message
+// group per listing, one deduplication id per version and send.
+func (s Service) sendQuantity(ctx context.Context, account string, r *record) error {
+	g := group(account, r.ChannelUUID, r.ChannelSKU)
+	err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), QuantityMessage{
+		Header:     push.Header{Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
+		ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
+		ChannelQuantity: r.ChannelQuantity, Version: r.Version, At: r.QuantityAt,
+	})
+	if err != nil {
+		return fmt.Errorf("send listing.quantity: %w", err)
 	}
 	return nil
 }

@@ -2,10 +2,13 @@ package listings
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/push"
 )
 
 func i64(v int64) *int64   { return &v }
@@ -96,5 +99,104 @@ func TestLatestSendWins(t *testing.T) {
 	}
 	if len(sends) != 2 || sends[0] != a2 || sends[1] != b1 {
 		t.Errorf("sends = %+v, want A v2 then B v1", sends)
+	}
+}
+
+func TestPace(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1_700_000_000_000)
+	pending := func(sent, held int64) *record {
+		return &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: sent, Held: held}
+	}
+	ms := t0.UnixMilli()
+	cases := []struct {
+		name     string
+		rec      *record
+		at       time.Time
+		want     bool
+		wantSent int64
+		wantHeld int64
+	}{
+		{"never sent goes at once", pending(0, 0), t0, true, ms, 0},
+		{"an interval after the last goes at once", pending(ms-1000, 0), t0, true, ms, 0},
+		{"within the interval starts a hold", pending(ms-300, 0), t0, false, ms - 300, 7},
+		{"within a hold folds into it", pending(ms-300, 5), t0, false, ms - 300, 5},
+		{"a hold past its end folds until its release comes", pending(ms-5000, 5), t0, false, ms - 5000, 5},
+		{"a hold lost for a minute goes at once", pending(ms-62_000, 5), t0, true, ms, 0},
+		{"off ends the hold and sends nothing", &record{Listing: Listing{SyncStatus: StatusOff}, Version: 7, SentAt: ms - 300, Held: 5}, t0, false, ms - 300, 0},
+		{"after two holds in a row a change at once holds again", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 300, Streak: 2}, t0, false, ms - 300, 7},
+		{"after two holds in a row, a quiet interval goes at once and starts over", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 1000, Streak: 2}, t0, true, ms, 0},
+		{"a hold of the 4 s interval past 1 s folds", &record{Listing: Listing{SyncStatus: StatusPending, Quantity: i64(5)}, Version: 7, SentAt: ms - 3000, Held: 6, Streak: 2}, t0, false, ms - 3000, 6},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := *tc.rec
+			got := pace(&r, tc.at, time.Second)
+			if got != tc.want || r.SentAt != tc.wantSent || r.Held != tc.wantHeld {
+				t.Errorf("pace = %v sent %d held %d, want %v sent %d held %d", got, r.SentAt, r.Held, tc.want, tc.wantSent, tc.wantHeld)
+			}
+			if got && r.Streak != 0 {
+				t.Errorf("a version that went at once left streak %d, want 0", r.Streak)
+			}
+		})
+	}
+}
+
+func TestHoldLeft(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1_700_000_000_000)
+	cases := []struct {
+		name string
+		sent int64
+		want time.Duration
+	}{
+		{"just sent", t0.UnixMilli(), time.Second},
+		{"part gone", t0.UnixMilli() - 300, 700 * time.Millisecond},
+		{"over", t0.UnixMilli() - 3000, 0},
+		{"a clock behind waits the interval at most", t0.UnixMilli() + 5000, time.Second},
+		{"the third hold in a row waits 4 s", t0.UnixMilli() - 1000, 3 * time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			streak := int64(0)
+			if tc.want > time.Second {
+				streak = 2
+			}
+			if got := holdLeft(&record{SentAt: tc.sent, Streak: streak}, t0, time.Second); got != tc.want {
+				t.Errorf("holdLeft = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRelease(t *testing.T) {
+	t.Parallel()
+	t0 := time.UnixMilli(1_700_000_000_000)
+	cases := []struct {
+		name    string
+		status  string
+		held    int64
+		msg     int64
+		wantErr error
+	}{
+		{"the hold's own release sends", StatusPending, 5, 5, nil},
+		{"released already", StatusPending, 0, 5, push.ErrStale},
+		{"the release of an earlier hold", StatusPending, 9, 5, push.ErrStale},
+		{"turned off meanwhile", StatusOff, 5, 5, push.ErrStale},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := &record{Listing: Listing{SyncStatus: tc.status, Quantity: i64(1)}, Version: 9, SentAt: 1, Held: tc.held}
+			err := release(r, tc.msg, t0)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("release = %v, want %v", err, tc.wantErr)
+			}
+			if err == nil && (r.Held != 0 || r.SentAt != t0.UnixMilli() || r.Streak != 1) {
+				t.Errorf("released: held %d sent %d streak %d, want 0, %d and 1", r.Held, r.SentAt, r.Streak, t0.UnixMilli())
+			}
+		})
 	}
 }

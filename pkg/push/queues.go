@@ -72,7 +72,15 @@ func (q Queues) Send(ctx context.Context, account, group, dedup string, body Mes
 // Schedule sends body, the retry of a push that failed attempts times, to
 // the retry queue, delayed by Backoff.
 func (q Queues) Schedule(ctx context.Context, account string, attempts int64, body any) error {
-	err := q.Retries.SendMessage(ctx, queue.Message{Delay: Backoff(q.RetryBase, attempts), Account: account, Body: body})
+	return q.Later(ctx, account, Backoff(q.RetryBase, attempts), body)
+}
+
+// Later sends body to the retry queue, to come back to the channel inbox
+// after delay (rounded up to the second, SQS's unit; at most
+// queue.MaxDelay): a retry, or the end of a hold (docs/channel-sync.md).
+func (q Queues) Later(ctx context.Context, account string, delay time.Duration, body any) error {
+	delay = (delay + time.Second - 1).Truncate(time.Second)
+	err := q.Retries.SendMessage(ctx, queue.Message{Delay: delay, Account: account, Body: body})
 	if err != nil {
 		return fmt.Errorf("schedule a retry: %w", err)
 	}

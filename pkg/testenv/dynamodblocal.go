@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/gateway"
 )
@@ -67,7 +68,7 @@ func startLocal(env *Env) (*Local, error) {
 	cfg := env.Config
 	cfg.DynamoDBEndpoint = p.Endpoint
 	cfg.TableName = stack.TableName
-	deps, err := app.New(context.Background(), cfg)
+	deps, err := sdkchain.New(context.Background(), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}

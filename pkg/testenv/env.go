@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
@@ -145,7 +146,7 @@ func start() (env *Env, err error) {
 	// slept through.
 	env.Config.WebhookRetrySchedule = []time.Duration{time.Second, time.Second, time.Second}
 	env.Config.WebhookTimeout = time.Second
-	if env.Deps, err = app.New(ctx, env.Config); err != nil {
+	if env.Deps, err = sdkchain.New(ctx, env.Config); err != nil {
 		return nil, fmt.Errorf("app.New: %w", err)
 	}
 	log := testLogger()

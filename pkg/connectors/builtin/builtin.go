@@ -5,11 +5,13 @@ package builtin
 
 import (
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 )
 
 // Register registers every built-in connector with connectors.Register. It is safe to call
 // more than once.
 func Register() {
+	connectors.Register(ebay.Connector)
 	connectors.Register(shopify.Connector)
 }

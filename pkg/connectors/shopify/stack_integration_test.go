@@ -17,7 +17,8 @@ import (
 
 // TestShopifyOnTheStack: through the local stack, a Shopify channel connected with
 // POST /channels (the connector verifies the token and the location) gets its listing's
-// quantity in the sandbox shop, synced, and its orders imported by the scheduled poll; a
+// quantity in the sandbox shop, synced (the listing then keeps its inventory item, and the
+// next push is one mutation), and its orders imported by the scheduled poll; a
 // cancellation in Shopify cancels ours.
 func TestShopifyOnTheStack(t *testing.T) {
 	t.Parallel()
@@ -56,12 +57,32 @@ func TestShopifyOnTheStack(t *testing.T) {
 	if r := f.C.Do(http.MethodPut, "/listings", map[string]any{"listing": map[string]any{"channel_uuid": ch, "channel_sku": "SHOP-1", "sku": "SHOP-1"}}); r.Status != http.StatusOK {
 		t.Fatalf("link: %d %s", r.Status, r)
 	}
-	testenv.WaitFor(t, func() bool {
-		q, _ := sb.Available(token, item)
+	listing := func() (l listings.Listing) {
 		var ls []listings.Listing
 		f.C.Do(http.MethodGet, "/listings?channel_uuid="+ch, nil).JSON(t, &ls)
-		return q == 7 && len(ls) == 1 && ls[0].SyncStatus == "synced"
-	}, "the shop's variant at 7, the listing synced")
+		if len(ls) == 1 {
+			l = ls[0]
+		}
+		return l
+	}
+	synced := func(want int64) func() bool {
+		return func() bool {
+			q, _ := sb.Available(token, item)
+			return q == want && listing().SyncStatus == "synced"
+		}
+	}
+	testenv.WaitFor(t, synced(7), "the shop's variant at 7, the listing synced")
+	// The listing keeps the inventory item the look-up found: the next push is one mutation,
+	// comparing with the quantity last reported.
+	testenv.WaitFor(t, func() bool {
+		ref := listing().ListingRef
+		return ref != nil && *ref == item
+	}, "the listing's ref is the inventory item")
+	f.Adjust("SHOP-1", wh, 4)
+	testenv.WaitFor(t, synced(4), "the shop's variant at 4, the listing synced")
+	if got := countOps(sb); got != "productVariants 1 inventorySetQuantities 2" {
+		t.Errorf("calls: %s, want one look-up, then a mutation per push", got)
+	}
 
 	o := sb.PutOrder(token, time.Now(), sbx.LineInput{SKU: "SHOP-1", Quantity: 2, Price: "9.50"})
 	// A poll of the channel, in a slot of its own (a slot is polled once); one under way

@@ -57,7 +57,7 @@ func ConnectSandbox(ctx context.Context, d *app.Deps, account string, g *sandbox
 		if len(p.Variations) > 0 {
 			continue
 		}
-		in := listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU, ListingRefSet: true, ListingRef: ptr(fmt.Sprintf("GM-%04d", listed+1))}
+		in := listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU, ListingRefSet: true, ListingRef: ptr("GI-" + p.SKU)}
 		if _, err := svc.Put(ctx, account, in); err != nil {
 			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, SandboxChannel, err)
 		}

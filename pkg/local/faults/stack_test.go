@@ -15,6 +15,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/sdkchain"
 )
 
 // stackInfo is what the tests read of a running stack's stack.json.
@@ -151,7 +152,7 @@ func (s *stack) deps() *app.Deps {
 	if s.d != nil {
 		return s.d
 	}
-	d, err := app.New(context.Background(), app.Config{TableName: s.info.TableName, DynamoDBEndpoint: s.info.DynamoDBEndpoint,
+	d, err := sdkchain.New(context.Background(), app.Config{TableName: s.info.TableName, DynamoDBEndpoint: s.info.DynamoDBEndpoint,
 		SQSEndpoint: s.info.SQSEndpoint, Region: s.info.Region, AdjustmentsQueueURL: s.info.AdjustmentsQueueURL})
 	if err != nil {
 		s.t.Fatal(err)

@@ -83,7 +83,9 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	return out, nil
 }
 
-// PushQuantities implements connectors.Connector: one POST /v1/inventory.
+// PushQuantities implements connectors.Connector: one POST /v1/inventory. It answers the
+// marketplace's item id as the listing's reference when the listing holds another one, and
+// an item the marketplace keeps the quantity of as off.
 func (c *Connector) PushQuantities(ctx context.Context, s *connectors.Session, batch []connectors.QuantityPush) ([]connectors.QuantityResult, error) {
 	type item struct {
 		SKU      string `json:"sku"`
@@ -102,17 +104,26 @@ func (c *Connector) PushQuantities(ctx context.Context, s *connectors.Session, b
 	var out struct {
 		Results []struct {
 			SKU      string `json:"sku"`
+			ItemID   string `json:"item_id"`
 			OK       bool   `json:"ok"`
 			Quantity int64  `json:"quantity"`
 			Error    string `json:"error"`
+			Managed  string `json:"managed"`
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(body, &out); err != nil {
 		return nil, fmt.Errorf("generic inventory: %w", err)
 	}
+	refs := make(map[string]string, len(batch))
+	for _, p := range batch {
+		refs[p.ChannelSKU] = p.ListingRef
+	}
 	res := make([]connectors.QuantityResult, len(out.Results))
 	for i, r := range out.Results {
-		res[i] = connectors.QuantityResult{ChannelSKU: r.SKU, OK: r.OK, Error: r.Error, ChannelQuantity: r.Quantity}
+		res[i] = connectors.QuantityResult{ChannelSKU: r.SKU, OK: r.OK, Error: r.Error, ChannelQuantity: r.Quantity, Off: r.Managed}
+		if r.ItemID != refs[r.SKU] {
+			res[i].ListingRef = r.ItemID // the marketplace's id of the item, kept on the listing
+		}
 	}
 	return res, nil
 }

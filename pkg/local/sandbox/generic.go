@@ -30,7 +30,7 @@ const MaxInventoryBatch = 25
 //	POST /oauth/token          {"client_id","client_secret","refresh_token"} -> {"access_token","expires_in"}
 //	GET  /v1/shop              the seller's shop (a cheap read)
 //	GET  /v1/orders            ?updated_since=RFC3339&page_token=&limit= -> {"orders":[{"id","updated_at","document"}],"next_page_token"}
-//	POST /v1/inventory         {"items":[{"sku","quantity"}]} (at most 25) -> {"results":[{"sku","ok","quantity","error"}]}
+//	POST /v1/inventory         {"items":[{"sku","quantity"}]} (at most 25) -> {"results":[{"sku","item_id","ok","quantity","error","managed"}]}
 //	POST /v1/orders/{id}/fulfillments  {"shipment_id","carrier","tracking_number","tracking_url","items"}
 //
 // Calls but the token's carry "Authorization: Bearer <access_token>"; a refused or unknown
@@ -50,14 +50,20 @@ type Generic struct {
 
 // seller is one seller's shop (in JSON in a Generic's file).
 type seller struct {
-	Secret       string                            `json:"client_secret"`
-	Refresh      string                            `json:"refresh_token"`
-	Refused      bool                              `json:"refused"`
-	Channel      string                            `json:"channel_uuid,omitempty"` // the channel it serves (BindChannel)
-	Orders       map[string]GenericOrder           `json:"orders"`
-	Quantities   map[string]int64                  `json:"quantities"`
+	Secret     string                  `json:"client_secret"`
+	Refresh    string                  `json:"refresh_token"`
+	Refused    bool                    `json:"refused"`
+	Channel    string                  `json:"channel_uuid,omitempty"` // the channel it serves (BindChannel)
+	Orders     map[string]GenericOrder `json:"orders"`
+	Quantities map[string]int64        `json:"quantities"`
+	// Managed are the items whose quantity the marketplace keeps itself (it stocks and
+	// ships them), with why: it refuses to take their quantity.
+	Managed      map[string]string                 `json:"managed,omitempty"`
 	Fulfillments map[string]map[string]Fulfillment `json:"fulfillments"` // order id -> shipment id -> fulfillment
 }
+
+// itemPrefix starts the marketplace's id of a seller's item: "GI-" and its SKU.
+const itemPrefix = "GI-"
 
 // token is an access token's seller and expiry.
 type token struct {
@@ -126,6 +132,21 @@ func (g *Generic) PutOrder(clientID string, o GenericOrder) {
 // an order placed for that channel (POST /sandbox/orders) is the seller's.
 func (g *Generic) BindChannel(clientID, channelUUID string) {
 	g.change(clientID, func(s *seller) { s.Channel = channelUUID })
+}
+
+// Manage makes the marketplace keep the quantity of the seller's item sku itself, with
+// reason as its answer to a push (reason "": the seller's quantities again).
+func (g *Generic) Manage(clientID, sku, reason string) {
+	g.change(clientID, func(s *seller) {
+		if s.Managed == nil {
+			s.Managed = map[string]string{}
+		}
+		if reason == "" {
+			delete(s.Managed, sku)
+			return
+		}
+		s.Managed[sku] = reason
+	})
 }
 
 // Quantity is what the seller's listing sku shows, and whether it has one.
@@ -273,18 +294,24 @@ func (g *Generic) inventory(w http.ResponseWriter, r *http.Request, s *seller) {
 	}
 	type result struct {
 		SKU      string `json:"sku"`
+		ItemID   string `json:"item_id"`
 		OK       bool   `json:"ok"`
 		Quantity int64  `json:"quantity"`
 		Error    string `json:"error,omitempty"`
+		Managed  string `json:"managed,omitempty"`
 	}
 	out := make([]result, len(in.Items))
 	for i, it := range in.Items {
-		if it.SKU == "" || it.Quantity < 0 {
-			out[i] = result{SKU: it.SKU, Quantity: s.Quantities[it.SKU], Error: "sku and a quantity of 0 or more required"}
-			continue
+		out[i] = result{SKU: it.SKU, ItemID: itemPrefix + it.SKU, Quantity: s.Quantities[it.SKU]}
+		switch reason, managed := s.Managed[it.SKU]; {
+		case it.SKU == "" || it.Quantity < 0:
+			out[i].Error = "sku and a quantity of 0 or more required"
+		case managed:
+			out[i].Error, out[i].Managed = reason, reason
+		default:
+			s.Quantities[it.SKU] = it.Quantity
+			out[i].OK, out[i].Quantity = true, it.Quantity
 		}
-		s.Quantities[it.SKU] = it.Quantity
-		out[i] = result{SKU: it.SKU, OK: true, Quantity: it.Quantity}
 	}
 	g.saveLocked()
 	WriteJSON(w, http.StatusOK, map[string]any{"results": out})

@@ -1,0 +1,75 @@
+package ebay
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// call makes an authorized call of op (method, path under the API endpoint, a JSON body when
+// in is not nil) and returns the answer of a 2xx. A 401 is a *connectors.AuthError; another
+// status an error with eBay's messages.
+func call(ctx context.Context, s *connectors.Session, op, method, path string, in any) (*connectors.Response, error) {
+	tok, err := accessToken(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	req := connectors.Request{Method: method, URL: strings.TrimSuffix(s.Endpoints.API, "/") + path, Header: http.Header{
+		"Authorization":           {"Bearer " + tok},
+		"Accept":                  {"application/json"},
+		"X-Ebay-C-Marketplace-Id": {s.Credentials.(credentials).MarketplaceID},
+	}}
+	if in != nil {
+		if req.Body, err = json.Marshal(in); err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := s.Call(ctx, op, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status/100 == 2 {
+		return resp, nil
+	}
+	msg := errorMessage(resp.Body)
+	if resp.Status == http.StatusUnauthorized {
+		return nil, &connectors.AuthError{Message: msg}
+	}
+	return nil, fmt.Errorf("ebay %s %s: status %d: %s", method, strings.SplitN(path, "?", 2)[0], resp.Status, msg)
+}
+
+// errorMessage is eBay's messages in an error body, else the start of the body.
+func errorMessage(body []byte) string {
+	var e ErrorBody
+	_ = json.Unmarshal(body, &e)
+	return clip(messages(e.Errors), string(body))
+}
+
+// messages joins eBay errors as "message (errorId n)".
+func messages(errs []Error) string {
+	var parts []string
+	for _, e := range errs {
+		parts = append(parts, fmt.Sprintf("%s (errorId %d)", cmp.Or(e.Message, e.LongMessage, e.Category), e.ErrorID))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// maxQuoted bounds what of an unreadable answer an error quotes.
+const maxQuoted = 200
+
+// clip is msg, or when it is empty the start of body.
+func clip(msg, body string) string {
+	if msg != "" {
+		return msg
+	}
+	if len(body) > maxQuoted {
+		body = strings.ToValidUTF8(body[:maxQuoted], "") + "..."
+	}
+	return strings.TrimSpace(body)
+}

@@ -1,0 +1,145 @@
+package ebay_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// models are eBay's official OpenAPI documents as routers, by the base path they serve.
+var models = struct {
+	sync.Mutex
+	byBase map[string]routers.Router
+}{byBase: map[string]routers.Router{}}
+
+// modelFiles are the documents, by the base path of their server.
+var modelFiles = map[string]string{
+	"/sell/fulfillment/v1": "ebay/sell_fulfillment_v1_oas3.yaml",
+	"/sell/inventory/v1":   "ebay/sell_inventory_v1_oas3.json",
+}
+
+// loadModels loads the documents (once per test binary); a subtest that skips, saying so,
+// when they are not beside the repository. It returns whether they are loaded.
+func loadModels(t *testing.T) bool {
+	t.Helper()
+	ok := false
+	t.Run("models", func(t *testing.T) {
+		models.Lock()
+		defer models.Unlock()
+		for base, name := range modelFiles {
+			if models.byBase[base] != nil {
+				continue
+			}
+			file := testenv.ChannelModel(t, name)
+			loader := openapi3.NewLoader()
+			doc, err := loader.LoadFromFile(file)
+			if err != nil {
+				t.Fatalf("load %s: %v", file, err)
+			}
+			doc.Servers = openapi3.Servers{{URL: ebay.ProductionAPI + base}}
+			r, err := gorillamux.NewRouter(doc)
+			if err != nil {
+				t.Fatalf("route %s: %v", file, err)
+			}
+			models.byBase[base] = r
+		}
+		ok = true
+	})
+	return ok
+}
+
+// validate checks every request the connector sent to the sandbox against eBay's documents
+// (the token request, which no document holds, against eBay's OAuth rules), and every
+// answer of the sandbox too, when the documents are present.
+func (f *fixture) validate(t *testing.T) {
+	if !f.models {
+		return
+	}
+	f.rec.mu.Lock()
+	defer f.rec.mu.Unlock()
+	checked := 0
+	for _, x := range f.rec.seen {
+		if err := validateExchange(x); err != nil {
+			t.Errorf("%s %s: %v", x.req.Method, x.req.URL.RequestURI(), err)
+		}
+		checked++
+	}
+	t.Logf("%d requests and answers checked against eBay's OpenAPI documents", checked)
+}
+
+// validateExchange checks one request and its answer.
+func validateExchange(x exchange) error {
+	if strings.HasSuffix(x.req.URL.Path, "/identity/v1/oauth2/token") {
+		return validateToken(x)
+	}
+	var router routers.Router
+	for base, r := range models.byBase {
+		if strings.HasPrefix(x.req.URL.Path, base) {
+			router = r
+		}
+	}
+	if router == nil {
+		return fmt.Errorf("no eBay document has the path")
+	}
+	req := x.req.Clone(context.Background())
+	u, _ := url.Parse(ebay.ProductionAPI + x.req.URL.RequestURI())
+	req.URL, req.Host = u, u.Host
+	req.Body = io.NopCloser(bytes.NewReader(x.body))
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return fmt.Errorf("not an operation of the document: %w", err)
+	}
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return fmt.Errorf("request: %w", err)
+	}
+	if x.status == http.StatusTooManyRequests || x.status == http.StatusInternalServerError {
+		return nil // the framework's injected faults and limit answers
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.status, Header: x.header,
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	out.SetBodyBytes(x.answer)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		return fmt.Errorf("answer %d: %w", x.status, err)
+	}
+	return nil
+}
+
+// validateToken checks a token request against eBay's OAuth rules: a form of the
+// refresh-token grant with the sell scopes, the client as Basic auth.
+func validateToken(x exchange) error {
+	if x.req.Method != http.MethodPost || x.req.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+		return fmt.Errorf("the token request must be a form POST")
+	}
+	if _, _, ok := x.req.BasicAuth(); !ok {
+		return fmt.Errorf("the token request has no Basic client authorization")
+	}
+	form, err := url.ParseQuery(string(x.body))
+	if err != nil {
+		return err
+	}
+	if form.Get("grant_type") != "refresh_token" || form.Get("refresh_token") == "" {
+		return fmt.Errorf("the token request is not a refresh_token grant")
+	}
+	for _, sc := range strings.Fields(form.Get("scope")) {
+		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") {
+			return fmt.Errorf("scope %s is not a sell scope", sc)
+		}
+	}
+	return nil
+}

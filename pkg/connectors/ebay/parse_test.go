@@ -1,0 +1,193 @@
+package ebay
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// TestParseOrdersBadAnswers: an answer that is not JSON, or holds an order that cannot be
+// mapped, is an error naming what is wrong, and no order of the page comes out.
+func TestParseOrdersBadAnswers(t *testing.T) {
+	t.Parallel()
+	good := `{"orderId":"1","creationDate":"2026-01-01T00:00:00.000Z","lastModifiedDate":"2026-01-01T00:00:00.000Z","lineItems":[{"lineItemId":"1-1","sku":"A","quantity":1}]}`
+	for _, tc := range []struct{ name, body, want string }{
+		{"not json", `<html>`, "unreadable answer"},
+		{"no order id", `{"total":2,"orders":[` + good + `,{"lineItems":[]}]}`, "no orderId"},
+		{"bad time", `{"total":1,"orders":[{"orderId":"2","creationDate":"x","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A","quantity":1}]}]}`, "creationDate"},
+		{"no sku", `{"total":1,"orders":[{"orderId":"3","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","quantity":1}]}]}`, "neither sku nor legacyItemId"},
+		{"no quantity", `{"total":1,"orders":[{"orderId":"4","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A"}]}]}`, "no lineItemId or quantity"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			page, err := parseOrders("ch", 0, []byte(tc.body))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error with %q", err, tc.want)
+			}
+			if got := len(page.Orders); got != 0 {
+				t.Errorf("orders: got %d, want none", got)
+			}
+		})
+	}
+}
+
+// TestParseOrdersPaging: the next page token is the next offset until total is reached.
+func TestParseOrdersPaging(t *testing.T) {
+	t.Parallel()
+	order := `{"orderId":"1","creationDate":"2026-01-01T00:00:00.000Z","lastModifiedDate":"2026-01-01T00:00:05.000Z","lineItems":[{"lineItemId":"1-1","legacyItemId":"1234","quantity":2}]}`
+	for _, tc := range []struct {
+		name   string
+		offset int
+		total  string
+		want   string
+	}{
+		{"more", 0, "3", "1"},
+		{"last", 2, "3", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			page, err := parseOrders("ch", tc.offset, []byte(`{"total":`+tc.total+`,"orders":[`+order+`]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := page.Next; got != tc.want {
+				t.Errorf("next: got %q, want %q", got, tc.want)
+			}
+			var d struct {
+				Items []struct{ SKU string } `json:"items"`
+			}
+			_ = json.Unmarshal(page.Orders[0].Document, &d)
+			if got, want := d.Items[0].SKU, "1234"; got != want {
+				t.Errorf("sku of a line without one: got %q, want the legacy item id %q", got, want)
+			}
+		})
+	}
+}
+
+// TestParseBulk: each SKU asked gets its own result; eBay's per-SKU errors fail only their
+// SKU with eBay's message; a SKU the answer omits fails; an unreadable answer is an error.
+func TestParseBulk(t *testing.T) {
+	t.Parallel()
+	asked := []PriceQuantity{{SKU: "A", ShipToLocationAvailability: &ShipToLocationAvailability{Quantity: 3}},
+		{SKU: "B", ShipToLocationAvailability: &ShipToLocationAvailability{Quantity: 4}},
+		{SKU: "C", ShipToLocationAvailability: &ShipToLocationAvailability{Quantity: 5}}}
+	body := `{"responses":[{"sku":"A","statusCode":200},{"sku":"B","statusCode":400,"errors":[{"errorId":25702,"message":"SKU B is not available in the system"}]}]}`
+	got, err := parseBulk(asked, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []connectors.QuantityResult{{ChannelSKU: "A", OK: true, ChannelQuantity: 3},
+		{ChannelSKU: "B", Error: "eBay: SKU B is not available in the system (errorId 25702)"},
+		{ChannelSKU: "C", Error: "eBay gave no result for this SKU"}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("result %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if _, err := parseBulk(asked, []byte(`{"responses":`)); err == nil {
+		t.Error("unreadable answer: no error")
+	}
+}
+
+// TestParseToken: invalid_grant and invalid_client are refusals of the credentials (they
+// count toward disconnection); a 5xx or an answer without a token is an error of its own.
+func TestParseToken(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		auth   bool
+	}{
+		{"invalid_grant", http.StatusBadRequest, `{"error":"invalid_grant","error_description":"revoked"}`, true},
+		{"invalid_client", http.StatusUnauthorized, `{"error":"invalid_client"}`, true},
+		{"5xx", http.StatusServiceUnavailable, `oops`, false},
+		{"no token", http.StatusOK, `{"expires_in":7200}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := parseToken(tc.status, []byte(tc.body), now)
+			var ae *connectors.AuthError
+			if err == nil || errors.As(err, &ae) != tc.auth {
+				t.Errorf("got %v, want an error, an AuthError: %v", err, tc.auth)
+			}
+		})
+	}
+	tok, err := parseToken(http.StatusOK, []byte(`{"access_token":"v^1","expires_in":7200}`), now)
+	if err != nil || tok.Value != "v^1" || !tok.ExpiresAt.Equal(now.Add(2*time.Hour)) {
+		t.Errorf("got %+v, %v", tok, err)
+	}
+}
+
+// TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes.
+func TestCarrierCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ given, want string }{
+		{"USPS", "USPS"}, {"ups", "UPS"}, {"Royal Mail", "RoyalMail"}, {"FedEx", "FedEx"},
+	} {
+		if got := CarrierCode(tc.given); got != tc.want {
+			t.Errorf("CarrierCode(%q): got %q, want %q", tc.given, got, tc.want)
+		}
+	}
+}
+
+// FuzzParseOrders: no getOrders answer panics the parser; what it accepts are documents
+// that say the channel, an order number and lines.
+func FuzzParseOrders(f *testing.F) {
+	f.Add([]byte(`{"total":1,"orders":[{"orderId":"1","creationDate":"2026-01-01T00:00:00.000Z","lastModifiedDate":"2026-01-01T00:00:00.000Z","lineItems":[{"lineItemId":"1-1","sku":"A","quantity":1}],"cancelStatus":{"cancelState":"CANCELED"},"pricingSummary":{"total":{"value":"1.00"}}}]}`))
+	f.Add([]byte(`{"orders":null}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := parseOrders("ch", 0, body)
+		if err != nil {
+			return
+		}
+		for _, o := range page.Orders {
+			var d struct {
+				Channel string            `json:"channel_uuid"`
+				Ref     string            `json:"display_ref"`
+				Items   []json.RawMessage `json:"items"`
+			}
+			if json.Unmarshal(o.Document, &d) != nil || d.Channel != "ch" || d.Ref == "" || len(d.Items) == 0 {
+				t.Fatalf("document %s", o.Document)
+			}
+		}
+	})
+}
+
+// FuzzParseBulk: no bulk answer panics the parser, and it answers each SKU asked once.
+func FuzzParseBulk(f *testing.F) {
+	f.Add([]byte(`{"responses":[{"sku":"A","statusCode":200},{"sku":"B","statusCode":400,"errors":[{"errorId":1,"message":"m"}]}]}`))
+	asked := []PriceQuantity{{SKU: "A", ShipToLocationAvailability: &ShipToLocationAvailability{}}, {SKU: "B", ShipToLocationAvailability: &ShipToLocationAvailability{}}}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		res, err := parseBulk(asked, body)
+		if err == nil && len(res) != len(asked) {
+			t.Fatalf("%d results for %d SKUs", len(res), len(asked))
+		}
+	})
+}
+
+// FuzzParseToken: no token answer panics the parser; a token it accepts is not empty.
+func FuzzParseToken(f *testing.F) {
+	f.Add(200, []byte(`{"access_token":"x","expires_in":7200}`))
+	f.Add(400, []byte(`{"error":"invalid_grant"}`))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		tok, err := parseToken(status, body, time.Unix(0, 0))
+		if err == nil && tok.Value == "" {
+			t.Fatal("an empty token accepted")
+		}
+	})
+}
+
+// FuzzErrorMessage: no error body panics errorMessage, and what it quotes is bounded.
+func FuzzErrorMessage(f *testing.F) {
+	f.Add([]byte(`{"errors":[{"errorId":1001,"domain":"OAuth","category":"REQUEST","message":"Invalid access token"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_ = errorMessage(body)
+	})
+}

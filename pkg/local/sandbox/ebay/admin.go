@@ -1,0 +1,249 @@
+package ebay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	conn "github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+// state is what a sandbox keeps in its file: its address (the URL channels keep), its
+// sellers and the access tokens it gave.
+type state struct {
+	Addr    string             `json:"addr"`
+	Sellers map[string]*Seller `json:"sellers"`
+	Tokens  map[string]token   `json:"tokens"`
+}
+
+// Open returns a started sandbox whose state is kept in file (JSON, the owner's only), read
+// back when it exists, on the address it had before (a free loopback port the first time).
+// Every change is written to the file.
+func Open(file string) (*Sandbox, error) {
+	s := newSandbox()
+	var st state
+	data, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("ebay sandbox: read its state: %w", err)
+	default:
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, fmt.Errorf("ebay sandbox: read its state %s: %w", file, err)
+		}
+	}
+	if st.Sellers != nil {
+		s.sellers = st.Sellers
+	}
+	if st.Tokens != nil {
+		s.tokens = st.Tokens
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return nil, fmt.Errorf("ebay sandbox: %w", err)
+	}
+	if err := s.StartAt(st.Addr); err != nil {
+		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.file = file
+	if err := s.writeLocked(); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// saveLocked writes the state when the sandbox has a file (the lock held); a failure is
+// logged, the sandbox serves on from memory.
+func (s *Sandbox) saveLocked() {
+	if s.file == "" {
+		return
+	}
+	if err := s.writeLocked(); err != nil {
+		slog.Warn("ebay sandbox state not saved", "file", s.file, "error", err.Error())
+	}
+}
+
+// writeLocked writes the state to the file atomically (the lock held).
+func (s *Sandbox) writeLocked() error {
+	data, err := json.Marshal(state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens})
+	if err != nil {
+		return fmt.Errorf("ebay sandbox: %w", err)
+	}
+	tmp := s.file + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("ebay sandbox: write its state: %w", err)
+	}
+	if err := os.Rename(tmp, s.file); err != nil {
+		return fmt.Errorf("ebay sandbox: write its state: %w", err)
+	}
+	return nil
+}
+
+// AddSeller opens a seller account for the client id, its secret and refresh token, on the
+// marketplace (EBAY_US).
+func (s *Sandbox) AddSeller(clientID, secret, refresh, marketplace string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sellers[clientID] = &Seller{Secret: secret, Refresh: refresh, Marketplace: marketplace,
+		Orders: map[string]*conn.Order{}, Listings: map[string]int64{}, Revisions: map[string]int{},
+		Fulfillments: map[string][]conn.ShippingFulfillmentDetails{}}
+	s.saveLocked()
+}
+
+// Refuse makes the seller's refresh token and access tokens refused (on) or accepted again.
+func (s *Sandbox) Refuse(clientID string, on bool) {
+	s.change(clientID, func(sl *Seller) { sl.Refused = on })
+}
+
+// BindChannel records that the seller is multisell's channel channelUUID (for
+// POST /sandbox/orders).
+func (s *Sandbox) BindChannel(clientID, channelUUID string) {
+	s.change(clientID, func(sl *Seller) { sl.Channel = channelUUID })
+}
+
+// AddListing lists sku for the seller, showing quantity.
+func (s *Sandbox) AddListing(clientID, sku string, quantity int64) {
+	s.change(clientID, func(sl *Seller) { sl.Listings[sku] = quantity })
+}
+
+// PutOrder places or replaces an order of the seller.
+func (s *Sandbox) PutOrder(clientID string, o conn.Order) {
+	s.change(clientID, func(sl *Seller) { sl.Orders[o.OrderID] = &o })
+}
+
+// ChangeOrder changes an order of the seller with f and sets its lastModifiedDate to now;
+// false when there is no such order.
+func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*conn.Order)) (ok bool) {
+	s.change(clientID, func(sl *Seller) {
+		if o := sl.Orders[orderID]; o != nil {
+			f(o)
+			o.LastModifiedDate, ok = Now(), true
+		}
+	})
+	return ok
+}
+
+// Quantity is what the seller's listing sku shows, and whether it is listed.
+func (s *Sandbox) Quantity(clientID, sku string) (q int64, ok bool) {
+	s.with(clientID, func(sl *Seller) { q, ok = sl.Listings[sku] })
+	return q, ok
+}
+
+// Revisions is how many revisions the seller's listing sku had today.
+func (s *Sandbox) Revisions(clientID, sku string) (n int) {
+	s.with(clientID, func(sl *Seller) { n = sl.Revisions[time.Now().UTC().Format(time.DateOnly)+" "+sku] })
+	return n
+}
+
+// Fulfillments are the shipping fulfillments posted on the seller's order.
+func (s *Sandbox) Fulfillments(clientID, orderID string) (out []conn.ShippingFulfillmentDetails) {
+	s.with(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
+	return out
+}
+
+// with runs f on the seller (nothing when there is none) under the lock.
+func (s *Sandbox) with(clientID string, f func(*Seller)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sl := s.sellers[clientID]; sl != nil {
+		f(sl)
+	}
+}
+
+// change runs f on the seller as with does, then saves the state.
+func (s *Sandbox) change(clientID string, f func(*Seller)) {
+	s.with(clientID, func(sl *Seller) {
+		f(sl)
+		s.saveLocked()
+	})
+}
+
+// NewOrder is an order of one line: quantity of sku at 19.99 each, paid, not shipped,
+// shipping to a sandbox buyer, created and modified at.
+func NewOrder(id, sku string, quantity int64, at time.Time) conn.Order {
+	ts := at.UTC().Format(conn.TimeFormat)
+	total := fmt.Sprintf("%d.%02d", 1999*quantity/100, 1999*quantity%100)
+	usd := func(v string) *conn.Amount { return &conn.Amount{Value: v, Currency: "USD"} }
+	return conn.Order{OrderID: id, CreationDate: ts, LastModifiedDate: ts,
+		OrderFulfillmentStatus: "NOT_STARTED", OrderPaymentStatus: "PAID",
+		CancelStatus:   &conn.CancelStatus{CancelState: "NONE_REQUESTED"},
+		PricingSummary: &conn.PricingSummary{PriceSubtotal: usd(total), Total: usd(total)},
+		PaymentSummary: &conn.PaymentSummary{Payments: []conn.Payment{{PaymentDate: ts, PaymentStatus: "PAID"}}},
+		FulfillmentStartInstructions: []conn.FulfillmentStartInstruction{{ShippingStep: &conn.ShippingStep{
+			ShippingCarrierCode: "USPS", ShippingServiceCode: "USPSPriority",
+			ShipTo: &conn.ExtendedContact{FullName: "Sandbox Buyer", ContactAddress: &conn.Address{
+				AddressLine1: "1 Test Street", City: "San Jose", StateOrProvince: "CA", PostalCode: "95125", CountryCode: "US"}}}}},
+		LineItems: []conn.LineItem{{LineItemID: id + "-1", SKU: sku, Title: "Sandbox item " + sku, Quantity: quantity,
+			LineItemCost: usd(total), Total: usd(total), LineItemFulfillmentStatus: "NOT_STARTED"}},
+	}
+}
+
+// placeOrder serves sandbox.AdminOrdersPath for the seller bound to the channel: a new order
+// of one line (the SKU asked, else the first listing in stock), answered as a
+// sandbox.GenericOrder whose document is the eBay order.
+func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
+	var in sandbox.OrderRequest
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		return
+	}
+	if in.Quantity == 0 {
+		in.Quantity = 1
+	}
+	if in.Quantity < 1 || in.Quantity > 1_000_000 {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var sl *Seller
+	for _, id := range slices.Sorted(maps.Keys(s.sellers)) {
+		if s.sellers[id].Channel == in.ChannelUUID {
+			sl = s.sellers[id]
+			break
+		}
+	}
+	if sl == nil {
+		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
+		return
+	}
+	if in.SKU == "" {
+		in.SKU = firstInStock(sl.Listings)
+	}
+	if in.SKU == "" {
+		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
+		return
+	}
+	now := time.Now()
+	o := NewOrder(fmt.Sprintf("%02d-%05d-%05d", 10+len(sl.Orders)%90, now.Unix()%100000, len(sl.Orders)+1), in.SKU, int64(in.Quantity), now)
+	sl.Orders[o.OrderID] = &o
+	s.saveLocked()
+	doc, _ := json.Marshal(o)
+	sandbox.WriteJSON(w, http.StatusCreated, sandbox.GenericOrder{ID: o.OrderID, UpdatedAt: now.UTC(), Document: doc})
+}
+
+// firstInStock is the first SKU, in order, that shows a quantity, else the first ("" for none).
+func firstInStock(listings map[string]int64) string {
+	skus := slices.Sorted(maps.Keys(listings))
+	for _, sku := range skus {
+		if listings[sku] > 0 {
+			return sku
+		}
+	}
+	if len(skus) > 0 {
+		return skus[0]
+	}
+	return ""
+}
