@@ -18,9 +18,12 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
+	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
+	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 )
 
 func init() {
@@ -129,81 +132,124 @@ func sandboxChannel(ctx context.Context, uuid string) (*app.Deps, channels.Ref, 
 
 // serveSandboxes are the sandboxes `multisell serve` runs beside the stack.
 type serveSandboxes struct {
-	// generic is the generic marketplace, nil when it did not start.
-	generic *sandbox.Generic
-	// ebay is the eBay sandbox, nil when it did not start.
-	ebay *ebaysandbox.Sandbox
-	// amazon is the Amazon sandbox, nil when it did not start.
-	amazon *amazonsb.Amazon
-	banner string
+	running []serveSandbox
+	banner  string
+}
+
+// serveSandbox is one running sandbox: the name of its connector, its base URL, how to stop
+// it, and how to connect a demo account's channel to it (pkg/local/demo).
+type serveSandbox struct {
+	name    string
+	url     string
+	close   func() error
+	connect demoConnect
+}
+
+// demoConnect connects a channel of the account to a sandbox, with listings and orders of
+// its own there.
+type demoConnect func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error)
+
+// sandboxKind is a sandbox serve can run: its connector, what the banner calls it, and how
+// to open it with its state in a file.
+type sandboxKind struct {
+	connector connectors.Connector
+	title     string
+	open      func(file string) (serveSandbox, error)
+}
+
+// sandboxKinds are the sandboxes serve runs: the generic marketplace and one per
+// marketplace multisell has a connector for.
+var sandboxKinds = []sandboxKind{
+	{sandbox.GenericConnector, "generic marketplace", func(file string) (serveSandbox, error) {
+		g, err := sandbox.OpenGeneric(file)
+		if err != nil {
+			return serveSandbox{}, err
+		}
+		return serveSandbox{url: g.URL, close: g.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+			return demo.ConnectSandbox(ctx, d, account, g)
+		}}, nil
+	}},
+	{amazon.Default, "Amazon Selling Partner API", func(file string) (serveSandbox, error) {
+		a, err := amazonsb.OpenAmazon(file)
+		if err != nil {
+			return serveSandbox{}, err
+		}
+		return serveSandbox{url: a.URL, close: a.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+			return demo.ConnectAmazon(ctx, d, account, a)
+		}}, nil
+	}},
+	{shopify.Connector, "Shopify Admin API " + sbxshopify.Version, func(file string) (serveSandbox, error) {
+		sh, err := sbxshopify.Open(file)
+		if err != nil {
+			return serveSandbox{}, err
+		}
+		return serveSandbox{url: sh.URL, close: sh.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+			return demo.ConnectShopify(ctx, d, account, sh)
+		}}, nil
+	}},
+	{ebay.Connector, "eBay Sell APIs", func(file string) (serveSandbox, error) {
+		e, err := ebaysandbox.Open(file)
+		if err != nil {
+			return serveSandbox{}, err
+		}
+		return serveSandbox{url: e.URL, close: e.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+			return demo.ConnectEbay(ctx, d, account, e)
+		}}, nil
+	}},
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
-// functions run here; the Lambdas never register them) and starts the generic sandbox with
-// its state in dir/generic.json, the eBay sandbox with its state in dir/ebay.json and the
-// Amazon sandbox with its state in dir/amazon.json, each on the address it had before. It never fails serve: what went wrong is logged and said in
-// the banner lines.
+// functions run here; the Lambdas register theirs with pkg/connectors/builtin) and starts
+// each sandbox with its state in dir/<connector>.json, on the address it had before. It
+// never fails serve: a sandbox that does not start is logged and said in the banner.
 func startSandboxes(dir string) *serveSandboxes {
-	connectors.Register(sandbox.GenericConnector)
-	connectors.Register(ebay.Connector)
-	connectors.Register(amazon.Default)
 	out := &serveSandboxes{}
-	file := filepath.Join(dir, "generic.json")
-	g, err := sandbox.OpenGeneric(file)
-	if err != nil {
-		slog.Error("generic sandbox is off", "error", err.Error())
-		out.banner = "  sandbox: off (" + err.Error() + ")"
-	} else {
-		out.generic = g
-		out.banner = fmt.Sprintf("  sandbox: generic marketplace on %s (state in %s); "+
-			"an order there: go run ./cmd/multisell sandbox order --channel UUID", g.URL, relToRoot(file))
+	var lines []string
+	for _, k := range sandboxKinds {
+		connectors.Register(k.connector)
+		name := k.connector.Spec().Name
+		file := filepath.Join(dir, name+".json")
+		sb, err := k.open(file)
+		if err != nil {
+			slog.Error("a sandbox is off", "sandbox", name, "error", err.Error())
+			lines = append(lines, fmt.Sprintf("  sandbox: %s off (%s)", k.title, err.Error()))
+			continue
+		}
+		sb.name = name
+		out.running = append(out.running, sb)
+		lines = append(lines, fmt.Sprintf("  sandbox: %s on %s (state in %s)", k.title, sb.url, relToRoot(file)))
 	}
-	efile := filepath.Join(dir, "ebay.json")
-	if e, err := ebaysandbox.Open(efile); err != nil {
-		slog.Error("ebay sandbox is off", "error", err.Error())
-		out.banner += "\n  sandbox: eBay off (" + err.Error() + ")"
-	} else {
-		out.ebay = e
-		out.banner += fmt.Sprintf("\n  sandbox: eBay on %s (state in %s)", e.URL, relToRoot(efile))
+	if len(out.running) > 0 {
+		lines = append(lines, "  an order in a sandbox: go run ./cmd/multisell sandbox order --channel UUID")
 	}
-	afile := filepath.Join(dir, "amazon.json")
-	if a, err := amazonsb.OpenAmazon(afile); err != nil {
-		slog.Error("amazon sandbox is off", "error", err.Error())
-		out.banner += "\n  sandbox: Amazon off (" + err.Error() + ")"
-	} else {
-		out.amazon = a
-		out.banner += fmt.Sprintf("\n  sandbox: Amazon Selling Partner API on %s (state in %s)", a.URL, relToRoot(afile))
-	}
+	out.banner = strings.Join(lines, "\n")
 	return out
 }
 
 // urls are the running sandboxes' base URLs by connector name, for .local/stack.json.
 func (s *serveSandboxes) urls() map[string]string {
-	out := map[string]string{}
-	if s.generic != nil {
-		out[sandbox.GenericConnector.Spec().Name] = s.generic.URL
-	}
-	if s.ebay != nil {
-		out[ebay.Connector.Spec().Name] = s.ebay.URL
-	}
-	if s.amazon != nil {
-		out[amazon.Default.Spec().Name] = s.amazon.URL
-	}
-	if len(out) == 0 {
+	if len(s.running) == 0 {
 		return nil
+	}
+	out := map[string]string{}
+	for _, sb := range s.running {
+		out[sb.name] = sb.url
+	}
+	return out
+}
+
+// connects are the running sandboxes' demo connections.
+func (s *serveSandboxes) connects() []demoConnect {
+	var out []demoConnect
+	for _, sb := range s.running {
+		out = append(out, sb.connect)
 	}
 	return out
 }
 
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
-	if s.generic != nil {
-		_ = s.generic.Close()
-	}
-	if s.ebay != nil {
-		_ = s.ebay.Close()
-	}
-	if s.amazon != nil {
-		_ = s.amazon.Close()
+	for _, sb := range s.running {
+		_ = sb.close()
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/functions"
 	"github.com/multisell/multisell/pkg/local/gateway"
-	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
@@ -43,7 +42,7 @@ type demoCredentials struct {
 // onFirstStart, when set (by the demo data's file), runs once, when serve has just created
 // the table: it creates the demo account and its data, connected to the generic sandbox sb
 // (nil: none started), and returns the credentials.
-var onFirstStart func(ctx context.Context, d *app.Deps, sb *sandbox.Generic) (demoCredentials, error)
+var onFirstStart func(ctx context.Context, d *app.Deps, connect []demoConnect) (demoCredentials, error)
 
 // stackFile is .local/stack.json: how other commands reach the running local stack.
 type stackFile struct {
@@ -277,7 +276,7 @@ func runServe(ctx context.Context, args []string) error {
 	defer func() { _ = os.Remove(stackPath) }()
 	// The stack file is written as soon as the API answers, before the demo data (about 20
 	// seconds on a first start), so that the CLI reaches the stack whenever the API does.
-	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps, sandboxes.generic)
+	demo, err := demoAccount(ctx, *dir, stack.TableCreated && *withDemo, deps, sandboxes.connects())
 	if err != nil {
 		slog.Error("demo data", "error", err.Error())
 	}
@@ -313,15 +312,15 @@ func runServe(ctx context.Context, args []string) error {
 	}
 }
 
-// demoAccount runs onFirstStart when the table is new (with the generic sandbox sb, nil
-// for none) and keeps its credentials in .local/demo.json; otherwise it reads them back
+// demoAccount runs onFirstStart when the table is new (with the running sandboxes' demo
+// connections) and keeps its credentials in .local/demo.json; otherwise it reads them back
 // from there. It returns nil without demo.
-func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Deps, sb *sandbox.Generic) (*demoCredentials, error) {
+func demoAccount(ctx context.Context, dir string, firstStart bool, deps *app.Deps, connect []demoConnect) (*demoCredentials, error) {
 	path := filepath.Join(dir, "demo.json")
 	if firstStart && onFirstStart != nil {
 		slog.Info("first start: creating the demo account and data")
 		_, _ = fmt.Fprintln(stderr, "first start: creating the demo account and its data (about 20 seconds)")
-		creds, err := onFirstStart(ctx, deps, sb)
+		creds, err := onFirstStart(ctx, deps, connect)
 		if err != nil {
 			return nil, fmt.Errorf("create demo data: %w", err)
 		}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
 // TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
@@ -89,7 +88,7 @@ func TestStackFileBeforeDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	seen := make(chan *stackFile, 1)
 	before := onFirstStart
-	onFirstStart = func(context.Context, *app.Deps, *sandbox.Generic) (demoCredentials, error) {
+	onFirstStart = func(context.Context, *app.Deps, []demoConnect) (demoCredentials, error) {
 		sf, err := readStackFile(dir)
 		if err != nil {
 			t.Error(err)

@@ -31,16 +31,8 @@ func interval(rate float64) int64 {
 	return max(1, int64(math.Round(1000*margin/rate)))
 }
 
-// take decides a take at now (ms) from a bucket of burst: the bucket's tat after it, or how
-// long to wait (ms) before the bucket has a token.
-func (b bucket) take(burst int, now int64) (tat, wait int64) {
-	base := max(b.tat, now)
-	ahead := int64(max(burst, 1)-1) * b.iv
-	if base-now > ahead {
-		return b.tat, base - ahead - now
-	}
-	return base + b.iv, 0
-}
+// take decides a take of one token at now (ms) from a bucket of burst (see takeN).
+func (b bucket) take(burst int, now int64) (tat, wait int64) { return b.takeN(burst, 1, now) }
 
 // blocked is the tat of a bucket the channel closed until until (ms): its first token comes
 // at until, then one per interval.

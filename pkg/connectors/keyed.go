@@ -21,7 +21,7 @@ func (s *Session) TakeKeyed(ctx context.Context, op, key string, lim Limit) erro
 	if s.verify {
 		return nil
 	}
-	return s.takeBucket(ctx, op+" "+key, keyedID(s.Account, s.Channel, op, key), lim)
+	return s.takeBucket(ctx, op+" "+key, keyedID(s.Account, s.Channel, op, key), lim, 1)
 }
 
 // putOff sets aside the quantity messages of the listings the connector put off (a result

@@ -57,8 +57,13 @@ const callAttempts = 5
 // Retry-After and tries again, or returns *Throttled when that is further than MaxWait. Any
 // other status is the connector's to read.
 func (s *Session) Call(ctx context.Context, op string, req Request) (*Response, error) {
+	return s.CallCost(ctx, op, 1, req)
+}
+
+// CallCost is Call taking cost tokens of op's bucket (cost.go).
+func (s *Session) CallCost(ctx context.Context, op string, cost int, req Request) (*Response, error) {
 	for range callAttempts {
-		if err := s.take(ctx, op); err != nil {
+		if err := s.take(ctx, op, cost); err != nil {
 			return nil, err
 		}
 		resp, err := s.send(ctx, req)
@@ -118,25 +123,25 @@ func (s *Session) limit(op string) (Limit, bool) {
 	return l, ok && !s.verify
 }
 
-// take takes a token of op's bucket, waiting for one while the waits add up to at most
+// take takes n tokens of op's bucket, waiting for them while the waits add up to at most
 // MaxWait and the context allows it; else *Throttled.
-func (s *Session) take(ctx context.Context, op string) error {
+func (s *Session) take(ctx context.Context, op string, n int) error {
 	lim, ok := s.limit(op)
 	if !ok {
 		return nil
 	}
-	return s.takeBucket(ctx, op, bucketID(s.Account, s.Channel, op), lim)
+	return s.takeBucket(ctx, op, bucketID(s.Account, s.Channel, op), lim, n)
 }
 
-// takeBucket takes a token of the bucket id of limit lim as take does; op names it in a
+// takeBucket takes n tokens of the bucket id of limit lim as take does; op names it in a
 // *Throttled.
-func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limit) error {
+func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limit, n int) error {
 	hint := bucketHint(s.rt, id, lim)
 	giveUp := s.rt.now().Add(s.rt.maxWait())
 	for {
 		now := s.rt.now()
 		ms := now.UnixMilli()
-		if _, wait := hint.take(lim.Burst, ms); wait > 0 {
+		if _, wait := hint.takeN(lim.Burst, n, ms); wait > 0 {
 			d := time.Duration(wait) * time.Millisecond
 			if now.Add(d).After(giveUp) || !waitable(ctx, now.Add(d)) {
 				return &Throttled{Op: op, RetryAt: now.Add(d)}
@@ -146,7 +151,7 @@ func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limi
 			}
 			continue
 		}
-		stored, ok, err := s.rt.takeToken(ctx, id, hint, lim.Burst, ms)
+		stored, ok, err := s.rt.takeToken(ctx, id, hint, lim.Burst, n, ms)
 		if err != nil {
 			return err
 		}

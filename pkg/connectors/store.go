@@ -77,12 +77,13 @@ func (r *Runtime) update(ctx context.Context, id itemID, u store.Update, ret typ
 // errConditionFailed is update's failed condition.
 var errConditionFailed = errors.New("condition failed")
 
-// takeToken takes one token of the bucket id, which the caller believes is b, at now (ms),
-// b.take having said there is one. It returns the bucket as stored after the take, or, when
+// takeToken takes n tokens of the bucket id, which the caller believes is b, at now (ms),
+// b.takeN having said there are. It returns the bucket as stored after the take, or, when
 // the stored bucket is not b as believed (another instance took tokens, or a rate header
 // changed its interval), the stored bucket and false.
-func (r *Runtime) takeToken(ctx context.Context, id itemID, b bucket, burst int, now int64) (bucket, bool, error) {
-	next, _ := b.take(burst, now)
+func (r *Runtime) takeToken(ctx context.Context, id itemID, b bucket, burst, n int, now int64) (bucket, bool, error) {
+	next, _ := b.takeN(burst, n, now)
+	n = min(max(n, 1), max(burst, 1))
 	var u store.Update
 	u.Value(":iv", store.N(b.iv))
 	u.Value(":now", store.N(now))
@@ -93,9 +94,10 @@ func (r *Runtime) takeToken(ctx context.Context, id itemID, b bucket, burst int,
 		u.Set = append(u.Set, "#iv = :iv")
 		u.Condition = "(attribute_not_exists(#iv) OR #iv = :iv) AND (attribute_not_exists(#tat) OR #tat <= :now)"
 	} else {
-		// A bucket taken from: one interval more, if the level allows.
-		u.Set = append(u.Set, "#tat = #tat + :iv")
-		u.Value(":limit", store.N(now+int64(max(burst, 1)-1)*b.iv))
+		// A bucket taken from: n intervals more, if the level allows.
+		u.Set = append(u.Set, "#tat = #tat + :cost")
+		u.Value(":cost", store.N(int64(n)*b.iv))
+		u.Value(":limit", store.N(now+int64(max(burst, 1)-n)*b.iv))
 		u.Condition = "#iv = :iv AND #tat > :now AND #tat <= :limit"
 	}
 	img, err := r.update(ctx, id, u, types.ReturnValueAllNew)

@@ -7,6 +7,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
 )
 
 // Register registers every built-in connector with connectors.Register. It is safe to call
@@ -14,4 +15,5 @@ import (
 func Register() {
 	connectors.Register(amazon.Default)
 	connectors.Register(ebay.Connector)
+	connectors.Register(shopify.Connector)
 }

@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -27,15 +25,8 @@ type genericState struct {
 func OpenGeneric(file string) (*Generic, error) {
 	g := newGeneric()
 	var st genericState
-	data, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("sandbox: read its state: %w", err)
-	default:
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, fmt.Errorf("sandbox: read its state %s: %w", file, err)
-		}
+	if err := ReadState(file, &st); err != nil {
+		return nil, err
 	}
 	if st.Sellers != nil {
 		g.sellers = st.Sellers
@@ -73,21 +64,4 @@ func (g *Generic) saveLocked() {
 // writeLocked writes the state to the file atomically (the lock held).
 func (g *Generic) writeLocked() error {
 	return WriteState(g.file, genericState{Addr: strings.TrimPrefix(g.URL, "http://"), Sellers: g.sellers, Tokens: g.tokens})
-}
-
-// WriteState writes a sandbox's state v as JSON to file atomically, readable by the owner
-// only.
-func WriteState(file string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return fmt.Errorf("sandbox: write its state: %w", err)
-	}
-	if err := os.Rename(tmp, file); err != nil {
-		return fmt.Errorf("sandbox: write its state: %w", err)
-	}
-	return nil
 }

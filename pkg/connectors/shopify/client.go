@@ -1,0 +1,185 @@
+package shopify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/multisell/multisell/pkg/connectors"
+)
+
+// throttleAttempts bounds the THROTTLED answers one call goes through (each waits for the
+// points the shop says it lacks) before it is put off as *connectors.Throttled.
+const throttleAttempts = 4
+
+// envelope is a GraphQL answer: data, errors, and the cost extension.
+type envelope struct {
+	Data       json.RawMessage `json:"data"`
+	Errors     json.RawMessage `json:"errors"`
+	Extensions struct {
+		Cost *struct {
+			RequestedQueryCost float64 `json:"requestedQueryCost"`
+			ThrottleStatus     struct {
+				MaximumAvailable   float64 `json:"maximumAvailable"`
+				CurrentlyAvailable float64 `json:"currentlyAvailable"`
+				RestoreRate        float64 `json:"restoreRate"`
+			} `json:"throttleStatus"`
+		} `json:"cost"`
+	} `json:"extensions"`
+}
+
+// gqlError is one GraphQL error.
+type gqlError struct {
+	Message    string `json:"message"`
+	Extensions struct {
+		Code string `json:"code"`
+	} `json:"extensions"`
+}
+
+// AnswerError is an answer of Shopify the connector could not use: a GraphQL error, a
+// status other than 200, or a body that is not the answer asked for. Its message says which.
+type AnswerError struct {
+	Status int
+	// Codes are the GraphQL errors' codes, when it had some.
+	Codes   []string
+	Message string
+}
+
+// Error implements the error interface.
+func (e *AnswerError) Error() string { return "shopify: " + e.Message }
+
+// decodeEnvelope reads a GraphQL answer; errors are its GraphQL errors (a list of errors, or
+// the one message Shopify gives as a string), nil when it has none.
+func decodeEnvelope(body []byte) (envelope, []gqlError, error) {
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		return envelope{}, nil, &AnswerError{Status: http.StatusOK, Message: "the answer is not JSON: " + err.Error()}
+	}
+	var list []gqlError
+	switch e := bytes.TrimSpace(env.Errors); {
+	case len(e) == 0 || bytes.Equal(e, []byte("null")):
+	case e[0] == '"':
+		var msg string
+		_ = json.Unmarshal(e, &msg)
+		list = []gqlError{{Message: msg}}
+	default:
+		if err := json.Unmarshal(e, &list); err != nil {
+			return envelope{}, nil, &AnswerError{Status: http.StatusOK, Message: "the answer's errors are not a list: " + err.Error()}
+		}
+		if len(list) == 0 {
+			list = nil
+		}
+	}
+	return env, list, nil
+}
+
+// endpoint is the GraphQL endpoint of the channel: its API endpoint, else the shop's host.
+func endpoint(s *connectors.Session) string {
+	base := s.Endpoints.API
+	if base == "" {
+		base = "https://" + s.Credentials.(credentials).ShopDomain
+	}
+	return strings.TrimSuffix(base, "/") + "/admin/api/" + Version + "/graphql.json"
+}
+
+// call sends a GraphQL query of the given requested cost with its variables and decodes its
+// data into out. Each answer's throttleStatus becomes the shop's shared bucket; a THROTTLED
+// answer waits for the points and asks again (put off as *connectors.Throttled when they are
+// further than the runtime waits). 401 and 403 are a *connectors.AuthError; any other
+// failure an *AnswerError, logged.
+func call(ctx context.Context, s *connectors.Session, query string, vars map[string]any, cost int, out any) error {
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		return err
+	}
+	req := connectors.Request{Method: http.MethodPost, URL: endpoint(s), Body: body, Header: http.Header{
+		"Content-Type": {"application/json"}, "X-Shopify-Access-Token": {s.Credentials.(credentials).AccessToken}}}
+	for range throttleAttempts {
+		resp, err := s.CallCost(ctx, opGraphQL, cost, req)
+		if err != nil {
+			return err
+		}
+		data, throttled, err := answer(ctx, s, resp)
+		if throttled {
+			continue
+		}
+		if err != nil {
+			var ae *AnswerError
+			if errors.As(err, &ae) {
+				slog.WarnContext(ctx, "shopify answer refused", "account", s.Account, "channel", s.Channel,
+					"status", ae.Status, "codes", ae.Codes, "error", ae.Message)
+			}
+			return err
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			err = &AnswerError{Status: resp.Status, Message: "the answer's data is not what was asked: " + err.Error()}
+			slog.WarnContext(ctx, "shopify answer refused", "account", s.Account, "channel", s.Channel, "error", err.Error())
+			return err
+		}
+		return nil
+	}
+	return &connectors.Throttled{Op: opGraphQL, RetryAt: time.Now().Add(time.Second)}
+}
+
+// answer judges a response: its data, or throttled (the shop's bucket reported, ask again),
+// or the error it is.
+func answer(ctx context.Context, s *connectors.Session, resp *connectors.Response) (json.RawMessage, bool, error) {
+	switch {
+	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
+		_, list, _ := decodeEnvelope(resp.Body)
+		msg := fmt.Sprintf("status %d", resp.Status)
+		if len(list) > 0 {
+			msg = list[0].Message
+		}
+		return nil, false, &connectors.AuthError{Message: msg}
+	case resp.Status != http.StatusOK:
+		return nil, false, &AnswerError{Status: resp.Status, Message: fmt.Sprintf("status %d: %s", resp.Status, clip(resp.Body))}
+	}
+	env, list, err := decodeEnvelope(resp.Body)
+	if err != nil {
+		return nil, false, err
+	}
+	if c := env.Extensions.Cost; c != nil {
+		st := connectors.CostStatus{Maximum: c.ThrottleStatus.MaximumAvailable,
+			Available: c.ThrottleStatus.CurrentlyAvailable, Restore: c.ThrottleStatus.RestoreRate}
+		if err := s.ReportCost(ctx, opGraphQL, st); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(list) > 0 {
+		ae := &AnswerError{Status: resp.Status}
+		var msgs []string
+		for _, e := range list {
+			if e.Extensions.Code == "THROTTLED" {
+				if env.Extensions.Cost == nil {
+					// No bucket stated to wait on: put off.
+					return nil, false, &connectors.Throttled{Op: opGraphQL, RetryAt: time.Now().Add(time.Second)}
+				}
+				return nil, true, nil
+			}
+			ae.Codes = append(ae.Codes, e.Extensions.Code)
+			msgs = append(msgs, e.Message)
+		}
+		ae.Message = strings.Join(msgs, "; ")
+		return nil, false, ae
+	}
+	if len(env.Data) == 0 || bytes.Equal(env.Data, []byte("null")) {
+		return nil, false, &AnswerError{Status: resp.Status, Message: "the answer has no data"}
+	}
+	return env.Data, false, nil
+}
+
+// clip is the start of a body, for a message.
+func clip(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return strings.ToValidUTF8(string(b[:n]), "") + "..."
+	}
+	return string(b)
+}

@@ -1,0 +1,101 @@
+// Package shopify is the connector of Shopify shops, through the Admin GraphQL API of
+// version Version: orders in (orders updated since the cursor), available quantities out
+// (inventorySetQuantities, compare-and-swap on changeFromQuantity) and tracking out
+// (fulfillmentCreate on the order's fulfillment orders), within the shop's cost bucket.
+// docs/connectors.md describes it.
+package shopify
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/errs"
+)
+
+// Version is the Admin API version the connector speaks, its one place (docs/connectors.md
+// says why this one).
+const Version = "2026-07"
+
+// opGraphQL is the operation of every call: one cost bucket per shop, as Shopify keeps it.
+const opGraphQL = "graphql"
+
+// Published cost limit of a standard shop: a bucket of 1,000 points restoring 50 a second.
+// The shop's own figures, stated in every answer, replace them (connectors.ReportCost).
+const (
+	bucketPoints  = 1000
+	restorePoints = 50
+)
+
+// quantityBatch is the most listings one PushQuantities takes: its SKU look-up must cost
+// less than the smallest bucket (100 points).
+const quantityBatch = 50
+
+// Connector is the Shopify connector (name "shopify", channel type "Shopify").
+var Connector = &connector{}
+
+// connector implements connectors.Connector.
+type connector struct{}
+
+// credentials are a Shopify channel's: the shop, its custom app's Admin API access token and
+// the location to stock from (a Location gid).
+type credentials struct {
+	ShopDomain, AccessToken, LocationID string
+}
+
+// Spec implements connectors.Connector. The API endpoint defaults to the shop's own host
+// (https://{shop_domain}), so the spec names none.
+func (*connector) Spec() connectors.Spec {
+	return connectors.Spec{Name: "shopify", ChannelType: "Shopify",
+		Limits:        map[string]connectors.Limit{opGraphQL: {Rate: restorePoints, Burst: bucketPoints}},
+		QuantityBatch: quantityBatch}
+}
+
+// shopDomain is a shop's host name.
+var shopDomain = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$`)
+
+// locationID is a location's id, as a gid or its number.
+var locationID = regexp.MustCompile(`^(gid://shopify/Location/)?[0-9]{1,20}$`)
+
+// ParseCredentials implements connectors.Connector: shop_domain (a host name such as
+// example.myshopify.com), access_token, location_id (a Location gid or its number).
+func (*connector) ParseCredentials(raw []byte) (any, error) {
+	f, err := connectors.ParseFields(raw, connectors.Field{Name: "shop_domain", Max: 255},
+		connectors.Field{Name: "access_token", Max: 512}, connectors.Field{Name: "location_id", Max: 64})
+	if err != nil {
+		return nil, err
+	}
+	domain := strings.ToLower(strings.TrimSpace(f["shop_domain"]))
+	if !shopDomain.MatchString(domain) {
+		return nil, errs.Invalid("credentials.shop_domain must be the shop's host name, such as example.myshopify.com")
+	}
+	loc := strings.TrimSpace(f["location_id"])
+	if !locationID.MatchString(loc) {
+		return nil, errs.Invalid("credentials.location_id must be a location id, such as gid://shopify/Location/123 or 123")
+	}
+	if !strings.HasPrefix(loc, "gid:") {
+		loc = "gid://shopify/Location/" + loc
+	}
+	return credentials{ShopDomain: domain, AccessToken: f["access_token"], LocationID: loc}, nil
+}
+
+// verifyQuery reads the shop and the location: the token works and the location is the shop's.
+const verifyQuery = `query Verify($location: ID!) { shop { name } location(id: $location) { id } }`
+
+// Verify implements connectors.Connector: one cheap read with the token.
+func (c *connector) Verify(ctx context.Context, s *connectors.Session) error {
+	var out struct {
+		Location *struct {
+			ID string `json:"id"`
+		} `json:"location"`
+	}
+	cr := s.Credentials.(credentials)
+	if err := call(ctx, s, verifyQuery, map[string]any{"location": cr.LocationID}, 3, &out); err != nil {
+		return err
+	}
+	if out.Location == nil {
+		return errs.Invalid("credentials.location_id is not a location of the shop")
+	}
+	return nil
+}

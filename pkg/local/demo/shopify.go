@@ -1,0 +1,79 @@
+package demo
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/catalog"
+	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors/shopify"
+	"github.com/multisell/multisell/pkg/listings"
+	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+	"github.com/multisell/multisell/pkg/paging"
+)
+
+// ShopifyChannel is the name of the demo channel the Shopify sandbox serves.
+const ShopifyChannel = "Shopify Store"
+
+// shopifyListings is how many products the Shopify channel lists; shopifyOrders how many
+// orders its shop has when it is connected.
+const (
+	shopifyListings = 3
+	shopifyOrders   = 2
+)
+
+// ConnectShopify connects the account to the Shopify sandbox sb as the Shopify connector
+// reaches a shop: it opens a shop for the account in sb (an access token, a location),
+// connects the channel ShopifyChannel to it through the channels service's connect path
+// (the connector verifies the token and the location), records that the shop is that
+// channel (so `multisell sandbox order` finds it), gives the shop a variant of each of the
+// account's first products, by equal SKU, listed with its inventory item as the listing ref,
+// and places orders of them for the scheduled poll to import. Run it after Seed with
+// shopify.Connector registered.
+func ConnectShopify(ctx context.Context, d *app.Deps, account string, sb *sbxshopify.Shop) (channels.Channel, error) {
+	token := "shpat_" + rand.Text()
+	domain := "demo-" + strings.ToLower(strings.NewReplacer("_", "-").Replace(account)) + ".myshopify.com"
+	location := sb.AddShop(token, domain)
+	creds, err := json.Marshal(map[string]string{"shop_domain": domain, "access_token": token, "location_id": location})
+	if err != nil {
+		return channels.Channel{}, err
+	}
+	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
+		Name: ShopifyChannel, Type: shopify.Connector.Spec().Name, Credentials: creds,
+		Endpoints: channels.Endpoints{API: sb.URL},
+	})
+	if err != nil {
+		return channels.Channel{}, fmt.Errorf("connect %s to the Shopify sandbox: %w", ShopifyChannel, err)
+	}
+	sb.BindChannel(token, ch.UUID)
+	svc := d.Listings()
+	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	if err != nil {
+		return channels.Channel{}, err
+	}
+	var skus []string
+	for _, p := range products.Items {
+		if len(skus) == shopifyListings {
+			break
+		}
+		if len(p.Variations) > 0 {
+			continue
+		}
+		item := sb.AddVariant(token, p.SKU, 0)
+		in := listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU, ListingRefSet: true, ListingRef: ptr(item)}
+		if _, err := svc.Put(ctx, account, in); err != nil {
+			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, ShopifyChannel, err)
+		}
+		skus = append(skus, p.SKU)
+	}
+	now := time.Now().UTC()
+	for i := range min(shopifyOrders, len(skus)) {
+		sb.PutOrder(token, now.Add(time.Duration(i-shopifyOrders)*time.Minute), sbxshopify.LineInput{SKU: skus[i], Quantity: 1, Price: "24.00"})
+	}
+	return ch, nil
+}

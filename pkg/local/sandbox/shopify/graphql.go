@@ -1,0 +1,284 @@
+package shopify
+
+import (
+	"cmp"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+// schemaSDL is the sandbox's schema: the part of the Admin API it serves.
+//
+//go:embed schema.graphql
+var schemaSDL string
+
+// schema is schemaSDL loaded.
+var schema = gqlparser.MustLoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
+
+// tokenHeader carries a shop's Admin API access token.
+const tokenHeader = "X-Shopify-Access-Token"
+
+// mutationCost is what a mutation costs, whatever it selects (as Shopify charges).
+const mutationCost = 10
+
+// gqlError is one GraphQL error of an answer.
+type gqlError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions,omitempty"`
+}
+
+// graphql serves POST /admin/api/{version}/graphql.json.
+func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("version") != Version {
+		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"errors": "Not Found: this sandbox serves API version " + Version})
+		return
+	}
+	var req Request
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil || json.Unmarshal(body, &req) != nil || req.Query == "" {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"errors": "a JSON body with a query is required"})
+		return
+	}
+	token := r.Header.Get(tokenHeader)
+	s.mu.Lock()
+	s.log = append(s.log, req)
+	sh := s.shops[token]
+	s.mu.Unlock()
+	if sh == nil || sh.Refused {
+		sandbox.WriteJSON(w, http.StatusUnauthorized, map[string]string{"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"})
+		return
+	}
+	doc, gerrs := gqlparser.LoadQueryWithRules(schema, req.Query, nil) // nil: the default rules
+	if len(gerrs) > 0 {
+		msgs := make([]string, len(gerrs))
+		for i, e := range gerrs {
+			msgs[i] = e.Message
+		}
+		writeErrors(w, msgs...)
+		return
+	}
+	op := doc.Operations.ForName(req.OperationName)
+	if op == nil {
+		writeErrors(w, fmt.Sprintf("no operation %q in the document", req.OperationName))
+		return
+	}
+	vars, gerr := validator.VariableValues(schema, op, req.Variables)
+	if gerr != nil {
+		writeErrors(w, gerr.Error())
+		return
+	}
+	if op.Operation == ast.Mutation && s.BeforeSet != nil && op.SelectionSet != nil && hasField(op.SelectionSet, "inventorySetQuantities") {
+		s.BeforeSet()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	requested := queryCost(op, vars)
+	cost, ok := sh.charge(float64(requested), time.Now())
+	cost["requestedQueryCost"] = requested
+	if !ok {
+		code, msg := "THROTTLED", "Throttled"
+		if float64(requested) > sh.Bucket.Maximum {
+			code, msg = "MAX_COST_EXCEEDED", "Query cost is "+strconv.Itoa(requested)+", which exceeds the single query max cost limit."
+		}
+		s.over++
+		sandbox.WriteJSON(w, http.StatusOK, map[string]any{
+			"errors":     []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}},
+			"extensions": map[string]any{"cost": cost},
+		})
+		return
+	}
+	cost["actualQueryCost"] = requested
+	data := map[string]any{}
+	var errs []gqlError
+	for _, sel := range op.SelectionSet {
+		f, ok := sel.(*ast.Field)
+		if !ok {
+			continue
+		}
+		v, e := s.resolveRoot(sh, op.Operation, f, vars)
+		if e != nil {
+			errs = append(errs, *e)
+			data = nil
+			break
+		}
+		data[cmp.Or(f.Alias, f.Name)] = v
+	}
+	s.saveLocked()
+	out := map[string]any{"data": data, "extensions": map[string]any{"cost": cost}}
+	if errs != nil {
+		out["errors"] = errs
+	}
+	sandbox.WriteJSON(w, http.StatusOK, out)
+}
+
+// hasField reports whether the selection set selects the field name at its top.
+func hasField(set ast.SelectionSet, name string) bool {
+	for _, sel := range set {
+		if f, ok := sel.(*ast.Field); ok && f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// writeErrors answers a request that does not parse or validate, as Shopify does: 200 with
+// the errors and no data.
+func writeErrors(w http.ResponseWriter, msgs ...string) {
+	errs := make([]gqlError, len(msgs))
+	for i, m := range msgs {
+		errs[i] = gqlError{Message: m, Extensions: map[string]any{"code": "GRAPHQL_VALIDATION_FAILED"}}
+	}
+	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"errors": errs})
+}
+
+// charge takes cost points of the shop's bucket at now, restoring it first; false when the
+// bucket has not that many (nothing taken). It returns the cost extension's throttleStatus.
+func (sh *shopState) charge(cost float64, now time.Time) (map[string]any, bool) {
+	b := &sh.Bucket
+	if b.Maximum <= 0 {
+		*b = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: now}
+	}
+	b.Available = math.Min(b.Maximum, b.Available+now.Sub(b.At).Seconds()*b.Restore)
+	b.At = now
+	ok := cost <= b.Available
+	if ok {
+		b.Available -= cost
+	}
+	return map[string]any{"throttleStatus": map[string]any{
+		"maximumAvailable": b.Maximum, "currentlyAvailable": math.Floor(b.Available), "restoreRate": b.Restore,
+	}}, ok
+}
+
+// queryCost is the requested cost of an operation: a mutation costs mutationCost per field;
+// a query 1 per object field, plus 2 and the first argument for each connection (a
+// simplification of Shopify's rules: the nodes' own fields are not multiplied by first).
+func queryCost(op *ast.OperationDefinition, vars map[string]any) int {
+	if op.Operation == ast.Mutation {
+		return mutationCost * len(op.SelectionSet)
+	}
+	return max(1, selectionCost(op.SelectionSet, vars))
+}
+
+// selectionCost is the cost of a selection set's object fields.
+func selectionCost(set ast.SelectionSet, vars map[string]any) int {
+	n := 0
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if len(sel.SelectionSet) == 0 {
+				continue
+			}
+			c := 1
+			if first, ok := num(sel.ArgumentMap(vars)["first"]); ok {
+				c = 2 + int(first)
+			}
+			n += c + selectionCost(sel.SelectionSet, vars)
+		case *ast.InlineFragment:
+			n += selectionCost(sel.SelectionSet, vars)
+		case *ast.FragmentSpread:
+			n += selectionCost(sel.Definition.SelectionSet, vars)
+		}
+	}
+	return n
+}
+
+// num reads a GraphQL number argument.
+func num(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case float64:
+		return int64(x), true
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// resolver is a field that takes arguments: its value for them.
+type resolver func(args map[string]any) any
+
+// project is v as the selection set selects it: objects (map[string]any) keep the selected
+// fields under their aliases, resolvers are called with the field's arguments, lists are
+// projected element by element.
+func project(v any, set ast.SelectionSet, vars map[string]any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = project(e, set, vars)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		collect(x, set, vars, out)
+		return out
+	}
+	return v
+}
+
+// collect puts obj's fields the selection set selects into out.
+func collect(obj map[string]any, set ast.SelectionSet, vars, out map[string]any) {
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			v := obj[sel.Name]
+			if fn, ok := v.(resolver); ok {
+				v = fn(sel.ArgumentMap(vars))
+			}
+			out[cmp.Or(sel.Alias, sel.Name)] = project(v, sel.SelectionSet, vars)
+		case *ast.InlineFragment:
+			if sel.TypeCondition == "" || sel.TypeCondition == obj["__typename"] {
+				collect(obj, sel.SelectionSet, vars, out)
+			}
+		case *ast.FragmentSpread:
+			if sel.Definition.TypeCondition == obj["__typename"] {
+				collect(obj, sel.Definition.SelectionSet, vars, out)
+			}
+		}
+	}
+}
+
+// connection is a page of nodes as a connection: first (default and most 250) after the
+// cursor in args.
+func connection(nodes []any, args map[string]any) map[string]any {
+	first, ok := num(args["first"])
+	if !ok || first <= 0 || first > 250 {
+		first = 250
+	}
+	from := 0
+	if after, _ := args["after"].(string); after != "" {
+		if b, err := base64.StdEncoding.DecodeString(after); err == nil {
+			if n, err := strconv.Atoi(strings.TrimPrefix(string(b), "offset:")); err == nil {
+				from = n
+			}
+		}
+	}
+	from = min(max(from, 0), len(nodes))
+	to := min(from+int(first), len(nodes))
+	cursor := func(i int) any {
+		if to == from {
+			return nil
+		}
+		return base64.StdEncoding.EncodeToString([]byte("offset:" + strconv.Itoa(i)))
+	}
+	return map[string]any{"nodes": nodes[from:to], "pageInfo": map[string]any{
+		"hasNextPage": to < len(nodes), "hasPreviousPage": from > 0, "startCursor": cursor(from), "endCursor": cursor(to),
+	}}
+}

@@ -1,0 +1,364 @@
+// Package shopify is the local stack's Shopify: a stateful fake of the Admin GraphQL API
+// (version Version) on the sandbox.Server framework. It parses every request against its own
+// schema of the part it serves (schema.graphql), keeps each shop's variants, inventory levels
+// at its location, orders and fulfillment orders, charges each query its cost from a bucket
+// of points, and answers with Shopify's cost extensions and THROTTLED errors.
+// docs/connectors.md describes it.
+package shopify
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+// Version is the Admin API version the sandbox serves (its path /admin/api/{Version}/graphql.json).
+const Version = "2026-07"
+
+// OpGraphQL is the sandbox.Server operation of every GraphQL call (FailNext, Calls).
+const OpGraphQL = "graphql"
+
+// Default cost bucket of a shop: Shopify's published figures for a standard plan.
+const (
+	DefaultMaximum = 1000
+	DefaultRestore = 50
+)
+
+// Shop is the sandbox's Shopify: shops reached by their Admin API access token.
+type Shop struct {
+	*sandbox.Server
+	// BeforeSet, when set, runs before each inventorySetQuantities is applied, outside the
+	// sandbox's lock: a test changes a level there, between the connector's read and write.
+	BeforeSet func()
+
+	mu    sync.Mutex
+	shops map[string]*shopState // by access token
+	log   []Request
+	over  int // calls refused for cost
+	file  string
+}
+
+// Request is one GraphQL request the sandbox received.
+type Request struct {
+	Query         string         `json:"query"`
+	Variables     map[string]any `json:"variables"`
+	OperationName string         `json:"operationName"`
+}
+
+// shopState is one shop (in JSON in the Shop's file).
+type shopState struct {
+	Domain   string                `json:"domain"`
+	Location string                `json:"location"`
+	Channel  string                `json:"channel_uuid,omitempty"`
+	Refused  bool                  `json:"refused,omitempty"`
+	NextID   int64                 `json:"next_id"`
+	Variants map[string]*Variant   `json:"variants"` // by variant gid
+	Levels   map[string]int64      `json:"levels"`   // inventory item gid -> available at the location
+	Orders   map[string]*Order     `json:"orders"`   // by order gid
+	Fulfills []Fulfillment         `json:"fulfillments"`
+	Keys     map[string]idempotent `json:"idempotency_keys"`
+	Bucket   bucket                `json:"-"`
+}
+
+// idempotent is the answer an idempotency key gave, and the input it was given with.
+type idempotent struct {
+	Input  string `json:"input"`
+	Answer any    `json:"answer"`
+}
+
+// bucket is a shop's cost bucket.
+type bucket struct {
+	Maximum, Restore, Available float64
+	At                          time.Time
+}
+
+// Variant is a product variant of a shop and its inventory item.
+type Variant struct {
+	ID            string `json:"id"`
+	SKU           string `json:"sku"`
+	Title         string `json:"title"`
+	InventoryItem string `json:"inventory_item"`
+}
+
+// Order is an order of a shop.
+type Order struct {
+	ID              string              `json:"id"`
+	Name            string              `json:"name"`
+	CreatedAt       time.Time           `json:"created_at"`
+	UpdatedAt       time.Time           `json:"updated_at"`
+	CancelledAt     *time.Time          `json:"cancelled_at,omitempty"`
+	FinancialStatus string              `json:"financial_status"`
+	Currency        string              `json:"currency"`
+	Email           string              `json:"email,omitempty"`
+	Shipping        string              `json:"shipping"` // the shipping price
+	Tax             string              `json:"tax"`
+	Address         Address             `json:"address"`
+	Lines           []*Line             `json:"lines"`
+	FulfillOrders   []*FulfillmentOrder `json:"fulfillment_orders"`
+}
+
+// Address is an order's shipping address.
+type Address struct {
+	Name, Address1, City, Province, Zip, Country string
+}
+
+// Line is a line item of an order.
+type Line struct {
+	ID       string `json:"id"`
+	SKU      string `json:"sku"`
+	Title    string `json:"title"`
+	Quantity int64  `json:"quantity"`
+	Current  int64  `json:"current_quantity"` // less than Quantity after a refund or a removal
+	Price    string `json:"price"`            // unit price
+	Variant  string `json:"variant,omitempty"`
+}
+
+// FulfillmentOrder is a group of an order's lines to fulfil from the shop's location.
+type FulfillmentOrder struct {
+	ID     string                  `json:"id"`
+	Status string                  `json:"status"`
+	Lines  []*FulfillmentOrderLine `json:"lines"`
+}
+
+// FulfillmentOrderLine is a line of a fulfillment order: what remains to ship of a line item.
+type FulfillmentOrderLine struct {
+	ID        string `json:"id"`
+	LineItem  string `json:"line_item"`
+	Total     int64  `json:"total"`
+	Remaining int64  `json:"remaining"`
+}
+
+// Fulfillment is a fulfillment created with tracking: the lines it shipped by fulfillment
+// order line id.
+type Fulfillment struct {
+	ID      string           `json:"id"`
+	Order   string           `json:"order"`
+	Number  string           `json:"number"`
+	URL     string           `json:"url"`
+	Company string           `json:"company"`
+	Lines   map[string]int64 `json:"lines"`
+}
+
+// New returns a started sandbox Shopify on a free port, whose state lives as long as it does.
+func New() (*Shop, error) {
+	s := newShop()
+	return s, s.Start()
+}
+
+// newShop returns a sandbox Shopify with its routes, not started.
+func newShop() *Shop {
+	s := &Shop{Server: sandbox.NewServer(), shops: map[string]*shopState{}}
+	s.Seller = func(r *http.Request) string { return r.Header.Get(tokenHeader) }
+	s.Handle("POST /admin/api/{version}/graphql.json", OpGraphQL, s.graphql)
+	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
+	return s
+}
+
+// AddShop opens a shop reached with token, stocking from a location of its own, whose
+// bucket holds DefaultMaximum points restoring DefaultRestore a second; it returns the
+// location's id.
+func (s *Shop) AddShop(token, domain string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh := &shopState{Domain: domain, NextID: 1000, Variants: map[string]*Variant{}, Levels: map[string]int64{},
+		Orders: map[string]*Order{}, Keys: map[string]idempotent{}}
+	sh.Location = sh.gid("Location")
+	sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
+	s.shops[token] = sh
+	s.saveLocked()
+	return sh.Location
+}
+
+// SetBucket sets the shop's cost bucket: maximum points, restoring restore a second (full now).
+func (s *Shop) SetBucket(token string, maximum, restore float64) {
+	s.with(token, func(sh *shopState) {
+		sh.Bucket = bucket{Maximum: maximum, Restore: restore, Available: maximum, At: time.Now()}
+	})
+}
+
+// Spend takes points of the shop's bucket now, as another app of the shop would.
+func (s *Shop) Spend(token string, points float64) {
+	s.with(token, func(sh *shopState) { sh.charge(math.Min(points, sh.Bucket.Maximum), time.Now()) })
+}
+
+// Refuse makes the shop refuse its access token (on) or accept it again.
+func (s *Shop) Refuse(token string, on bool) { s.with(token, func(sh *shopState) { sh.Refused = on }) }
+
+// BindChannel records that the shop is multisell's channel channelUUID (for placed orders).
+func (s *Shop) BindChannel(token, channelUUID string) {
+	s.with(token, func(sh *shopState) { sh.Channel = channelUUID })
+}
+
+// AddVariant adds a product variant of sku showing available at the shop's location, and
+// returns its inventory item's id.
+func (s *Shop) AddVariant(token, sku string, available int64) string {
+	var item string
+	s.with(token, func(sh *shopState) {
+		v := &Variant{ID: sh.gid("ProductVariant"), SKU: sku, Title: sku, InventoryItem: sh.gid("InventoryItem")}
+		sh.Variants[v.ID] = v
+		sh.Levels[v.InventoryItem] = available
+		item = v.InventoryItem
+	})
+	return item
+}
+
+// SetAvailable sets what an inventory item shows available (a change made in Shopify).
+func (s *Shop) SetAvailable(token, item string, available int64) {
+	s.with(token, func(sh *shopState) { sh.Levels[item] = available })
+}
+
+// Available is what the inventory item shows available, and whether the shop has it.
+func (s *Shop) Available(token, item string) (q int64, ok bool) {
+	s.view(token, func(sh *shopState) { q, ok = sh.Levels[item] })
+	return q, ok
+}
+
+// Item is the inventory item of the shop's variant of sku ("" without one).
+func (s *Shop) Item(token, sku string) string {
+	var item string
+	s.view(token, func(sh *shopState) { item = sh.item0(sku) })
+	return item
+}
+
+// LineInput is a line of a new order: quantity of the variant of sku at price (a decimal).
+type LineInput struct {
+	SKU      string
+	Quantity int64
+	Price    string
+}
+
+// PutOrder places an order of lines, updated at; its lines make one open fulfillment order.
+// It returns the order.
+func (s *Shop) PutOrder(token string, at time.Time, lines ...LineInput) Order {
+	var o Order
+	s.with(token, func(sh *shopState) { o = *sh.newOrder(at, lines) })
+	return o
+}
+
+// newOrder places an order (the lock held).
+func (sh *shopState) newOrder(at time.Time, lines []LineInput) *Order {
+	o := &Order{ID: sh.gid("Order"), Name: "#" + strconv.Itoa(1001+len(sh.Orders)), CreatedAt: at, UpdatedAt: at,
+		FinancialStatus: "PAID", Currency: "USD", Shipping: "5.00", Tax: "0.00", Email: "buyer@example.com",
+		Address: Address{Name: "Sandbox Buyer", Address1: "1 Test Street", City: "Springfield", Province: "IL", Zip: "62701", Country: "US"}}
+	fo := &FulfillmentOrder{ID: sh.gid("FulfillmentOrder"), Status: "OPEN"}
+	for _, in := range lines {
+		l := &Line{ID: sh.gid("LineItem"), SKU: in.SKU, Title: in.SKU, Quantity: in.Quantity, Current: in.Quantity, Price: in.Price}
+		for _, v := range sh.Variants {
+			if v.SKU == in.SKU {
+				l.Variant = v.ID
+			}
+		}
+		o.Lines = append(o.Lines, l)
+		fo.Lines = append(fo.Lines, &FulfillmentOrderLine{ID: sh.gid("FulfillmentOrderLineItem"), LineItem: l.ID, Total: in.Quantity, Remaining: in.Quantity})
+	}
+	o.FulfillOrders = []*FulfillmentOrder{fo}
+	sh.Orders[o.ID] = o
+	return o
+}
+
+// ChangeOrder changes the shop's order id with f (cancel, refund) and marks it updated at.
+func (s *Shop) ChangeOrder(token, id string, at time.Time, f func(*Order)) {
+	s.with(token, func(sh *shopState) {
+		if o := sh.Orders[id]; o != nil {
+			f(o)
+			o.UpdatedAt = at
+		}
+	})
+}
+
+// Cancel cancels an order at (Shopify closes its open fulfillment orders).
+func Cancel(at time.Time) func(*Order) {
+	return func(o *Order) {
+		o.CancelledAt = &at
+		for _, fo := range o.FulfillOrders {
+			if fo.Status == "OPEN" || fo.Status == "IN_PROGRESS" {
+				fo.Status = "CANCELLED"
+			}
+		}
+	}
+}
+
+// Refund refunds an order in full: every line's current quantity goes to 0.
+func Refund(o *Order) {
+	o.FinancialStatus = "REFUNDED"
+	for _, l := range o.Lines {
+		l.Current = 0
+	}
+}
+
+// GetOrder returns the shop's order id.
+func (s *Shop) GetOrder(token, id string) (o Order, ok bool) {
+	s.view(token, func(sh *shopState) {
+		if p := sh.Orders[id]; p != nil {
+			o, ok = *p, true
+		}
+	})
+	return o, ok
+}
+
+// Fulfillments are the fulfillments created on the shop's order id.
+func (s *Shop) Fulfillments(token, order string) []Fulfillment {
+	var out []Fulfillment
+	s.view(token, func(sh *shopState) {
+		for _, f := range sh.Fulfills {
+			if f.Order == order {
+				out = append(out, f)
+			}
+		}
+	})
+	return out
+}
+
+// Requests returns the GraphQL requests received so far.
+func (s *Shop) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log)
+}
+
+// Throttled is the number of calls refused for cost (THROTTLED).
+func (s *Shop) Throttled() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.over
+}
+
+// view runs f on the shop of token (nothing without one) under the lock.
+func (s *Shop) view(token string, f func(*shopState)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sh := s.shops[token]; sh != nil {
+		f(sh)
+	}
+}
+
+// with runs f on the shop of token as view does, then saves the state.
+func (s *Shop) with(token string, f func(*shopState)) {
+	s.view(token, func(sh *shopState) {
+		f(sh)
+		s.saveLocked()
+	})
+}
+
+// gid is a new global id of a resource type of the shop.
+func (sh *shopState) gid(typ string) string {
+	sh.NextID++
+	return fmt.Sprintf("gid://shopify/%s/%d", typ, sh.NextID)
+}
+
+// shopOfChannel is the shop bound to the channel (the lock held).
+func (s *Shop) shopOfChannel(channel string) *shopState {
+	for _, t := range slices.Sorted(maps.Keys(s.shops)) {
+		if s.shops[t].Channel == channel {
+			return s.shops[t]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package shopify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+func TestTerms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		q    string
+		want string
+	}{
+		{`updated_at:>='2026-11-01T00:00:00Z'`, `[{updated_at >= 2026-11-01T00:00:00Z}]`},
+		{`sku:"A 1" OR sku:B`, `[{sku  A 1} {sku  B}]`},
+		{`sku:"say \"hi\""`, `[{sku  say "hi"}]`},
+		{`name:"#1001"`, `[{name  #1001}]`},
+		{`plain words`, `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			t.Parallel()
+			if got := fmt.Sprint(terms(tt.q)); got != tt.want {
+				t.Errorf("terms = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// post sends a GraphQL request to the sandbox and returns the status and the answer.
+func post(t *testing.T, url, token, query string, vars map[string]any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
+	req.Header.Set(tokenHeader, token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// TestGraphQL: version, token, validation against the schema, cost extensions and THROTTLED.
+func TestGraphQL(t *testing.T) {
+	t.Parallel()
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	loc := s.AddShop("tok", "x.myshopify.com")
+	s.SetBucket("tok", 10, 1)
+	url := s.URL + "/admin/api/" + Version + "/graphql.json"
+	tests := []struct {
+		name, url, token, query string
+		want                    string
+	}{
+		{"old version", s.URL + "/admin/api/2025-01/graphql.json", "tok", `{ shop { name } }`, "404 <nil> Not Found: this sandbox serves API version 2026-07"},
+		{"unknown token", url, "nope", `{ shop { name } }`, "401 <nil> [API] Invalid API key or access token (unrecognized login or wrong password)"},
+		{"unknown field", url, "tok", `{ shop { nope } }`, `200 <nil> [map[extensions:map[code:GRAPHQL_VALIDATION_FAILED] message:Cannot query field "nope" on type "Shop". Did you mean "name"?]]`},
+		{"a query", url, "tok", `{ shop { name } location(id: "` + loc + `") { id } }`,
+			"200 map[location:map[id:" + loc + "] shop:map[name:x.myshopify.com]] <nil>"},
+		{"past the bucket", url, "tok", `{ productVariants(first: 20) { nodes { id } } }`, "200 <nil> [map[extensions:map[code:MAX_COST_EXCEEDED] message:Query cost is 23, which exceeds the single query max cost limit.]]"},
+	}
+	for _, tt := range tests {
+		status, out := post(t, tt.url, tt.token, tt.query, nil)
+		if got := fmt.Sprint(status, " ", out["data"], " ", out["errors"]); got != tt.want {
+			t.Errorf("%s: %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+	for range 10 {
+		post(t, url, "tok", `{ shop { name } }`, nil)
+	}
+	_, out := post(t, url, "tok", `{ shop { name } }`, nil)
+	if code := fmt.Sprint(out["errors"]); code != "[map[extensions:map[code:THROTTLED] message:Throttled]]" {
+		t.Errorf("an empty bucket answered %v", out)
+	}
+	if cost := fmt.Sprint(out["extensions"]); cost != "map[cost:map[requestedQueryCost:1 throttleStatus:map[currentlyAvailable:0 maximumAvailable:10 restoreRate:1]]]" {
+		t.Errorf("cost extension %s", cost)
+	}
+}
+
+// TestOpenKeepsState: a reopened sandbox has its shops and its address; an order placed for
+// a channel through the admin endpoint is its shop's.
+func TestOpenKeepsState(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "shopify.json")
+	s, err := Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddShop("tok", "x.myshopify.com")
+	s.BindChannel("tok", "ch-1")
+	item := s.AddVariant("tok", "MUG", 4)
+	o, err := sandbox.PlaceOrder(context.Background(), s.URL, sandbox.OrderRequest{ChannelUUID: "ch-1", Quantity: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := s.URL
+	_ = s.Close()
+	s, err = Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	got, _ := s.Available("tok", item)
+	placed, ok := s.GetOrder("tok", o.ID)
+	if s.URL != url || got != 4 || !ok || placed.Lines[0].SKU != "MUG" || placed.Lines[0].Quantity != 2 {
+		t.Errorf("reopened: url %s (was %s), available %d, order %+v", s.URL, url, got, placed)
+	}
+}

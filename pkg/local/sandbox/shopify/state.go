@@ -1,0 +1,113 @@
+package shopify
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
+)
+
+// state is what a Shop keeps in its file: its address and its shops by access token.
+type state struct {
+	Addr  string                `json:"addr"`
+	Shops map[string]*shopState `json:"shops"`
+}
+
+// Open returns a started sandbox Shopify whose state is kept in file (JSON, readable by the
+// owner only), read back when it exists, and which starts on the address it had before (a
+// free loopback port the first time), as sandbox.OpenGeneric does.
+func Open(file string) (*Shop, error) {
+	s := newShop()
+	var st state
+	if err := sandbox.ReadState(file, &st); err != nil {
+		return nil, err
+	}
+	if st.Shops != nil {
+		s.shops = st.Shops
+	}
+	if err := s.StartAt(st.Addr); err != nil {
+		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.file = file
+	if err := s.writeLocked(); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// saveLocked writes the state to the file, if the Shop has one (the lock held); a failure
+// is logged: the sandbox keeps serving from memory.
+func (s *Shop) saveLocked() {
+	if s.file == "" {
+		return
+	}
+	if err := s.writeLocked(); err != nil {
+		slog.Warn("shopify sandbox state not saved", "file", s.file, "error", err.Error())
+	}
+}
+
+// writeLocked writes the state to the file atomically (the lock held).
+func (s *Shop) writeLocked() error {
+	return sandbox.WriteState(s.file, state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops})
+}
+
+// placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
+// (a sandbox.OrderRequest), answered 201 as sandbox.PlaceOrder reads it (id, updated_at,
+// and the order as document).
+func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
+	var in sandbox.OrderRequest
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		return
+	}
+	in.Quantity = cmp.Or(in.Quantity, 1)
+	if in.Quantity < 1 || in.Quantity > 1_000_000 {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sh := s.shopOfChannel(in.ChannelUUID)
+	if sh == nil {
+		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
+		return
+	}
+	if in.SKU == "" {
+		// The first variant, by id, that shows a quantity, else the first.
+		for _, id := range slices.Sorted(maps.Keys(sh.Variants)) {
+			v := sh.Variants[id]
+			if in.SKU == "" || (sh.Levels[v.InventoryItem] > 0 && sh.Levels[sh.item0(in.SKU)] <= 0) {
+				in.SKU = v.SKU
+			}
+		}
+	}
+	if in.SKU == "" {
+		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the shop of channel " + in.ChannelUUID + " has no variant yet: name a sku"})
+		return
+	}
+	o := sh.newOrder(time.Now().UTC(), []LineInput{{SKU: in.SKU, Quantity: int64(in.Quantity), Price: "19.99"}})
+	s.saveLocked()
+	doc, _ := json.Marshal(o)
+	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": o.ID, "updated_at": o.UpdatedAt, "document": json.RawMessage(doc)})
+}
+
+// item0 is the inventory item of the shop's variant of sku ("" without one; the lock held).
+func (sh *shopState) item0(sku string) string {
+	for _, v := range sh.Variants {
+		if v.SKU == sku {
+			return v.InventoryItem
+		}
+	}
+	return ""
+}
