@@ -7,12 +7,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/kmsclient"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors/builtin"
 )
 
 func main() {
 	builtin.Register()
-	d := app.NewLambda(app.ConfigFromEnv())
+	d := app.NewLambda(app.ConfigFromEnv(), kmsclient.Keys)
 	lambda.Start(d.HTTP(channels.Handlers{Service: d.Channels()}.Create))
 }

@@ -13,10 +13,10 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go/logging"
 
+	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/webhookhttp"
 )
@@ -26,8 +26,10 @@ type Deps struct {
 	Config Config
 	Table  store.Table
 	SQS    *sqs.Client
-	// KMS seals and opens channel credentials (Deps.Secrets).
-	KMS *kms.Client
+	// Keys is the KMS key channel credentials and cached access tokens are
+	// sealed under (Deps.Secrets), set by the Client pkg/app/kmsclient gives
+	// NewDeps: nil in a function whose main passes none.
+	Keys secrets.Keys
 	// WebhookSender posts webhook deliveries, keeping its connections
 	// between attempts.
 	WebhookSender *webhookhttp.Sender
@@ -55,8 +57,9 @@ const (
 // limits above. A function on Lambda builds them with NewLambda, the CLI,
 // the local stack and the tests with pkg/app/sdkchain, which reads the AWS
 // SDK's configuration chain: pkg/app does not import that chain, so that a
-// function's binary does not link it (docs/decisions.md).
-func NewDeps(cfg Config, awsCfg aws.Config) *Deps {
+// function's binary does not link it (docs/decisions.md). Each of clients
+// then adds a client only some functions call.
+func NewDeps(cfg Config, awsCfg aws.Config, clients ...Client) *Deps {
 	awsCfg = withLimits(cfg, awsCfg)
 	db := dynamodb.NewFromConfig(awsCfg, store.Metering, func(o *dynamodb.Options) {
 		if cfg.DynamoDBEndpoint != "" {
@@ -68,14 +71,20 @@ func NewDeps(cfg Config, awsCfg aws.Config) *Deps {
 			o.BaseEndpoint = aws.String(cfg.SQSEndpoint)
 		}
 	})
-	keys := kms.NewFromConfig(awsCfg, func(o *kms.Options) {
-		if cfg.KMSEndpoint != "" {
-			o.BaseEndpoint = aws.String(cfg.KMSEndpoint)
-		}
-	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
-	return &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, KMS: keys, WebhookSender: sender}
+	d := &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, WebhookSender: sender}
+	for _, add := range clients {
+		add(d, awsCfg)
+	}
+	return d
 }
+
+// A Client adds to d a client that only some functions call, built over
+// awsCfg (the limits on a call applied) and d.Config (its local endpoint):
+// pkg/app/kmsclient's. Such a client is built outside pkg/app, so that
+// only the binaries whose main passes it link its SDK package, whose
+// package init alone is tens of kilobytes (docs/decisions.md).
+type Client func(d *Deps, awsCfg aws.Config)
 
 // withLimits is awsCfg with the SDK's log lines in log/slog and, against
 // the emulators, their dummy credentials, else the limits on a call.

@@ -14,10 +14,11 @@ import (
 // the SDK's configuration chain, which a function never needs and whose
 // code (shared files, SSO, STS, instance metadata) would be most of what
 // the binary links beyond its handler (docs/decisions.md). The limits on an
-// AWS call and the local endpoints are New's.
-func NewLambda(cfg Config) *Deps {
+// AWS call and the local endpoints are NewDeps's, and so are clients: a
+// function passes those its handler calls (pkg/app/kmsclient.Keys).
+func NewLambda(cfg Config, clients ...Client) *Deps {
 	SetupLogging()
-	return NewDeps(cfg, lambdaAWSConfig(cfg, os.Getenv))
+	return NewDeps(cfg, lambdaAWSConfig(cfg, os.Getenv), clients...)
 }
 
 // lambdaAWSConfig is the AWS configuration of a function on Lambda, with the

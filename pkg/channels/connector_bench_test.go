@@ -121,7 +121,7 @@ func newConnectorBench(b *testing.B) *connectorBench {
 	q := sqs.New(f.Env.Deps.SQS.Options(), func(o *sqs.Options) {
 		o.APIOptions = append(slices.Clip(o.APIOptions), calls.countSQS)
 	})
-	d := &app.Deps{Config: f.Env.Deps.Config, Table: f.Env.Deps.Table, SQS: q, KMS: f.Env.Deps.KMS, WebhookSender: f.Env.Deps.WebhookSender}
+	d := &app.Deps{Config: f.Env.Deps.Config, Table: f.Env.Deps.Table, SQS: q, Keys: f.Env.Deps.Keys, WebhookSender: f.Env.Deps.WebhookSender}
 	svc := d.Connectors()
 	svc.Runtime.Sealer = countedSealer{svc.Runtime.Sealer, calls}
 	svc.Runtime.Credentials = countedSealer{svc.Runtime.Credentials, calls}

@@ -5,6 +5,6 @@
 // value is (its Purpose) are the GCM additional data and the KMS encryption context, so a
 // sealed value opens only for the account, channel and purpose it was sealed for, and only
 // with the key it was sealed under. The plaintext data key is zeroed after use and never
-// logged. kms.go is the only file that touches the KMS SDK. docs/connectors.md says what is
-// stored and what never leaves.
+// logged. Keys is the KMS key; pkg/secrets/kmskeys, its implementation, is the only package
+// that touches the KMS SDK. docs/connectors.md says what is stored and what never leaves.
 package secrets

@@ -51,9 +51,9 @@ const (
 // remedy; a retry is not.
 var ErrCannotOpen = errors.New("the sealed value cannot be opened")
 
-// cannotOpen is the error of a value that does not open, of kind conflict (the stored
-// value is unusable), with why for the logs.
-func cannotOpen(why error) error {
+// CannotOpen is the error of a value that does not open, of kind conflict (the stored
+// value is unusable), with why for the logs; ErrCannotOpen is in its chain.
+func CannotOpen(why error) error {
 	return &errs.Error{Kind: errs.KindConflict, Message: "the stored secret cannot be opened; set it again",
 		Err: errors.Join(ErrCannotOpen, why)}
 }

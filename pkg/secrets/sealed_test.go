@@ -96,7 +96,7 @@ func TestAdditionalData(t *testing.T) {
 
 func TestCannotOpen(t *testing.T) {
 	t.Parallel()
-	err := cannotOpen(errors.New("tag mismatch"))
+	err := CannotOpen(errors.New("tag mismatch"))
 	if got, want := errs.KindOf(err), errs.KindConflict; got != want {
 		t.Errorf("kind %v, want %v", got, want)
 	}

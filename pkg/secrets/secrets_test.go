@@ -13,6 +13,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/secrets"
+	"github.com/multisell/multisell/pkg/secrets/kmskeys"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -89,7 +90,7 @@ func TestSealedHoldsNoSecret(t *testing.T) {
 	// The data key, as KMS gives it back for the blob the value holds (after the version
 	// and its length).
 	n := int(sealed[1])<<8 | int(sealed[2])
-	key, err := env.Deps.KMS.Decrypt(ctx, &kms.DecryptInput{
+	key, err := env.Stack.KMS.Decrypt(ctx, &kms.DecryptInput{
 		CiphertextBlob:    sealed[3 : 3+n],
 		EncryptionContext: map[string]string{"purpose": string(secrets.Credentials), "account": account, "channel": channel},
 	})
@@ -122,7 +123,7 @@ func TestOpenRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherKey := s
-	otherKey.Keys.KeyID = aws.ToString(other.KeyMetadata.KeyId)
+	otherKey.Keys = kmskeys.Keys{Client: env.Stack.KMS, KeyID: aws.ToString(other.KeyMetadata.KeyId)}
 	tampered := func(i int) secrets.Sealed {
 		out := bytes.Clone(sealed)
 		out[i] ^= 0x01

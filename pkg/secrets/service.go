@@ -27,7 +27,7 @@ func (s Service) Seal(ctx context.Context, account, channel string, plaintext []
 	if len(plaintext) > MaxPlaintext {
 		return nil, errs.TooLarge(fmt.Sprintf("a secret may have %d bytes at most", MaxPlaintext))
 	}
-	key, blob, err := s.Keys.dataKey(ctx, sub.encryptionContext())
+	key, blob, err := s.Keys.DataKey(ctx, sub.encryptionContext())
 	if err != nil {
 		return nil, fmt.Errorf("seal %s of channel %s: %w", s.Purpose, channel, err)
 	}
@@ -54,20 +54,20 @@ func (s Service) Open(ctx context.Context, account, channel string, sealed Seale
 	}
 	env, err := parse(sealed)
 	if err != nil {
-		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, cannotOpen(err))
+		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, CannotOpen(err))
 	}
-	key, err := s.Keys.decryptKey(ctx, env.keyBlob, sub.encryptionContext())
+	key, err := s.Keys.DecryptKey(ctx, env.keyBlob, sub.encryptionContext())
 	if err != nil {
 		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, err)
 	}
 	defer clear(key)
 	aead, err := gcm(key)
 	if err != nil {
-		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, cannotOpen(err))
+		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, CannotOpen(err))
 	}
 	plain, err := aead.Open(nil, env.nonce, env.ciphertext, sub.additionalData())
 	if err != nil {
-		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, cannotOpen(err))
+		return nil, fmt.Errorf("open %s of channel %s: %w", s.Purpose, channel, CannotOpen(err))
 	}
 	return plain, nil
 }

@@ -13,15 +13,17 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/app/kmsclient"
 )
 
 // New builds the clients of cfg over the AWS configuration the SDK's chain
 // finds in cfg's region (app.NewDeps: against the emulators, with their
-// dummy credentials).
+// dummy credentials), every optional one included: the CLI, the local stack
+// and the tests run every function's handler.
 func New(ctx context.Context, cfg app.Config) (*app.Deps, error) {
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(cfg.Region))
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return app.NewDeps(cfg, awsCfg), nil
+	return app.NewDeps(cfg, awsCfg, kmsclient.Keys), nil
 }
