@@ -17,7 +17,7 @@ import (
 )
 
 // AmazonChannel is the name of the demo channel the Amazon sandbox serves.
-const AmazonChannel = "Amazon Sandbox"
+const AmazonChannel = "Amazon (sandbox)"
 
 // The demo seller's marketplace (Amazon US) and how many products it lists.
 const (

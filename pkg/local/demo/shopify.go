@@ -18,7 +18,7 @@ import (
 )
 
 // ShopifyChannel is the name of the demo channel the Shopify sandbox serves.
-const ShopifyChannel = "Shopify Store"
+const ShopifyChannel = "Shopify (sandbox)"
 
 // shopifyListings is how many products the Shopify channel lists; shopifyOrders how many
 // orders its shop has when it is connected.
