@@ -115,15 +115,18 @@ type QuantityResult struct {
 }
 
 // Tracking is one shipment's tracking, to post on the channel's order DisplayRef.
+// CarrierName is the carrier as the channel type's rules name it ("Other" for one they do
+// not know), CarrierNameGiven as the merchant sent it.
 type Tracking struct {
-	DisplayRef     string
-	ShipmentID     string
-	CarrierName    string
-	TrackingNumber string
-	TrackingURL    string
-	ShippingMethod string
-	Items          []TrackingItem
-	ShippedAt      string
+	DisplayRef       string
+	ShipmentID       string
+	CarrierName      string
+	CarrierNameGiven string
+	TrackingNumber   string
+	TrackingURL      string
+	ShippingMethod   string
+	Items            []TrackingItem
+	ShippedAt        string
 }
 
 // TrackingItem is an order line a shipment carries (SKU is the line's channel SKU).

@@ -130,7 +130,7 @@ func trackingOf(m *shipments.TrackingMessage) Tracking {
 		items[i] = TrackingItem{OrderItemRef: it.OrderItemRef, SKU: it.SKU, Quantity: int64(it.Quantity)}
 	}
 	return Tracking{
-		DisplayRef: m.DisplayRef, ShipmentID: m.ShipmentID, CarrierName: m.CarrierName,
+		DisplayRef: m.DisplayRef, ShipmentID: m.ShipmentID, CarrierName: m.CarrierName, CarrierNameGiven: m.CarrierNameGiven,
 		TrackingNumber: m.TrackingNumber, TrackingURL: deref(m.TrackingURL),
 		ShippingMethod: deref(m.ShippingMethod), Items: items, ShippedAt: m.ShippedAt,
 	}

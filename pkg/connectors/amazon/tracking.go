@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -22,11 +23,15 @@ var carrierCodes = map[string]string{
 }
 
 // carrierCode is Amazon's carrierCode and carrierName of a shipment's carrier, by multisell's
-// Amazon carrier rules: a carrier Amazon lists by its code, any other as Other with the name.
-func carrierCode(name string) (code, carrierName string) {
+// Amazon carrier rules: a carrier Amazon lists by its code, any other as Other with the name
+// the merchant gave (the rules' name when none was given).
+func carrierCode(name, given string) (code, carrierName string) {
 	preferred := shipments.RulesFor("Amazon").Carrier(name)
 	if c, ok := carrierCodes[preferred]; ok {
 		return c, ""
+	}
+	if strings.TrimSpace(given) != "" {
+		return "Other", given
 	}
 	return "Other", name
 }
@@ -44,7 +49,7 @@ func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 	for i, it := range t.Items {
 		items[i] = map[string]any{"orderItemId": it.OrderItemRef, "quantity": it.Quantity}
 	}
-	code, name := carrierCode(t.CarrierName)
+	code, name := carrierCode(t.CarrierName, t.CarrierNameGiven)
 	pkg := map[string]any{"packageReferenceId": t.ShipmentID, "carrierCode": code, "trackingNumber": t.TrackingNumber,
 		"shipDate": shipped.UTC().Format(time.RFC3339), "orderItems": items}
 	if name != "" {

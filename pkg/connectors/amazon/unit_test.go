@@ -8,23 +8,26 @@ import (
 )
 
 // TestCarrierCode: a carrier by Amazon's carrier rules, as Amazon's code, any other as Other
-// with its name.
+// with the name the merchant gave (as the shipment message carries it: carrier_name "Other"
+// and carrier_name_given the merchant's spelling).
 func TestCarrierCode(t *testing.T) {
 	t.Parallel()
-	tests := []struct{ given, code, name string }{
-		{"UPS", "UPS", ""},
-		{"united parcel service", "UPS", ""},
-		{"FedEx", "FedEx", ""},
-		{"amzl", "Amazon Shipping", ""},
-		{"Royal Mail", "Royal Mail", ""},
-		{"Bob's Courier", "Other", "Bob's Courier"},
+	tests := []struct{ name, given, code, carrierName string }{
+		{"UPS", "ups", "UPS", ""},
+		{"united parcel service", "united parcel service", "UPS", ""},
+		{"FedEx", "FedEx", "FedEx", ""},
+		{"amzl", "amzl", "Amazon Shipping", ""},
+		{"Royal Mail", "royal mail", "Royal Mail", ""},
+		{"Other", "Bob's Courier", "Other", "Bob's Courier"},
+		{"Other", "", "Other", "Other"},
+		{"Bob's Courier", "", "Other", "Bob's Courier"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.given, func(t *testing.T) {
+		t.Run(tt.name+"/"+tt.given, func(t *testing.T) {
 			t.Parallel()
-			code, name := carrierCode(tt.given)
-			if got, want := [2]string{code, name}, [2]string{tt.code, tt.name}; got != want {
-				t.Errorf("carrierCode(%q) = %v, want %v", tt.given, got, want)
+			code, name := carrierCode(tt.name, tt.given)
+			if got, want := [2]string{code, name}, [2]string{tt.code, tt.carrierName}; got != want {
+				t.Errorf("carrierCode(%q, %q) = %v, want %v", tt.name, tt.given, got, want)
 			}
 		})
 	}

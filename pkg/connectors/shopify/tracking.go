@@ -78,7 +78,11 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 	if err != nil {
 		return fmt.Errorf("shopify: order %s: %w", t.DisplayRef, err)
 	}
-	tracking := map[string]any{"number": t.TrackingNumber, "company": t.CarrierName}
+	company := t.CarrierName
+	if company == "Other" && t.CarrierNameGiven != "" {
+		company = t.CarrierNameGiven // a carrier the Shopify rules do not know, as the merchant named it
+	}
+	tracking := map[string]any{"number": t.TrackingNumber, "company": company}
 	if t.TrackingURL != "" {
 		tracking["url"] = t.TrackingURL
 	}
