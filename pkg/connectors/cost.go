@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // Some channels limit calls by cost rather than by count (Shopify's GraphQL Admin API: each
@@ -66,11 +62,7 @@ func (s *Session) ReportCost(ctx context.Context, op string, st CostStatus) erro
 		return nil
 	}
 	id := bucketID(s.Account, s.Channel, op)
-	var u store.Update
-	u.SetValue("tat", store.N(b.tat))
-	u.SetValue("iv", store.N(b.iv))
-	u.SetValue(store.AttrTTL, store.N((b.tat+bucketTTL.Milliseconds())/1000))
-	if _, err := s.rt.update(ctx, id, u, types.ReturnValueNone); err != nil {
+	if err := s.rt.putBucket(ctx, id, b); err != nil {
 		return fmt.Errorf("report a bucket's cost status: %w", err)
 	}
 	s.rt.buckets.Store(id.text(), b)

@@ -135,6 +135,16 @@ func (r *Runtime) setInterval(ctx context.Context, id itemID, iv int64) error {
 	return nil
 }
 
+// putBucket sets the bucket id to b, whatever it held (a level the channel stated).
+func (r *Runtime) putBucket(ctx context.Context, id itemID, b bucket) error {
+	var u store.Update
+	u.SetValue("tat", store.N(b.tat))
+	u.SetValue("iv", store.N(b.iv))
+	u.SetValue(store.AttrTTL, store.N((b.tat+bucketTTL.Milliseconds())/1000))
+	_, err := r.update(ctx, id, u, types.ReturnValueNone)
+	return err
+}
+
 // tokenItem is the stored access token of a channel.
 type tokenItem struct {
 	Sealed   []byte `dynamodbav:"sealed"`
