@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/sandbox"
@@ -72,7 +73,7 @@ func (d *directory) Route(ctx context.Context, account, channel string) (push.Ro
 // it in rec.
 type recorder struct {
 	connectors.QueueInbox
-	rec *inbox
+	rec *connectorstest.Inbox
 }
 
 func (r recorder) SendOrders(ctx context.Context, account string, docs []json.RawMessage) error {
@@ -90,18 +91,12 @@ func (r recorder) SendResults(ctx context.Context, account string, results []jso
 }
 
 // ordersSent is how many times the order ref was sent.
-func (r recorder) ordersSent(ref string) int {
-	r.rec.mu.Lock()
-	defer r.rec.mu.Unlock()
-	return r.rec.orders[ref]
-}
+func (r recorder) ordersSent(ref string) int { return r.rec.Counts()[ref] }
 
 // resultsOf are the results sent for the channel.
 func (r recorder) resultsOf(channel string) []map[string]any {
-	r.rec.mu.Lock()
-	defer r.rec.mu.Unlock()
 	var out []map[string]any
-	for _, m := range r.rec.results {
+	for _, m := range r.rec.Results() {
 		if m["channel_uuid"] == channel {
 			out = append(out, m)
 		}
@@ -130,7 +125,7 @@ func functions(t *testing.T) *stack {
 		registerOnce.Do(func() { connectors.Register(sandbox.GenericConnector) })
 		s := &stack{env: env, dir: &directory{channels: map[[2]string]connectors.Channel{}}}
 		s.svc = env.Deps.Connectors()
-		s.inbox = recorder{QueueInbox: s.svc.Runtime.Inbox.(connectors.QueueInbox), rec: &inbox{}}
+		s.inbox = recorder{QueueInbox: s.svc.Runtime.Inbox.(connectors.QueueInbox), rec: &connectorstest.Inbox{}}
 		s.svc.Runtime.Inbox, s.svc.Runtime.Channels = s.inbox, s.dir
 		s.svc.Runtime.MaxWait = 10 * time.Second
 		s.svc.Directory, s.svc.Disconnector = s.dir, s.dir

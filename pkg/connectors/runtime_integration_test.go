@@ -2,9 +2,6 @@ package connectors_test
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +10,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -22,106 +19,14 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// sealer seals with AES-GCM under a test key, the account and channel as additional data,
-// as pkg/secrets does under KMS.
-type sealer struct{ aead cipher.AEAD }
-
-func newSealer(t *testing.T) sealer {
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sealer{aead}
-}
-
-func (s sealer) Seal(_ context.Context, account, channel string, plain []byte) ([]byte, error) {
-	nonce := make([]byte, s.aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return s.aead.Seal(nonce, nonce, plain, []byte(account+"/"+channel)), nil
-}
-
-func (s sealer) Open(_ context.Context, account, channel string, sealed []byte) ([]byte, error) {
-	n := s.aead.NonceSize()
-	if len(sealed) < n {
-		return nil, errors.New("sealed too short")
-	}
-	return s.aead.Open(nil, sealed[:n], sealed[n:], []byte(account+"/"+channel))
-}
-
-// inbox records what the runtime sends; fail, when set, decides whether a send of orders
-// fails (n counts those sends from 1).
-type inbox struct {
-	mu      sync.Mutex
-	sends   int
-	fail    func(n int) bool
-	orders  map[string]int // order ref -> times sent
-	results []map[string]any
-}
-
-func (in *inbox) SendOrders(_ context.Context, _ string, docs []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.sends++
-	if in.fail != nil && in.fail(in.sends) {
-		return errors.New("inbox unavailable")
-	}
-	if in.orders == nil {
-		in.orders = map[string]int{}
-	}
-	for _, d := range docs {
-		var o struct {
-			Ref string `json:"display_ref"`
-		}
-		_ = json.Unmarshal(d, &o)
-		in.orders[o.Ref]++
-	}
-	return nil
-}
-
-func (in *inbox) SendResults(_ context.Context, _ string, results []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, r := range results {
-		var m map[string]any
-		_ = json.Unmarshal(r, &m)
-		in.results = append(in.results, m)
-	}
-	return nil
-}
-
-// taken returns the orders sent so far and forgets them.
-func (in *inbox) taken() map[string]int {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	o := in.orders
-	in.orders = nil
-	return o
-}
-
-// channels is the one channel of a test.
-type channels struct{ ch connectors.Channel }
-
-func (c channels) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
-	if account != c.ch.Account || uuid != c.ch.UUID {
-		return connectors.Channel{}, errs.NotFound("Channel not found")
-	}
-	return c.ch, nil
-}
-
 // fixture is a test's account, channel on a generic sandbox seller, and runtimes (one per
 // instance of the functions: they share only the table).
 type fixture struct {
 	env     *testenv.Env
 	sb      *sandbox.Generic
 	ch      connectors.Channel
-	inbox   *inbox
-	sealer  sealer
+	inbox   *connectorstest.Inbox
+	sealer  connectorstest.Sealer
 	seller  string
 	secrets map[string]string
 }
@@ -141,7 +46,7 @@ func newFixture(t *testing.T, limits map[string]connectors.Limit) *fixture {
 	name := fmt.Sprintf("generic-%s-%d", t.Name(), time.Now().UnixNano())
 	connectors.Register(&sandbox.Connector{Name: name, ChannelType: name, Limits: limits})
 	registerOnce.Do(func() { connectors.Register(sandbox.GenericConnector) })
-	f := &fixture{env: env, sb: sb, inbox: &inbox{}, sealer: newSealer(t), seller: "client-1",
+	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), seller: "client-1",
 		secrets: map[string]string{"client_id": "client-1", "client_secret": "s3cr3t-value", "refresh_token": "refresh-value"}}
 	sb.AddSeller("client-1", "s3cr3t-value", "refresh-value")
 	acct := env.NewAccount(t, testenv.AccountOptions{})
@@ -155,7 +60,7 @@ func newFixture(t *testing.T, limits map[string]connectors.Limit) *fixture {
 // runtime is a new instance of the runtime.
 func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
 	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer, Inbox: f.inbox,
-		Channels: channels{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait,
+		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait,
 		Overlap: time.Second}
 }
 
@@ -259,7 +164,7 @@ func TestThrottledPushes(t *testing.T) {
 				}
 			}
 			var ok int
-			for _, r := range f.inbox.results {
+			for _, r := range f.inbox.Results() {
 				if r["ok"] != true {
 					t.Errorf("a failed result: %v", r)
 				}
@@ -288,21 +193,21 @@ func TestPollResumesAfterFailure(t *testing.T) {
 	if _, err := rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	f.inbox.taken()
+	f.inbox.TakeCounts()
 	for i := range 120 { // three pages of 50
 		f.order(fmt.Sprintf("N-%03d", i), base.Add(time.Duration(10+i)*time.Second))
 	}
-	f.inbox.fail = func(n int) bool { return n == 3 } // the second page of the next poll
+	f.inbox.SetFail(func(n int) bool { return n == 3 }) // the second page of the next poll
 	if _, err := rt.Poll(c, f.ch); err == nil {
 		t.Fatal("a poll whose inbox failed succeeded")
 	}
-	f.inbox.fail = nil
-	f.inbox.taken()
+	f.inbox.SetFail(nil)
+	f.inbox.TakeCounts()
 	res, err := rt.Poll(c, f.ch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := f.inbox.taken()
+	got := f.inbox.TakeCounts()
 	for i := range 120 {
 		if ref := fmt.Sprintf("N-%03d", i); got[ref] != 1 {
 			t.Errorf("after the failure, %s sent %d times, want 1", ref, got[ref])
@@ -315,7 +220,7 @@ func TestPollResumesAfterFailure(t *testing.T) {
 	if _, err := rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.inbox.taken(), map[string]int{"N-118": 1, "N-119": 1, "LATE": 1}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := f.inbox.TakeCounts(), map[string]int{"N-118": 1, "N-119": 1, "LATE": 1}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the next poll sent %v, want %v (the overlap and the new order)", got, want)
 	}
 }
@@ -353,7 +258,7 @@ func TestPollersRacing(t *testing.T) {
 				cursors[r.Since]++
 			}
 		}
-		for ref, n := range f.inbox.taken() {
+		for ref, n := range f.inbox.TakeCounts() {
 			sent[ref] += n
 		}
 	}
@@ -433,8 +338,8 @@ func TestRefusalsDisconnect(t *testing.T) {
 	}
 	// A push of the disconnected channel answers failed with the reason.
 	rep := rt.Push(c, []connectors.Message{f.quantity("SKU", 1, 1)})
-	if len(rep.Disconnected) != 1 || len(f.inbox.results) != 1 || f.inbox.results[0]["ok"] != false {
-		t.Errorf("push after disconnection: %+v, results %v", rep, f.inbox.results)
+	if len(rep.Disconnected) != 1 || len(f.inbox.Results()) != 1 || f.inbox.Results()[0]["ok"] != false {
+		t.Errorf("push after disconnection: %+v, results %v", rep, f.inbox.Results())
 	}
 }
 
@@ -506,8 +411,8 @@ func TestPushTracking(t *testing.T) {
 		{"type": "shipment.result", "channel_uuid": f.ch.UUID, "shipment_id": "sh-2", "ok": false,
 			"error": "generic: status 404: order 999 not found"},
 	}
-	if fmt.Sprint(f.inbox.results) != fmt.Sprint(want) {
-		t.Errorf("results %v\nwant %v", f.inbox.results, want)
+	if fmt.Sprint(f.inbox.Results()) != fmt.Sprint(want) {
+		t.Errorf("results %v\nwant %v", f.inbox.Results(), want)
 	}
 	if got := f.sb.Fulfillments(f.seller, "111-222"); len(got) != 1 || got[0].TrackingNumber != "9400" || got[0].Carrier != "USPS" {
 		t.Errorf("the sandbox's order has %+v", got)

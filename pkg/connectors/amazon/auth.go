@@ -28,17 +28,15 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 	var t struct {
 		AccessToken string `json:"access_token"`
 		ExpiresIn   int64  `json:"expires_in"`
-		Error       string `json:"error"`
-		Description string `json:"error_description"`
+	}
+	if resp.Status/100 != 2 {
+		e := connectors.ParseOAuthError(resp.Body)
+		if e.Code == "invalid_grant" || e.Code == "invalid_client" || e.Code == "unauthorized_client" {
+			return connectors.Token{}, &connectors.AuthError{Message: e.Message()}
+		}
+		return connectors.Token{}, fmt.Errorf("amazon token: status %d: %s", resp.Status, e.Message())
 	}
 	jerr := json.Unmarshal(resp.Body, &t)
-	if resp.Status/100 != 2 {
-		msg := strings.TrimSpace(t.Error + ": " + t.Description)
-		if t.Error == "invalid_grant" || t.Error == "invalid_client" || t.Error == "unauthorized_client" {
-			return connectors.Token{}, &connectors.AuthError{Message: msg}
-		}
-		return connectors.Token{}, fmt.Errorf("amazon token: status %d: %s", resp.Status, msg)
-	}
 	if jerr != nil || t.AccessToken == "" || t.ExpiresIn <= 0 {
 		slog.Warn("amazon: malformed token answer", "channel", s.Channel)
 		return connectors.Token{}, fmt.Errorf("amazon token: the answer has no access_token and expires_in")

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/secrets"
@@ -28,71 +27,6 @@ const (
 	marketplace = "ATVPDKIKX0DER"
 )
 
-// inbox records what the runtime sends to the channel inbox.
-type inbox struct {
-	mu      sync.Mutex
-	orders  map[string][]map[string]any // display_ref -> the documents sent, in order
-	sends   int
-	results []map[string]any
-}
-
-func (in *inbox) SendOrders(_ context.Context, _ string, docs []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.sends++
-	if in.orders == nil {
-		in.orders = map[string][]map[string]any{}
-	}
-	for _, d := range docs {
-		var m map[string]any
-		if err := json.Unmarshal(d, &m); err != nil {
-			return err
-		}
-		ref, _ := m["display_ref"].(string)
-		in.orders[ref] = append(in.orders[ref], m)
-	}
-	return nil
-}
-
-func (in *inbox) SendResults(_ context.Context, _ string, results []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, r := range results {
-		var m map[string]any
-		_ = json.Unmarshal(r, &m)
-		in.results = append(in.results, m)
-	}
-	return nil
-}
-
-// take returns the orders sent so far and forgets them.
-func (in *inbox) take() map[string][]map[string]any {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	o := in.orders
-	in.orders = nil
-	return o
-}
-
-// takeResults returns the results sent so far and forgets them.
-func (in *inbox) takeResults() []map[string]any {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	r := in.results
-	in.results = nil
-	return r
-}
-
-// oneChannel is the one channel of a test.
-type oneChannel struct{ ch connectors.Channel }
-
-func (c oneChannel) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
-	if account != c.ch.Account || uuid != c.ch.UUID {
-		return connectors.Channel{}, errs.NotFound("Channel not found")
-	}
-	return c.ch, nil
-}
-
 // fixture is a test's account and its Amazon channel on a sandbox of its own, served by a
 // connector registered under the test's name (its limits and settings).
 type fixture struct {
@@ -100,7 +34,7 @@ type fixture struct {
 	sb    *amazonsb.Amazon
 	conn  *amazon.Connector
 	ch    connectors.Channel
-	inbox *inbox
+	inbox *connectorstest.Inbox
 	creds map[string]string
 }
 
@@ -133,7 +67,7 @@ func newFixture(t *testing.T, conn *amazon.Connector, limits map[string]connecto
 	conn.Name = fmt.Sprintf("amazon-%s-%d", t.Name(), time.Now().UnixNano())
 	conn.ChannelType = conn.Name
 	connectors.Register(conn)
-	f := &fixture{env: env, sb: sb, conn: conn, inbox: &inbox{}, creds: map[string]string{
+	f := &fixture{env: env, sb: sb, conn: conn, inbox: &connectorstest.Inbox{}, creds: map[string]string{
 		"refresh_token": "Atzr|refresh", "client_id": "amzn1.application-oa2-client.test", "client_secret": "s3cr3t",
 		"seller_id": sellerID, "marketplace_id": marketplace}}
 	sb.AddSeller(sellerID, marketplace, f.creds["client_id"], f.creds["client_secret"], f.creds["refresh_token"])
@@ -166,7 +100,7 @@ func (k kms) Open(ctx context.Context, account, channel string, sealed []byte) (
 // runtime is a new instance of the runtime (maxWait 0: the default).
 func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
 	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer(), Inbox: f.inbox,
-		Channels: oneChannel{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
+		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
 }
 
 // session is a session of the channel, as the runtime builds it.

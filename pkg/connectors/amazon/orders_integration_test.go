@@ -29,7 +29,7 @@ func TestOrdersImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := f.inbox.take()
+	got := f.inbox.TakeOrders()
 	if res.Pages != 3 || res.Orders != 250 || len(got) != 250 {
 		t.Fatalf("poll: %d pages, %d orders, %d distinct, want 3, 250, 250", res.Pages, res.Orders, len(got))
 	}
@@ -63,7 +63,7 @@ func TestOrdersImport(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The cursor is the newest change minus the overlap: the newest order comes again.
-		if got := len(f.inbox.take()); got > 1 {
+		if got := len(f.inbox.TakeOrders()); got > 1 {
 			t.Errorf("a quiet poll sent %d orders", got)
 		}
 		if got := f.sb.Calls(amazon.OpGetOrders) - before; got != 1 {
@@ -81,7 +81,7 @@ func TestOrdersImport(t *testing.T) {
 		if _, err := rt.Poll(c, f.ch); err != nil {
 			t.Fatal(err)
 		}
-		got := f.inbox.take()
+		got := f.inbox.TakeOrders()
 		shipped, cancelled := got["111-0000010-0000001"], got["111-0000011-0000001"]
 		if len(shipped) != 1 || len(cancelled) != 1 {
 			t.Fatalf("changed orders sent %d and %d times, want once each", len(shipped), len(cancelled))
@@ -103,13 +103,13 @@ func TestOrdersImport(t *testing.T) {
 		if _, err := rt.Poll(c, f.ch); err == nil {
 			t.Fatal("a poll whose getOrderItems failed succeeded")
 		}
-		if got := f.inbox.take(); len(got) != 0 {
+		if got := f.inbox.TakeOrders(); len(got) != 0 {
 			t.Errorf("the failed poll sent %d orders, want none", len(got))
 		}
 		if _, err := rt.Poll(c, f.ch); err != nil {
 			t.Fatal(err)
 		}
-		got := f.inbox.take()
+		got := f.inbox.TakeOrders()
 		for i := range 5 {
 			if ref := fmt.Sprintf("112-%07d-0000001", i); len(got[ref]) != 1 {
 				t.Errorf("after the failure, %s sent %d times, want once", ref, len(got[ref]))
@@ -130,7 +130,7 @@ func TestPendingOrder(t *testing.T) {
 	if _, err := rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	doc := f.inbox.take()["113-0000001-0000001"]
+	doc := f.inbox.TakeOrders()["113-0000001-0000001"]
 	if len(doc) != 1 || doc[0]["payment_status"] != "none" || doc[0]["items"].([]any)[0].(map[string]any)["status"] != "Pending" {
 		t.Fatalf("pending order: %v", doc)
 	}
@@ -138,7 +138,7 @@ func TestPendingOrder(t *testing.T) {
 	if _, err := rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	if doc := f.inbox.take()["113-0000001-0000001"]; len(doc) != 1 || doc[0]["payment_status"] != "all" {
+	if doc := f.inbox.TakeOrders()["113-0000001-0000001"]; len(doc) != 1 || doc[0]["payment_status"] != "all" {
 		t.Fatalf("unshipped order: %v", doc)
 	}
 }
@@ -178,13 +178,13 @@ func TestBadAnswers(t *testing.T) {
 			if err == nil || !contains(err.Error(), tt.want) {
 				t.Fatalf("poll: %v, want an error saying %q", err, tt.want)
 			}
-			if got := f.inbox.take(); len(got) != 0 {
+			if got := f.inbox.TakeOrders(); len(got) != 0 {
 				t.Errorf("the failed poll sent %d orders, want none", len(got))
 			}
 			if _, err := rt.Poll(c, f.ch); err != nil {
 				t.Fatal(err)
 			}
-			if got := f.inbox.take(); len(got) != 3 {
+			if got := f.inbox.TakeOrders(); len(got) != 3 {
 				t.Errorf("the next poll sent %d orders, want 3", len(got))
 			}
 		})

@@ -32,7 +32,7 @@ func (f *fixture) listings(n int) []connectors.Message {
 func (f *fixture) checkPushed(t *testing.T, n int) {
 	t.Helper()
 	results := map[string]map[string]any{}
-	for _, r := range f.inbox.takeResults() {
+	for _, r := range f.inbox.TakeResults() {
 		results[r["channel_sku"].(string)] = r
 	}
 	if len(results) != n {
@@ -122,7 +122,7 @@ func TestFeed(t *testing.T) {
 	f.sb.FeedDelay = 3 * time.Second
 	rep := f.runtime(0).Push(c, msgs)
 	wantOutcomes(t, rep, true)
-	if got := f.inbox.takeResults(); len(got) != 0 {
+	if got := f.inbox.TakeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a feed not done, want none", len(got))
 	}
 	time.Sleep(1500 * time.Millisecond)
@@ -151,7 +151,7 @@ func TestTracking(t *testing.T) {
 		shipments.TrackingItem{OrderItemRef: "115-0000001-0000001-2", SKU: "SKU-B", Quantity: 1})
 	f.sb.RefuseNext(amazon.OpConfirmShipment, amazonsb.Error{Code: "InvalidInput", Message: "Invalid carrier code"})
 	f.runtime(0).Push(c, []connectors.Message{msg})
-	res := f.inbox.takeResults()
+	res := f.inbox.TakeResults()
 	if len(res) != 1 || res[0]["ok"] != false || !strings.Contains(fmt.Sprint(res[0]["error"]), "InvalidInput: Invalid carrier code") {
 		t.Fatalf("refused: %v, want failed with Amazon's message", res)
 	}
@@ -159,7 +159,7 @@ func TestTracking(t *testing.T) {
 		t.Fatalf("%d confirmations after a refusal", len(got))
 	}
 	f.runtime(0).Push(c, []connectors.Message{msg})
-	if res := f.inbox.takeResults(); len(res) != 1 || res[0]["ok"] != true {
+	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
 		t.Fatalf("retry: %v, want ok", res)
 	}
 	got := f.sb.Confirmations(sellerID, "115-0000001-0000001")
@@ -191,7 +191,7 @@ func TestThrottled(t *testing.T) {
 	f.sb.ThrottleNext(amazon.OpPatchListingsItem, 1, 3*time.Second)
 	rep := f.runtime(time.Second).Push(c, msgs)
 	wantOutcomes(t, rep, true)
-	if got := f.inbox.takeResults(); len(got) != 0 {
+	if got := f.inbox.TakeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a throttled push", len(got))
 	}
 	time.Sleep(time.Until(rep.Outcomes[0].RetryAt))

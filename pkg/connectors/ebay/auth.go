@@ -43,13 +43,9 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 // parseToken reads the token endpoint's answer of status at now.
 func parseToken(status int, body []byte, now time.Time) (connectors.Token, error) {
 	if status/100 != 2 {
-		var e TokenError
-		_ = json.Unmarshal(body, &e)
-		msg := e.Error
-		if e.Description != "" {
-			msg += ": " + e.Description
-		}
-		if status/100 == 4 && (e.Error == "invalid_grant" || e.Error == "invalid_client" || status == http.StatusUnauthorized) {
+		e := connectors.ParseOAuthError(body)
+		msg := e.Message()
+		if status/100 == 4 && (e.Code == "invalid_grant" || e.Code == "invalid_client" || status == http.StatusUnauthorized) {
 			return connectors.Token{}, &connectors.AuthError{Message: msg}
 		}
 		return connectors.Token{}, fmt.Errorf("ebay token: status %d: %s", status, clip(msg, string(body)))

@@ -29,12 +29,12 @@ func TestOrdersImportOnce(t *testing.T) {
 	ch := f.ch
 
 	// A poll whose second page the inbox refuses keeps the cursor.
-	f.inbox.fail = func(n int) bool { return n == 2 }
+	f.inbox.SetFail(func(n int) bool { return n == 2 })
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil {
 		t.Fatal("poll with a failing inbox: no error")
 	}
-	f.inbox.fail = nil
-	_ = f.inbox.taken()
+	f.inbox.SetFail(nil)
+	_ = f.inbox.TakeOrders()
 	// A poll eBay fails keeps it too.
 	f.sb.FailNext(sbx.OpGetOrders, 1)
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil {
@@ -44,7 +44,7 @@ func TestOrdersImportOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.taken()
+	docs := f.inbox.TakeOrders()
 	if got, want := res.Pages, 3; got != want {
 		t.Errorf("pages: got %d, want %d", got, want)
 	}
@@ -82,7 +82,7 @@ func TestOrdersImportOnce(t *testing.T) {
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil || !strings.Contains(err.Error(), "no lineItems") {
 		t.Fatalf("poll of an unreadable order: got %v, want its error", err)
 	}
-	if got := len(f.inbox.taken()); got != 0 {
+	if got := len(f.inbox.TakeOrders()); got != 0 {
 		t.Errorf("a page with an unreadable order sent %d orders, want none", got)
 	}
 	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *ebay.Order) {
@@ -91,7 +91,7 @@ func TestOrdersImportOnce(t *testing.T) {
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err != nil {
 		t.Fatal(err)
 	}
-	docs = f.inbox.taken()
+	docs = f.inbox.TakeOrders()
 	for _, tc := range []struct{ ref, field, want string }{
 		{"11-00001-00001", "payment_status", "all"},
 		{"11-00010-00001", "status", "FULFILLED"},
@@ -146,7 +146,7 @@ func TestQuantities(t *testing.T) {
 	if got, want := f.sb.Calls(sbx.OpBulkQuantity), 1+5; got != want {
 		t.Errorf("bulk calls: got %d, want %d (one 429, then 120 in 5)", got, want)
 	}
-	results := f.inbox.takenResults()
+	results := f.inbox.TakeResults()
 	if got, want := len(results), 120; got != want {
 		t.Fatalf("results: got %d, want %d", got, want)
 	}
@@ -199,7 +199,7 @@ func TestRevisionLimit(t *testing.T) {
 	if o := rep.Outcomes[2]; !o.RetryAt.IsZero() || o.Err != nil {
 		t.Errorf("COLD: %+v, want done", o)
 	}
-	results := f.inbox.takenResults()
+	results := f.inbox.TakeResults()
 	if got, want := len(results), burst+1; got != want {
 		t.Errorf("results: got %d, want %d (none for the listing put off)", got, want)
 	}
@@ -242,12 +242,12 @@ func TestTracking(t *testing.T) {
 	if g, want := fmt.Sprint(got[0]), "{[{12-00001-00001-1 2} {12-00001-00001-2 1}] 2026-11-20T10:00:00.000Z RoyalMail 9400S1}"; g != want {
 		t.Errorf("fulfillment: got %s, want %s", g, want)
 	}
-	if r := f.inbox.takenResults(); len(r) != 1 || r[0]["ok"] != true {
+	if r := f.inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true {
 		t.Errorf("results %v, want one ok", r)
 	}
 	rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S2", "USPS",
 		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 1})})
-	r := f.inbox.takenResults()
+	r := f.inbox.TakeResults()
 	if len(r) != 1 || r[0]["ok"] != false || !strings.Contains(fmt.Sprint(r[0]["error"]), "exceeds what remains to ship") {
 		t.Errorf("refused shipment results %v, want failed with eBay's message", r)
 	}

@@ -3,11 +3,7 @@ package ebay_test
 import (
 	"bytes"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,8 +12,8 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
-	"github.com/multisell/multisell/pkg/errs"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -27,105 +23,6 @@ import (
 func TestMain(m *testing.M) {
 	connectors.Register(ebay.Connector)
 	testenv.Main(m)
-}
-
-// sealer seals with AES-GCM under a test key, as pkg/secrets does under KMS.
-type sealer struct{ aead cipher.AEAD }
-
-func newSealer(t *testing.T) sealer {
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sealer{aead}
-}
-
-func (s sealer) Seal(_ context.Context, account, channel string, plain []byte) ([]byte, error) {
-	nonce := make([]byte, s.aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return s.aead.Seal(nonce, nonce, plain, []byte(account+"/"+channel)), nil
-}
-
-func (s sealer) Open(_ context.Context, account, channel string, sealed []byte) ([]byte, error) {
-	n := s.aead.NonceSize()
-	if len(sealed) < n {
-		return nil, errors.New("sealed too short")
-	}
-	return s.aead.Open(nil, sealed[:n], sealed[n:], []byte(account+"/"+channel))
-}
-
-// inbox records what the runtime sends; fail, when set, decides whether the n-th send of
-// orders fails.
-type inbox struct {
-	mu      sync.Mutex
-	sends   int
-	fail    func(n int) bool
-	docs    map[string][]map[string]any // display_ref -> documents sent
-	results []map[string]any
-}
-
-func (in *inbox) SendOrders(_ context.Context, _ string, docs []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.sends++
-	if in.fail != nil && in.fail(in.sends) {
-		return errors.New("inbox unavailable")
-	}
-	if in.docs == nil {
-		in.docs = map[string][]map[string]any{}
-	}
-	for _, d := range docs {
-		var m map[string]any
-		_ = json.Unmarshal(d, &m)
-		ref, _ := m["display_ref"].(string)
-		in.docs[ref] = append(in.docs[ref], m)
-	}
-	return nil
-}
-
-func (in *inbox) SendResults(_ context.Context, _ string, results []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, r := range results {
-		var m map[string]any
-		_ = json.Unmarshal(r, &m)
-		in.results = append(in.results, m)
-	}
-	return nil
-}
-
-// taken returns the documents sent so far and forgets them.
-func (in *inbox) taken() map[string][]map[string]any {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	d := in.docs
-	in.docs = nil
-	return d
-}
-
-// takenResults returns the results sent so far and forgets them.
-func (in *inbox) takenResults() []map[string]any {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	r := in.results
-	in.results = nil
-	return r
-}
-
-// channels is the one channel of a test.
-type channels struct{ ch connectors.Channel }
-
-func (c channels) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
-	if account != c.ch.Account || uuid != c.ch.UUID {
-		return connectors.Channel{}, errs.NotFound("Channel not found")
-	}
-	return c.ch, nil
 }
 
 // exchange is one request to the sandbox and its answer, as the connector sent and got it.
@@ -168,8 +65,8 @@ type fixture struct {
 	env    *testenv.Env
 	sb     *sbx.Sandbox
 	ch     connectors.Channel
-	inbox  *inbox
-	sealer sealer
+	inbox  *connectorstest.Inbox
+	sealer connectorstest.Sealer
 	rec    *recorder
 	seller string
 	// models: eBay's documents are loaded; every exchange is checked against them.
@@ -193,7 +90,7 @@ func newFixture(t *testing.T) *fixture {
 	sb.SetLimit(sbx.OpBulkQuantity, ebay.Limits[ebay.OpInventory].Rate, ebay.Limits[ebay.OpInventory].Burst)
 	sb.SetLimit(sbx.OpToken, ebay.Limits[ebay.OpToken].Rate, ebay.Limits[ebay.OpToken].Burst)
 	sb.AddSeller(seller, "s3cr3t-value", "refresh-value", "EBAY_US")
-	f := &fixture{env: env, sb: sb, inbox: &inbox{}, sealer: newSealer(t), rec: &recorder{}, seller: seller}
+	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &recorder{}, seller: seller}
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "ebay",
 		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + sbx.TokenPath}}
@@ -208,7 +105,7 @@ func newFixture(t *testing.T) *fixture {
 // runtime is a new instance of the runtime.
 func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
 	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer, Inbox: f.inbox,
-		Channels: channels{f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait,
+		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait,
 		Overlap: time.Second, HTTP: &http.Client{Transport: f.rec, Timeout: 30 * time.Second}}
 }
 

@@ -173,9 +173,3 @@ type TokenAnswer struct {
 	ExpiresIn   int64  `json:"expires_in"`
 	TokenType   string `json:"token_type"`
 }
-
-// TokenError is the token endpoint's refusal.
-type TokenError struct {
-	Error       string `json:"error"`
-	Description string `json:"error_description"`
-}

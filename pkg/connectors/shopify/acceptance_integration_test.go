@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 )
@@ -31,7 +32,7 @@ func TestPollOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, _ := f.inbox.take()
+	docs := f.inbox.TakeDocs()
 	seen := map[string]int{}
 	for _, d := range docs {
 		seen[d["display_ref"].(string)]++
@@ -60,7 +61,7 @@ func TestPollOrders(t *testing.T) {
 	if _, err := f.rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	docs, _ = f.inbox.take()
+	docs = f.inbox.TakeDocs()
 	byRef := map[string]map[string]any{}
 	for _, d := range docs {
 		byRef[d["display_ref"].(string)] = d
@@ -80,9 +81,8 @@ func TestPollOrders(t *testing.T) {
 	for i := range 200 {
 		orders = append(orders, f.sb.PutOrder(f.token, time.Now().Add(time.Duration(i)*time.Millisecond), sbx.LineInput{SKU: "MUG-1", Quantity: 1, Price: "12.50"}))
 	}
-	f.inbox.mu.Lock()
-	f.inbox.sends, f.inbox.failOrders = 0, 2
-	f.inbox.mu.Unlock()
+	sent := f.inbox.Sends()
+	f.inbox.SetFail(func(n int) bool { return n == sent+2 })
 	if _, err := f.rt.Poll(c, f.ch); err == nil {
 		t.Fatal("a poll whose second page the inbox refused did not fail")
 	}
@@ -93,7 +93,7 @@ func TestPollOrders(t *testing.T) {
 	if _, err := f.rt.Poll(c, f.ch); err != nil {
 		t.Fatal(err)
 	}
-	docs, _ = f.inbox.take()
+	docs = f.inbox.TakeDocs()
 	seen = map[string]int{}
 	for _, d := range docs {
 		seen[d["display_ref"].(string)]++
@@ -302,7 +302,7 @@ func TestThrottledWaits(t *testing.T) {
 	f.sb.SetBucket(f.token, 100, 50)
 	f.sb.Spend(f.token, 100)
 	rep := f.rt.Push(c, []connectors.Message{f.quantity("A", item, 3)})
-	_, results := f.inbox.take()
+	results := f.inbox.TakeResults()
 	if o := rep.Outcomes[0]; o.Err != nil || !o.RetryAt.IsZero() || len(results) != 1 || results[0]["ok"] != true {
 		t.Fatalf("outcome %+v, results %v: want synced", o, results)
 	}
@@ -315,7 +315,7 @@ func TestThrottledWaits(t *testing.T) {
 	f.sb.Spend(f.token, 100)
 	f.rt.MaxWait = time.Second
 	rep = f.rt.Push(c, []connectors.Message{f.quantity("A", item, 4)})
-	_, results = f.inbox.take()
+	results = f.inbox.TakeResults()
 	if o := rep.Outcomes[0]; o.Err != nil || o.RetryAt.IsZero() || len(results) != 0 {
 		t.Errorf("outcome %+v, results %v: want put off", o, results)
 	}
@@ -351,9 +351,9 @@ func TestBadAnswers(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			f.ch.Endpoints.API = srv.URL
-			f.rt.Channels = oneChannel{f.ch}
+			f.rt.Channels = connectorstest.Channels{Ch: f.ch}
 			rep := f.rt.Push(ctx(t, 30*time.Second), []connectors.Message{f.quantity("A", "gid://shopify/InventoryItem/1", 3)})
-			_, results := f.inbox.take()
+			results := f.inbox.TakeResults()
 			got := "put off"
 			if len(results) == 1 {
 				got = fmt.Sprint(results[0]["ok"], " ", results[0]["error"])

@@ -3,7 +3,6 @@ package shopify_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -15,8 +14,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
-	"github.com/multisell/multisell/pkg/errs"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -34,70 +33,13 @@ type plain struct{}
 func (plain) Seal(_ context.Context, _, _ string, b []byte) ([]byte, error) { return b, nil }
 func (plain) Open(_ context.Context, _, _ string, b []byte) ([]byte, error) { return b, nil }
 
-// inbox records the documents and results the runtime sends; failOrders, when set, fails
-// the n-th send of orders (from 1).
-type inbox struct {
-	mu         sync.Mutex
-	sends      int
-	failOrders int
-	docs       []map[string]any
-	results    []map[string]any
-}
-
-func (in *inbox) SendOrders(_ context.Context, _ string, docs []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.sends++
-	if in.sends == in.failOrders {
-		return fmt.Errorf("inbox unavailable")
-	}
-	for _, d := range docs {
-		var m map[string]any
-		if err := json.Unmarshal(d, &m); err != nil {
-			return err
-		}
-		in.docs = append(in.docs, m)
-	}
-	return nil
-}
-
-func (in *inbox) SendResults(_ context.Context, _ string, results []json.RawMessage) error {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, r := range results {
-		var m map[string]any
-		_ = json.Unmarshal(r, &m)
-		in.results = append(in.results, m)
-	}
-	return nil
-}
-
-// take returns what was sent so far and forgets it.
-func (in *inbox) take() (docs, results []map[string]any) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	docs, results = in.docs, in.results
-	in.docs, in.results = nil, nil
-	return docs, results
-}
-
-// oneChannel is the channel of a test.
-type oneChannel struct{ ch connectors.Channel }
-
-func (c oneChannel) Channel(_ context.Context, account, uuid string) (connectors.Channel, error) {
-	if account != c.ch.Account || uuid != c.ch.UUID {
-		return connectors.Channel{}, errs.NotFound("Channel not found")
-	}
-	return c.ch, nil
-}
-
 // fixture is a test's account, its Shopify channel on a sandbox shop, and a runtime.
 type fixture struct {
 	sb       *sbx.Shop
 	token    string
 	location string
 	ch       connectors.Channel
-	inbox    *inbox
+	inbox    *connectorstest.Inbox
 	rt       *connectors.Runtime
 }
 
@@ -110,13 +52,13 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	f := &fixture{sb: sb, token: "shpat_" + store.NewID(), inbox: &inbox{}}
+	f := &fixture{sb: sb, token: "shpat_" + store.NewID(), inbox: &connectorstest.Inbox{}}
 	f.location = sb.AddShop(f.token, "sandbox.myshopify.com")
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	creds, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "access_token": f.token, "location_id": f.location})
 	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "shopify", Credentials: creds,
 		Endpoints: connectors.Endpoints{API: sb.URL}}
-	f.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: plain{}, Inbox: f.inbox, Channels: oneChannel{f.ch},
+	f.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: plain{}, Inbox: f.inbox, Channels: connectorstest.Channels{Ch: f.ch},
 		Policy: webhookhttp.Policy{Local: true}, MaxWait: 10 * time.Second, Overlap: time.Second}
 	return f
 }
@@ -160,7 +102,7 @@ func (f *fixture) push(t *testing.T, c context.Context, msgs []connectors.Messag
 			t.Fatalf("outcome %+v, want done", o)
 		}
 	}
-	_, results := f.inbox.take()
+	results := f.inbox.TakeResults()
 	return results
 }
 

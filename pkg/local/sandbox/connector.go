@@ -190,15 +190,7 @@ func answerError(resp *connectors.Response) error {
 	if resp.Status/100 == 2 {
 		return nil
 	}
-	var e struct {
-		Error       string `json:"error"`
-		Description string `json:"error_description"`
-	}
-	_ = json.Unmarshal(resp.Body, &e)
-	msg := e.Error
-	if e.Description != "" {
-		msg = e.Error + ": " + e.Description
-	}
+	msg := connectors.ParseOAuthError(resp.Body).Message()
 	if resp.Status == http.StatusUnauthorized {
 		return &connectors.AuthError{Message: msg}
 	}

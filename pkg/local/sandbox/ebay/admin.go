@@ -2,14 +2,11 @@ package ebay
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -32,24 +29,14 @@ type state struct {
 func Open(file string) (*Sandbox, error) {
 	s := newSandbox()
 	var st state
-	data, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("ebay sandbox: read its state: %w", err)
-	default:
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, fmt.Errorf("ebay sandbox: read its state %s: %w", file, err)
-		}
+	if err := sandbox.ReadState(file, &st); err != nil {
+		return nil, err
 	}
 	if st.Sellers != nil {
 		s.sellers = st.Sellers
 	}
 	if st.Tokens != nil {
 		s.tokens = st.Tokens
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return nil, fmt.Errorf("ebay sandbox: %w", err)
 	}
 	if err := s.StartAt(st.Addr); err != nil {
 		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
@@ -77,18 +64,7 @@ func (s *Sandbox) saveLocked() {
 
 // writeLocked writes the state to the file atomically (the lock held).
 func (s *Sandbox) writeLocked() error {
-	data, err := json.Marshal(state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens})
-	if err != nil {
-		return fmt.Errorf("ebay sandbox: %w", err)
-	}
-	tmp := s.file + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return fmt.Errorf("ebay sandbox: write its state: %w", err)
-	}
-	if err := os.Rename(tmp, s.file); err != nil {
-		return fmt.Errorf("ebay sandbox: write its state: %w", err)
-	}
-	return nil
+	return sandbox.WriteState(s.file, state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens})
 }
 
 // AddSeller opens a seller account for the client id, its secret and refresh token, on the

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/multisell/multisell/pkg/connectors"
 	conn "github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
@@ -107,7 +108,7 @@ func writeError(w http.ResponseWriter, status, id int, domain, category, msg str
 // token serves the refresh-token grant.
 func (s *Sandbox) token(w http.ResponseWriter, r *http.Request) {
 	refuse := func(status int, code, desc string) {
-		sandbox.WriteJSON(w, status, conn.TokenError{Error: code, Description: desc})
+		sandbox.WriteJSON(w, status, connectors.OAuthError{Code: code, Description: desc})
 	}
 	id, secret, ok := basicAuth(r.Header.Get("Authorization"))
 	if !ok {
