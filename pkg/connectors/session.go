@@ -158,13 +158,28 @@ func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limi
 		if stored.iv <= 0 {
 			stored.iv = interval(lim.Rate) // the item is gone (TTL): a new bucket
 		}
-		s.rt.buckets.Store(id.text(), stored)
 		if ok {
+			if late := s.rt.now().UnixMilli() - ms; late > lateTake {
+				// The take's own write was slow: the call goes out late, and the next
+				// caller's slot, an interval after this one's, could reach the channel too
+				// soon after it. Move the bucket on by the delay.
+				stored.tat += late
+				if err := s.rt.blockBucket(ctx, id, stored.tat, stored.iv); err != nil {
+					return err
+				}
+			}
+			s.rt.buckets.Store(id.text(), stored)
 			return nil
 		}
+		s.rt.buckets.Store(id.text(), stored)
 		hint = stored
 	}
 }
+
+// lateTake (ms) is how much later than its slot a call may go out before its bucket is
+// moved on by the delay (takeBucket): a DynamoDB write takes a few milliseconds, so only a
+// slow one (an instance paused, a table throttled) costs the extra write.
+const lateTake = 50
 
 // bucketHint is the bucket id as this instance last saw it, else a full bucket of lim.
 func bucketHint(r *Runtime, id itemID, lim Limit) bucket {
