@@ -45,7 +45,7 @@ type Generic struct {
 	tokens  map[string]token
 	// file, when set, keeps the state across restarts (OpenGeneric): written after every
 	// change.
-	file string
+	file StateFile
 }
 
 // seller is one seller's shop (in JSON in a Generic's file).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 )
@@ -40,6 +41,42 @@ func WriteState(file string, v any) error {
 	}
 	if err := os.Rename(tmp, file); err != nil {
 		return fmt.Errorf("sandbox: write its state: %w", err)
+	}
+	return nil
+}
+
+// StateFile is the file a sandbox keeps its state in ("" for none: a test's sandbox, in
+// memory only). Its methods are called with the sandbox's lock held.
+type StateFile string
+
+// Save writes the state state returns, unless there is no file; a failure is logged: the
+// sandbox keeps serving from memory.
+func (f StateFile) Save(state func() any) {
+	if f == "" {
+		return
+	}
+	if err := WriteState(string(f), state()); err != nil {
+		slog.Warn("sandbox state not saved", "file", string(f), "error", err.Error())
+	}
+}
+
+// OpenState starts srv as every sandbox of the local stack starts: it reads the state kept
+// in file into a new S (a zero S when there is no file yet), restore takes what the sandbox
+// keeps of it and returns the address srv had (empty the first time: a free loopback port),
+// srv starts there, and save writes the state back at once, so a file the sandbox cannot
+// write is an error now rather than a warning at its first change. An address another
+// process took since is an error too: the channels connected to the sandbox keep its URL.
+func OpenState[S any](srv *Server, file string, restore func(*S) (addr string), save func() error) error {
+	var st S
+	if err := ReadState(file, &st); err != nil {
+		return err
+	}
+	if err := srv.StartAt(restore(&st)); err != nil {
+		return fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
+	}
+	if err := save(); err != nil {
+		_ = srv.Close()
+		return err
 	}
 	return nil
 }

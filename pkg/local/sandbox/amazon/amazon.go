@@ -13,15 +13,10 @@ package amazon
 import (
 	"cmp"
 	"crypto/rand"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -43,7 +38,7 @@ type Amazon struct {
 
 	mu       sync.Mutex
 	st       state
-	file     string
+	file     sandbox.StateFile
 	requests []Request
 	refuse   map[string][]Error // op -> the answers of its next calls (400 with the error)
 	broken   map[string][]string
@@ -117,33 +112,20 @@ func NewAmazon() (*Amazon, error) {
 // before (a free loopback port the first time).
 func OpenAmazon(file string) (*Amazon, error) {
 	a := newAmazon()
-	data, err := os.ReadFile(file)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("amazon sandbox: read its state: %w", err)
-	default:
-		var st state
-		if err := json.Unmarshal(data, &st); err != nil {
-			return nil, fmt.Errorf("amazon sandbox: read its state %s: %w", file, err)
-		}
+	err := sandbox.OpenState(a.Server, file, func(st *state) string {
 		a.st.Addr, a.st.Seq = st.Addr, st.Seq
 		maps.Copy(a.st.Sellers, st.Sellers)
 		maps.Copy(a.st.Tokens, st.Tokens)
 		maps.Copy(a.st.Docs, st.Docs)
 		maps.Copy(a.st.Feeds, st.Feeds)
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return nil, fmt.Errorf("amazon sandbox: %w", err)
-	}
-	if err := a.StartAt(a.st.Addr); err != nil {
-		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.file = file
-	if err := a.writeLocked(); err != nil {
-		_ = a.Close()
+		return st.Addr
+	}, func() error {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.file = sandbox.StateFile(file)
+		return sandbox.WriteState(file, a.state())
+	})
+	if err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -371,19 +353,11 @@ func (a *Amazon) nextID(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, 50000+a.st.Seq)
 }
 
-// saveLocked writes the state to the file, if the sandbox has one (the lock held); a
-// failure is logged: the sandbox keeps serving from memory.
-func (a *Amazon) saveLocked() {
-	if a.file == "" {
-		return
-	}
-	if err := a.writeLocked(); err != nil {
-		slog.Warn("amazon sandbox state not saved", "file", a.file, "error", err.Error())
-	}
-}
+// saveLocked writes the state to the file, if the sandbox has one (the lock held).
+func (a *Amazon) saveLocked() { a.file.Save(a.state) }
 
-// writeLocked writes the state to the file atomically (the lock held).
-func (a *Amazon) writeLocked() error {
+// state is what the sandbox keeps in its file (the lock held).
+func (a *Amazon) state() any {
 	a.st.Addr = strings.TrimPrefix(a.URL, "http://")
-	return sandbox.WriteState(a.file, a.st)
+	return a.st
 }

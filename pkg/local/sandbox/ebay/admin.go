@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -28,43 +27,32 @@ type state struct {
 // Every change is written to the file.
 func Open(file string) (*Sandbox, error) {
 	s := newSandbox()
-	var st state
-	if err := sandbox.ReadState(file, &st); err != nil {
-		return nil, err
-	}
-	if st.Sellers != nil {
-		s.sellers = st.Sellers
-	}
-	if st.Tokens != nil {
-		s.tokens = st.Tokens
-	}
-	if err := s.StartAt(st.Addr); err != nil {
-		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.file = file
-	if err := s.writeLocked(); err != nil {
-		_ = s.Close()
+	err := sandbox.OpenState(s.Server, file, func(st *state) string {
+		if st.Sellers != nil {
+			s.sellers = st.Sellers
+		}
+		if st.Tokens != nil {
+			s.tokens = st.Tokens
+		}
+		return st.Addr
+	}, func() error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.file = sandbox.StateFile(file)
+		return sandbox.WriteState(file, s.state())
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// saveLocked writes the state when the sandbox has a file (the lock held); a failure is
-// logged, the sandbox serves on from memory.
-func (s *Sandbox) saveLocked() {
-	if s.file == "" {
-		return
-	}
-	if err := s.writeLocked(); err != nil {
-		slog.Warn("ebay sandbox state not saved", "file", s.file, "error", err.Error())
-	}
-}
+// saveLocked writes the state when the sandbox has a file (the lock held).
+func (s *Sandbox) saveLocked() { s.file.Save(s.state) }
 
-// writeLocked writes the state to the file atomically (the lock held).
-func (s *Sandbox) writeLocked() error {
-	return sandbox.WriteState(s.file, state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens})
+// state is what the sandbox keeps in its file (the lock held).
+func (s *Sandbox) state() any {
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens}
 }
 
 // AddSeller opens a seller account for the client id, its secret and refresh token, on the

@@ -49,7 +49,7 @@ type Sandbox struct {
 	mu      sync.Mutex
 	sellers map[string]*Seller // by client id
 	tokens  map[string]token
-	file    string // the state's file (Open), written after every change
+	file    sandbox.StateFile // the state's file (Open), written after every change
 }
 
 // Seller is one seller's account (in JSON in the state's file).

@@ -42,7 +42,7 @@ type Shop struct {
 	shops map[string]*shopState // by access token
 	log   []Request
 	over  int // calls refused for cost
-	file  string
+	file  sandbox.StateFile
 }
 
 // Request is one GraphQL request the sandbox received.

@@ -3,9 +3,7 @@ package shopify
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -26,40 +24,29 @@ type state struct {
 // free loopback port the first time), as sandbox.OpenGeneric does.
 func Open(file string) (*Shop, error) {
 	s := newShop()
-	var st state
-	if err := sandbox.ReadState(file, &st); err != nil {
-		return nil, err
-	}
-	if st.Shops != nil {
-		s.shops = st.Shops
-	}
-	if err := s.StartAt(st.Addr); err != nil {
-		return nil, fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.file = file
-	if err := s.writeLocked(); err != nil {
-		_ = s.Close()
+	err := sandbox.OpenState(s.Server, file, func(st *state) string {
+		if st.Shops != nil {
+			s.shops = st.Shops
+		}
+		return st.Addr
+	}, func() error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.file = sandbox.StateFile(file)
+		return sandbox.WriteState(file, s.state())
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// saveLocked writes the state to the file, if the Shop has one (the lock held); a failure
-// is logged: the sandbox keeps serving from memory.
-func (s *Shop) saveLocked() {
-	if s.file == "" {
-		return
-	}
-	if err := s.writeLocked(); err != nil {
-		slog.Warn("shopify sandbox state not saved", "file", s.file, "error", err.Error())
-	}
-}
+// saveLocked writes the state to the file, if the Shop has one (the lock held).
+func (s *Shop) saveLocked() { s.file.Save(s.state) }
 
-// writeLocked writes the state to the file atomically (the lock held).
-func (s *Shop) writeLocked() error {
-	return sandbox.WriteState(s.file, state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops})
+// state is what the Shop keeps in its file (the lock held).
+func (s *Shop) state() any {
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops}
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
