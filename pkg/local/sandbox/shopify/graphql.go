@@ -2,31 +2,138 @@ package shopify
 
 import (
 	"cmp"
-	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
-// schemaSDL is the sandbox's schema: the part of the Admin API it serves.
-//
-//go:embed schema.graphql
-var schemaSDL string
+// schemaModel is where Shopify's own schema of Version lies among the marketplaces' models
+// kept beside the repository (docs/connectors.md); it is not part of the repository.
+const schemaModel = "shopify/" + Version + "/schema.graphql"
 
-// schema is schemaSDL loaded.
-var schema = gqlparser.MustLoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
+// schema is Shopify's schema of Version when it is beside the repository, loaded once: the
+// sandbox then validates every request against it as Shopify does. Without it (a clone of the
+// repository alone) the sandbox reads requests as GraphQL documents and serves the fields it
+// knows, without validation.
+var schema = sync.OnceValue(func() *ast.Schema {
+	root, err := emulators.RepoRoot()
+	if err != nil {
+		return nil
+	}
+	file := filepath.Join(filepath.Dir(root), "shared", "channel-models", filepath.FromSlash(schemaModel))
+	sdl, err := os.ReadFile(file)
+	if err != nil {
+		slog.Info("shopify sandbox: requests are not validated, Shopify's schema is not beside the repository", "file", file)
+		return nil
+	}
+	sch, gerr := gqlparser.LoadSchema(&ast.Source{Name: schemaModel, Input: string(sdl)})
+	if gerr != nil {
+		slog.Warn("shopify sandbox: requests are not validated, Shopify's schema does not load", "file", file, "error", gerr.Error())
+		return nil
+	}
+	return sch
+})
+
+// parse reads a request's document and variables: validated against schema when it is
+// there, else parsed alone, its fragment spreads linked to their definitions.
+func parse(req Request) (*ast.QueryDocument, *ast.OperationDefinition, map[string]any, []string) {
+	sch := schema()
+	var doc *ast.QueryDocument
+	if sch != nil {
+		var gerrs gqlerror.List
+		if doc, gerrs = gqlparser.LoadQueryWithRules(sch, req.Query, nil); len(gerrs) > 0 { // nil: the default rules
+			return nil, nil, nil, messages(gerrs)
+		}
+	} else {
+		var gerr error
+		if doc, gerr = parser.ParseQuery(&ast.Source{Input: req.Query}); gerr != nil {
+			return nil, nil, nil, []string{gerr.Error()}
+		}
+		linkFragments(doc)
+	}
+	op := doc.Operations.ForName(req.OperationName)
+	if op == nil {
+		return nil, nil, nil, []string{fmt.Sprintf("no operation %q in the document", req.OperationName)}
+	}
+	if sch == nil {
+		return doc, op, req.Variables, nil
+	}
+	vars, gerr := validator.VariableValues(sch, op, req.Variables)
+	if gerr != nil {
+		return nil, nil, nil, []string{gerr.Error()}
+	}
+	return doc, op, vars, nil
+}
+
+// argMap is the values of the arguments given, by name, variables put in. It needs no schema
+// (ast.Field.ArgumentMap needs one, for the defaults): an argument left out is absent, and
+// the resolvers give it Shopify's default.
+func argMap(args ast.ArgumentList, vars map[string]any) map[string]any {
+	out := make(map[string]any, len(args))
+	for _, a := range args {
+		if a.Value.Kind == ast.Variable {
+			if v, ok := vars[a.Value.Raw]; ok {
+				out[a.Name] = v
+			}
+			continue
+		}
+		if v, err := a.Value.Value(vars); err == nil {
+			out[a.Name] = v
+		}
+	}
+	return out
+}
+
+// messages are the messages of GraphQL errors.
+func messages(list gqlerror.List) []string {
+	out := make([]string, len(list))
+	for i, e := range list {
+		out[i] = e.Message
+	}
+	return out
+}
+
+// linkFragments sets each fragment spread's definition, as validation does.
+func linkFragments(doc *ast.QueryDocument) {
+	var link func(ast.SelectionSet)
+	link = func(set ast.SelectionSet) {
+		for _, sel := range set {
+			switch sel := sel.(type) {
+			case *ast.Field:
+				link(sel.SelectionSet)
+			case *ast.InlineFragment:
+				link(sel.SelectionSet)
+			case *ast.FragmentSpread:
+				sel.Definition = doc.Fragments.ForName(sel.Name)
+			}
+		}
+	}
+	for _, op := range doc.Operations {
+		link(op.SelectionSet)
+	}
+	for _, f := range doc.Fragments {
+		link(f.SelectionSet)
+	}
+}
 
 // tokenHeader carries a shop's Admin API access token.
 const tokenHeader = "X-Shopify-Access-Token"
@@ -61,23 +168,9 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		sandbox.WriteJSON(w, http.StatusUnauthorized, map[string]string{"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"})
 		return
 	}
-	doc, gerrs := gqlparser.LoadQueryWithRules(schema, req.Query, nil) // nil: the default rules
-	if len(gerrs) > 0 {
-		msgs := make([]string, len(gerrs))
-		for i, e := range gerrs {
-			msgs[i] = e.Message
-		}
-		writeErrors(w, msgs...)
-		return
-	}
-	op := doc.Operations.ForName(req.OperationName)
-	if op == nil {
-		writeErrors(w, fmt.Sprintf("no operation %q in the document", req.OperationName))
-		return
-	}
-	vars, gerr := validator.VariableValues(schema, op, req.Variables)
-	if gerr != nil {
-		writeErrors(w, gerr.Error())
+	_, op, vars, errMsgs := parse(req)
+	if len(errMsgs) > 0 {
+		writeErrors(w, errMsgs...)
 		return
 	}
 	if op.Operation == ast.Mutation && s.BeforeSet != nil && op.SelectionSet != nil && hasField(op.SelectionSet, "inventorySetQuantities") {
@@ -182,7 +275,7 @@ func selectionCost(set ast.SelectionSet, vars map[string]any) int {
 				continue
 			}
 			c := 1
-			if first, ok := num(sel.ArgumentMap(vars)["first"]); ok {
+			if first, ok := num(argMap(sel.Arguments, vars)["first"]); ok {
 				c = 2 + int(first)
 			}
 			n += c + selectionCost(sel.SelectionSet, vars)
@@ -240,7 +333,7 @@ func collect(obj map[string]any, set ast.SelectionSet, vars, out map[string]any)
 		case *ast.Field:
 			v := obj[sel.Name]
 			if fn, ok := v.(resolver); ok {
-				v = fn(sel.ArgumentMap(vars))
+				v = fn(argMap(sel.Arguments, vars))
 			}
 			out[cmp.Or(sel.Alias, sel.Name)] = project(v, sel.SelectionSet, vars)
 		case *ast.InlineFragment:

@@ -16,7 +16,7 @@ import (
 // resolveRoot answers one root field of the operation, projected on its selection set; an
 // error is a GraphQL error of the whole request.
 func (s *Shop) resolveRoot(sh *shopState, kind ast.Operation, f *ast.Field, vars map[string]any) (any, *gqlError) {
-	args := f.ArgumentMap(vars)
+	args := argMap(f.Arguments, vars)
 	var v any
 	switch f.Name {
 	case "shop":
@@ -288,7 +288,7 @@ func (sh *shopState) item(id, sku string) map[string]any {
 func (sh *shopState) mutate(f *ast.Field, args, vars map[string]any) (any, *gqlError) {
 	key := ""
 	if d := f.Directives.ForName("idempotent"); d != nil {
-		key = str(d.ArgumentMap(vars)["key"])
+		key = str(argMap(d.Arguments, vars)["key"])
 	}
 	if key == "" && f.Name == "inventorySetQuantities" {
 		return nil, &gqlError{Message: "The @idempotent directive with a key is required for inventorySetQuantities.", Extensions: map[string]any{"code": "BAD_REQUEST"}}

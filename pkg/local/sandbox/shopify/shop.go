@@ -1,6 +1,6 @@
 // Package shopify is the local stack's Shopify: a stateful fake of the Admin GraphQL API
-// (version Version) on the sandbox.Server framework. It parses every request against its own
-// schema of the part it serves (schema.graphql), keeps each shop's variants, inventory levels
+// (version Version) on the sandbox.Server framework. It validates every request against
+// Shopify's own schema when that is beside the repository (and parses it alone otherwise), keeps each shop's variants, inventory levels
 // at its location, orders and fulfillment orders, charges each query its cost from a bucket
 // of points, and answers with Shopify's cost extensions and THROTTLED errors.
 // docs/connectors.md describes it.
