@@ -3,7 +3,6 @@ package ebay
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -158,16 +157,8 @@ func NewOrder(id, sku string, quantity int64, at time.Time) conn.Order {
 // of one line (the SKU asked, else the first listing in stock), answered as a
 // sandbox.GenericOrder whose document is the eBay order.
 func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.OrderRequest
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
-		return
-	}
-	if in.Quantity == 0 {
-		in.Quantity = 1
-	}
-	if in.Quantity < 1 || in.Quantity > 1_000_000 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+	in, ok := sandbox.DecodeOrderRequest(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()

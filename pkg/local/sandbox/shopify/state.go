@@ -1,9 +1,7 @@
 package shopify
 
 import (
-	"cmp"
 	"encoding/json"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -53,14 +51,8 @@ func (s *Shop) state() any {
 // (a sandbox.OrderRequest), answered 201 as sandbox.PlaceOrder reads it (id, updated_at,
 // and the order as document).
 func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.OrderRequest
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
-		return
-	}
-	in.Quantity = cmp.Or(in.Quantity, 1)
-	if in.Quantity < 1 || in.Quantity > 1_000_000 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+	in, ok := sandbox.DecodeOrderRequest(w, r)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
