@@ -22,7 +22,10 @@ func TestAdmit(t *testing.T) {
 		wantOv int
 	}{
 		{"1/s holds", func(s *Server) { s.SetLimit("op", 1, 1) },
-			[]call{{"a", 0}, {"a", 950 * time.Millisecond}, {"a", 1500 * time.Millisecond}, {"a", 2 * time.Second}},
+			[]call{{"a", 0}, {"a", 950 * time.Millisecond}, {"a", 1400 * time.Millisecond}, {"a", 2 * time.Second}},
+			[]int{0, 0, 429, 0}, 1},
+		{"twice the rate", func(s *Server) { s.SetLimit("op", 1, 1) },
+			[]call{{"a", 0}, {"a", 500 * time.Millisecond}, {"a", time.Second}, {"a", 1500 * time.Millisecond}},
 			[]int{0, 0, 429, 0}, 1},
 		{"per seller", func(s *Server) { s.SetLimit("op", 1, 1) },
 			[]call{{"a", 0}, {"b", 0}, {"a", 10 * time.Millisecond}},
