@@ -17,10 +17,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUNCTIONS := $(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go))
 # Lambda: provided.al2023 on arm64, a static binary named bootstrap, without net/http's HTTP/2
 # (nethttpomithttp2: the AWS APIs, the channels and the webhook receivers are called over HTTP/1.1),
-# and without inlining in the AWS SDK's and multisell's own packages (-l: code that waits on the
-# network, about 0.26 MB smaller a binary; the standard library keeps it; docs/decisions.md).
+# and without inlining in the AWS SDK's, multisell's own, net's and TLS's packages (-l: code that
+# waits on the network, about 0.45 MB smaller a binary; the rest of the standard library keeps it;
+# docs/decisions.md, "Function binaries").
 LAMBDA_ENV := GOOS=linux GOARCH=arm64 CGO_ENABLED=0
-LAMBDA_FLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags='-s -w' -gcflags='github.com/aws/...=-l' -gcflags='github.com/multisell/...=-l'
+LAMBDA_FLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags='-s -w' -gcflags='github.com/aws/...=-l' -gcflags='github.com/multisell/...=-l' -gcflags='net/...=-l' -gcflags='crypto/tls=-l' -gcflags='crypto/x509=-l'
+# A function's binary stays under this many bytes (docs/decisions.md, "Function binaries"): make build
+# and sam build fail past it.
+BINARY_BUDGET := 8000000
 GO_FILES = $(shell find . -name '*.go' -not -path './emulators/*' -not -path './.local/*' -not -path './.aws-sam/*')
 
 .PHONY: help deps build test unit lint fmt-check vet staticcheck cfn-lint openapi-lint docs run bench clean
@@ -51,8 +55,13 @@ emulators/node_modules/.installed: emulators/package.json emulators/package-lock
 build: ## build every function into bin/<name>/bootstrap (linux/arm64)
 	@for f in $(FUNCTIONS); do \
 		echo "== build $$f"; \
-		$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o bin/$$f/bootstrap ./functions/$$f; \
+		$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o bin/$$f/bootstrap ./functions/$$f || exit 1; \
+		$(call within-budget,bin/$$f/bootstrap) || exit 1; \
 	done
+
+# within-budget fails when the binary $(1) is BINARY_BUDGET bytes or more.
+within-budget = size=$$(wc -c < "$(1)"); [ "$$size" -lt $(BINARY_BUDGET) ] || \
+	{ echo "$(1): $$size bytes, over the budget of $(BINARY_BUDGET) (docs/decisions.md, Function binaries)" >&2; exit 1; }
 
 # `sam build` (BuildMethod: makefile) runs build-<LogicalId> with ARTIFACTS_DIR set. The
 # folder is the logical id without "Function", in kebab case: WarehousesListFunction ->
@@ -61,7 +70,8 @@ build-%:
 	@folder=$$(echo '$*' | sed -E 's/Function$$//; s/([a-z0-9])([A-Z])/\1-\2/g' | tr 'A-Z' 'a-z'); \
 	test -f "functions/$$folder/main.go" || { echo "build-$*: no functions/$$folder/main.go" >&2; exit 1; }; \
 	test -n "$(ARTIFACTS_DIR)" || { echo "build-$*: ARTIFACTS_DIR is not set (sam build sets it)" >&2; exit 1; }; \
-	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o "$(ARTIFACTS_DIR)/bootstrap" "./functions/$$folder"
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o "$(ARTIFACTS_DIR)/bootstrap" "./functions/$$folder" && \
+	$(call within-budget,$(ARTIFACTS_DIR)/bootstrap)
 
 # ---------------------------------------------------------------- checks
 fmt-check:
