@@ -26,12 +26,7 @@ func OpenGeneric(file string) (*Generic, error) {
 			g.tokens = st.Tokens
 		}
 		return st.Addr
-	}, func() error {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.file = StateFile(file)
-		return WriteState(file, g.state())
-	})
+	}, &g.mu, &g.file, g.state)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // ReadState reads a sandbox's state file (JSON) into v; a file that does not exist leaves v
@@ -63,10 +64,11 @@ func (f StateFile) Save(state func() any) {
 // OpenState starts srv as every sandbox of the local stack starts: it reads the state kept
 // in file into a new S (a zero S when there is no file yet), restore takes what the sandbox
 // keeps of it and returns the address srv had (empty the first time: a free loopback port),
-// srv starts there, and save writes the state back at once, so a file the sandbox cannot
-// write is an error now rather than a warning at its first change. An address another
-// process took since is an error too: the channels connected to the sandbox keep its URL.
-func OpenState[S any](srv *Server, file string, restore func(*S) (addr string), save func() error) error {
+// and srv starts there. Then, under mu (the sandbox's lock), *f becomes file and the state
+// that state returns is written back at once, so a file the sandbox cannot write is an error
+// now rather than a warning at its first change. An address another process took since is an
+// error too: the channels connected to the sandbox keep its URL.
+func OpenState[S any](srv *Server, file string, restore func(*S) (addr string), mu sync.Locker, f *StateFile, state func() any) error {
 	var st S
 	if err := ReadState(file, &st); err != nil {
 		return err
@@ -74,7 +76,10 @@ func OpenState[S any](srv *Server, file string, restore func(*S) (addr string), 
 	if err := srv.StartAt(restore(&st)); err != nil {
 		return fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
 	}
-	if err := save(); err != nil {
+	mu.Lock()
+	defer mu.Unlock()
+	*f = StateFile(file)
+	if err := WriteState(file, state()); err != nil {
 		_ = srv.Close()
 		return err
 	}

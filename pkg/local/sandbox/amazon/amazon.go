@@ -119,12 +119,7 @@ func OpenAmazon(file string) (*Amazon, error) {
 		maps.Copy(a.st.Docs, st.Docs)
 		maps.Copy(a.st.Feeds, st.Feeds)
 		return st.Addr
-	}, func() error {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.file = sandbox.StateFile(file)
-		return sandbox.WriteState(file, a.state())
-	})
+	}, &a.mu, &a.file, a.state)
 	if err != nil {
 		return nil, err
 	}

@@ -27,12 +27,7 @@ func Open(file string) (*Shop, error) {
 			s.shops = st.Shops
 		}
 		return st.Addr
-	}, func() error {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.file = sandbox.StateFile(file)
-		return sandbox.WriteState(file, s.state())
-	})
+	}, &s.mu, &s.file, s.state)
 	if err != nil {
 		return nil, err
 	}
