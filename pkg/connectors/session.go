@@ -3,6 +3,7 @@ package connectors
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,25 @@ type Request struct {
 	Method, URL string
 	Header      http.Header
 	Body        []byte
+}
+
+// JSONRequest is a call of method to url with header and, when in is not nil, in as its JSON
+// body (with its Content-Type).
+func JSONRequest(method, url string, header http.Header, in any) (Request, error) {
+	req := Request{Method: method, URL: url, Header: header}
+	if in == nil {
+		return req, nil
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		return Request{}, fmt.Errorf("channel request body: %w", err)
+	}
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Body = body
+	return req, nil
 }
 
 // Response is the channel's answer: status, headers and the whole body (at most

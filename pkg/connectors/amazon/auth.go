@@ -84,12 +84,9 @@ func call(ctx context.Context, s *connectors.Session, op, method, path string, q
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
-	req := connectors.Request{Method: method, URL: u, Header: http.Header{"x-amz-access-token": {tok}, "Accept": {"application/json"}}}
-	if in != nil {
-		if req.Body, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
+	req, err := connectors.JSONRequest(method, u, http.Header{"x-amz-access-token": {tok}, "Accept": {"application/json"}}, in)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := s.Call(ctx, op, req)
 	if err != nil {

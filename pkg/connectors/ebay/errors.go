@@ -19,16 +19,13 @@ func call(ctx context.Context, s *connectors.Session, op, method, path string, i
 	if err != nil {
 		return nil, err
 	}
-	req := connectors.Request{Method: method, URL: strings.TrimSuffix(s.Endpoints.API, "/") + path, Header: http.Header{
+	req, err := connectors.JSONRequest(method, strings.TrimSuffix(s.Endpoints.API, "/")+path, http.Header{
 		"Authorization":           {"Bearer " + tok},
 		"Accept":                  {"application/json"},
 		"X-Ebay-C-Marketplace-Id": {s.Credentials.(credentials).MarketplaceID},
-	}}
-	if in != nil {
-		if req.Body, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
+	}, in)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := s.Call(ctx, op, req)
 	if err != nil {

@@ -147,13 +147,9 @@ func (c *Connector) call(ctx context.Context, s *connectors.Session, op, method,
 	if err != nil {
 		return nil, err
 	}
-	req := connectors.Request{Method: method, URL: s.Endpoints.API + path,
-		Header: http.Header{"Authorization": {"Bearer " + tok}}}
-	if in != nil {
-		if req.Body, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
+	req, err := connectors.JSONRequest(method, s.Endpoints.API+path, http.Header{"Authorization": {"Bearer " + tok}}, in)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := s.Call(ctx, op, req)
 	if err != nil {
