@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
@@ -26,7 +25,7 @@ func (d *Deps) Channels() channels.Service {
 	return channels.Service{
 		Table: d.Table, Warehouses: d.warehouseReads(),
 		Verifier: channelVerifier{runtime: &connectors.Runtime{Table: d.Table, Policy: webhookhttp.Policy{Local: d.Config.WebhookLoopback},
-			HTTP: &http.Client{Timeout: verifyTimeout}}},
+			CallTimeout: verifyTimeout}},
 		Sealer: sealer{d.Secrets(secrets.Credentials)},
 	}
 }

@@ -67,6 +67,8 @@ const (
 	RefusalsToDisconnect = 3
 	// TokenSkew is how long before its expiry a cached access token is exchanged anew.
 	TokenSkew = time.Minute
+	// DefaultCallTimeout bounds one call to a channel, its answer read to its end.
+	DefaultCallTimeout = 30 * time.Second
 	// exchangeLease is how long an instance holds a channel's token exchange.
 	exchangeLease = 15 * time.Second
 )
@@ -85,16 +87,23 @@ type Runtime struct {
 	// Policy is the rule of channel endpoints (webhookhttp: https only in AWS; on the local
 	// stack, http to a loopback host).
 	Policy webhookhttp.Policy
-	// HTTP is the client of channel calls (nil: one with a 30 s timeout).
+	// HTTP is the client of channel calls (nil: the runtime's own, see client).
 	HTTP *http.Client
+	// CallTimeout bounds one call of the runtime's own client (0: DefaultCallTimeout).
+	CallTimeout time.Duration
+	// Resolver finds a channel host's addresses for the runtime's own client (nil: the
+	// system's resolver).
+	Resolver webhookhttp.Resolver
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// MaxWait, Overlap, Lookback, PollLease: see the defaults.
 	MaxWait, Overlap, Lookback, PollLease time.Duration
 
-	once    sync.Once
-	owner   string
-	buckets sync.Map // itemID.text() -> bucket: the last one seen, a hint of the next take
+	once       sync.Once
+	owner      string
+	clientOnce sync.Once
+	ownClient  *http.Client
+	buckets    sync.Map // itemID.text() -> bucket: the last one seen, a hint of the next take
 }
 
 // now is the runtime's clock.
@@ -111,8 +120,23 @@ func (r *Runtime) ownerID() string {
 	return r.owner
 }
 
-// httpClient is the client of channel calls.
-var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
+// client is the client of channel calls: HTTP, else the runtime's own over the Policy's
+// transport (webhookhttp.Policy.Transport), so that no channel endpoint, the URL a merchant
+// gave nor the host a shop domain names, reaches an address the Policy refuses (a private,
+// loopback or metadata address in AWS) even when its name resolves to one.
+func (r *Runtime) client() *http.Client {
+	if r.HTTP != nil {
+		return r.HTTP
+	}
+	r.clientOnce.Do(func() {
+		r.ownClient = &http.Client{Timeout: cmp.Or(r.CallTimeout, DefaultCallTimeout),
+			Transport: r.Policy.Transport(r.Resolver, nil, connectTimeout)}
+	})
+	return r.ownClient
+}
+
+// connectTimeout bounds the connection and TLS handshake of a channel call.
+const connectTimeout = 10 * time.Second
 
 // connector returns the connector of ch.
 func connectorOf(ch Channel) (Connector, error) {
@@ -180,7 +204,7 @@ func (r *Runtime) newSession(ch Channel, credentials []byte, verify bool) (*Sess
 	}
 	return &Session{
 		Account: ch.Account, Channel: ch.UUID, Credentials: creds, Endpoints: ep,
-		HTTP: cmp.Or(r.HTTP, defaultHTTP), rt: r, conn: conn, spec: spec, verify: verify,
+		HTTP: r.client(), rt: r, conn: conn, spec: spec, verify: verify,
 	}, nil
 }
 

@@ -167,100 +167,23 @@ func (s *Sender) timeout() time.Duration {
 	return DefaultTimeout
 }
 
-// httpClient returns the Sender's client, made on first use.
+// httpClient returns the Sender's client, made on first use: the Policy's transport
+// (Policy.Transport), with HTTP/2 when the receiver offers it, no decompression (the answer
+// is kept as sent) and no redirect followed.
 func (s *Sender) httpClient() *http.Client {
 	s.once.Do(func() {
-		dialer := &net.Dialer{
-			Timeout: s.timeout(),
-			// The last word before a connection: the address being connected to is
-			// one the Policy accepts (dial only ever gets such addresses).
-			Control: func(_, address string, _ syscall.RawConn) error {
-				ap, err := netip.ParseAddrPort(address)
-				if err != nil {
-					return fmt.Errorf("connect to %q: not an address", address)
-				}
-				return s.Policy.CheckAddr(ap.Addr())
-			},
-		}
+		t := s.Policy.Transport(s.Resolver, s.RootCAs, s.timeout())
+		t.ForceAttemptHTTP2 = true
+		t.MaxIdleConnsPerHost = 4
+		t.MaxResponseHeaderBytes = MaxResponseRead
+		t.DisableCompression = true
 		s.client = &http.Client{
-			Transport: &http.Transport{
-				Proxy: nil, // never a proxy from the environment
-				DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-					return s.dial(ctx, dialer, network, addr)
-				},
-				TLSClientConfig:        &tls.Config{RootCAs: s.RootCAs, MinVersion: tls.VersionTLS12},
-				ForceAttemptHTTP2:      true,
-				TLSHandshakeTimeout:    s.timeout(),
-				MaxIdleConns:           100,
-				MaxIdleConnsPerHost:    4,
-				IdleConnTimeout:        30 * time.Second,
-				MaxResponseHeaderBytes: MaxResponseRead,
-				DisableCompression:     true,
-			},
+			Transport:     t,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	})
 	return s.client
 }
-
-// dial connects to addr ("host:port") for the transport: it finds the host's addresses
-// (localhost and IP addresses without DNS), refuses the host if the Policy refuses any
-// of them, and connects to the checked addresses in turn. TLS then verifies the URL's
-// host name, not the address.
-func (s *Sender) dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
-	host, portText, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("dial %q: %w", addr, err)
-	}
-	port, err := strconv.ParseUint(portText, 10, 16)
-	if err != nil {
-		return nil, fmt.Errorf("dial %q: bad port: %w", addr, err)
-	}
-	addrs, literal := hostAddrs(host)
-	if !literal {
-		res := s.Resolver
-		if res == nil {
-			res = net.DefaultResolver
-		}
-		found, err := res.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return nil, &lookupError{host: host, err: err}
-		}
-		if len(found) == 0 {
-			return nil, &lookupError{host: host, err: errors.New("no address")}
-		}
-		addrs = found
-	}
-	checked := make([]netip.AddrPort, 0, len(addrs))
-	for _, a := range addrs {
-		a = a.Unmap().WithZone("")
-		if err := s.Policy.CheckAddr(a); err != nil {
-			return nil, err
-		}
-		checked = append(checked, netip.AddrPortFrom(a, uint16(port)))
-	}
-	var errs []error
-	for _, ap := range checked {
-		conn, err := d.DialContext(ctx, network, ap.String())
-		if err == nil {
-			return conn, nil
-		}
-		errs = append(errs, err)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, errors.Join(errs...)
-}
-
-// lookupError is a host whose addresses could not be found.
-type lookupError struct {
-	host string
-	err  error
-}
-
-func (e *lookupError) Error() string { return fmt.Sprintf("dns lookup of %s: %v", e.host, e.err) }
-func (e *lookupError) Unwrap() error { return e.err }
 
 // reason is the short text of a failed attempt's error.
 func reason(ctx context.Context, err error, timeout time.Duration) string {
