@@ -299,7 +299,10 @@ func TestThrottledWaits(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t, 60*time.Second)
 	item := f.sb.AddVariant(f.token, "A", 1)
-	f.sb.SetBucket(f.token, 100, 50)
+	// 2 points a second: the mutation's points are seconds away, so its first call is
+	// refused however long a loaded machine takes to send it, and the wait is within the
+	// runtime's 10 s.
+	f.sb.SetBucket(f.token, 100, 2)
 	f.sb.Spend(f.token, 100)
 	rep := f.rt.Push(c, []connectors.Message{f.quantity("A", item, 3)})
 	results := f.inbox.TakeResults()
