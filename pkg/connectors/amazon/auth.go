@@ -38,7 +38,7 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 	}
 	jerr := json.Unmarshal(resp.Body, &t)
 	if jerr != nil || t.AccessToken == "" || t.ExpiresIn <= 0 {
-		slog.Warn("amazon: malformed token answer", "channel", s.Channel)
+		slog.WarnContext(ctx, "amazon: malformed token answer", "account", s.Account, "channel", s.Channel)
 		return connectors.Token{}, fmt.Errorf("amazon token: the answer has no access_token and expires_in")
 	}
 	return connectors.Token{Value: t.AccessToken, ExpiresAt: time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)}, nil
@@ -121,9 +121,9 @@ func tokenRefused(e *apiError) bool {
 
 // decode reads a 2xx answer of op into v; a malformed answer is logged and returned as an
 // error naming the operation.
-func decode(s *connectors.Session, op string, body []byte, v any) error {
+func decode(ctx context.Context, s *connectors.Session, op string, body []byte, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
-		slog.Warn("amazon: malformed answer", "op", op, "channel", s.Channel, "error", err.Error())
+		slog.WarnContext(ctx, "amazon: malformed answer", "op", op, "account", s.Account, "channel", s.Channel, "error", err.Error())
 		return fmt.Errorf("amazon %s: malformed answer: %w", op, err)
 	}
 	return nil

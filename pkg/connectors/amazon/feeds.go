@@ -65,7 +65,7 @@ func (c *Connector) pushFeed(ctx context.Context, s *connectors.Session, batch [
 	var recent struct {
 		Feeds []feedInfo `json:"feeds"`
 	}
-	if err := decode(s, OpGetFeeds, body, &recent); err != nil {
+	if err := decode(ctx, s, OpGetFeeds, body, &recent); err != nil {
 		return nil, err
 	}
 	settled := map[string]connectors.QuantityResult{}
@@ -146,7 +146,7 @@ func (c *Connector) sendFeed(ctx context.Context, s *connectors.Session, batch [
 		ID  string `json:"feedDocumentId"`
 		URL string `json:"url"`
 	}
-	if err := decode(s, OpCreateFeedDocument, body, &doc); err != nil {
+	if err := decode(ctx, s, OpCreateFeedDocument, body, &doc); err != nil {
 		return err
 	}
 	if doc.ID == "" || doc.URL == "" {
@@ -166,7 +166,7 @@ func (c *Connector) sendFeed(ctx context.Context, s *connectors.Session, batch [
 		return err
 	}
 	var f feedInfo
-	if err := decode(s, OpCreateFeed, body, &f); err != nil {
+	if err := decode(ctx, s, OpCreateFeed, body, &f); err != nil {
 		return err
 	}
 	if f.FeedID == "" {
@@ -205,7 +205,7 @@ func (c *Connector) await(ctx context.Context, s *connectors.Session, f feedInfo
 		if err != nil {
 			return f, err
 		}
-		if err := decode(s, OpGetFeed, body, &f); err != nil {
+		if err := decode(ctx, s, OpGetFeed, body, &f); err != nil {
 			return f, err
 		}
 	}
@@ -226,7 +226,7 @@ func readReport(ctx context.Context, s *connectors.Session, f feedInfo) (report,
 		URL         string `json:"url"`
 		Compression string `json:"compressionAlgorithm"`
 	}
-	if err := decode(s, OpGetFeedDocument, body, &doc); err != nil {
+	if err := decode(ctx, s, OpGetFeedDocument, body, &doc); err != nil {
 		return rep, err
 	}
 	if doc.URL == "" || doc.Compression != "" {
@@ -239,7 +239,7 @@ func readReport(ctx context.Context, s *connectors.Session, f feedInfo) (report,
 	if resp.Status/100 != 2 {
 		return rep, fmt.Errorf("amazon feed %s: report download: status %d", f.FeedID, resp.Status)
 	}
-	return rep, decode(s, OpDownloadDocument, resp.Body, &rep)
+	return rep, decode(ctx, s, OpDownloadDocument, resp.Body, &rep)
 }
 
 // results are the report's results of the listings of batch it shows: OK with the quantity

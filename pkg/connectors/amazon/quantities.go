@@ -93,7 +93,7 @@ func patch(ctx context.Context, s *connectors.Session, p connectors.QuantityPush
 		Status string  `json:"status"`
 		Issues []issue `json:"issues"`
 	}
-	if err := decode(s, OpPatchListingsItem, body, &out); err != nil {
+	if err := decode(ctx, s, OpPatchListingsItem, body, &out); err != nil {
 		return res, err
 	}
 	switch {
@@ -165,7 +165,7 @@ func fulfilledByAmazon(ctx context.Context, s *connectors.Session, sku string) (
 	var item struct {
 		FulfillmentAvailability []availability `json:"fulfillmentAvailability"`
 	}
-	if err := decode(s, OpGetListingsItem, body, &item); err != nil {
+	if err := decode(ctx, s, OpGetListingsItem, body, &item); err != nil {
 		return "", err
 	}
 	return offReason(item.FulfillmentAvailability), nil
