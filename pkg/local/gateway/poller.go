@@ -215,16 +215,24 @@ func (p *Pollers) Stop() {
 	p.wg.Wait()
 }
 
+// receiveTimeout is how long a receive may take beyond its long-poll wait before it is
+// abandoned and tried again. A FIFO queue has one receive loop, so a request the emulator
+// never answers would otherwise stop its function for the rest of the run: a CI run once saw
+// the connector queue's consumer stop for minutes with messages waiting and nothing logged.
+const receiveTimeout = 10 * time.Second
+
 func (p *Pollers) loop(ctx context.Context, s *source) {
 	backoff := 50 * time.Millisecond
 	for ctx.Err() == nil {
-		out, err := p.stack.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		rctx, cancel := context.WithTimeout(ctx, p.opts.WaitTime+receiveTimeout)
+		out, err := p.stack.SQS.ReceiveMessage(rctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(s.queue.URL),
 			MaxNumberOfMessages:         int32(min(max(s.event.BatchSize, 1), 10)),
 			WaitTimeSeconds:             int32(p.opts.WaitTime / time.Second),
 			MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
 			MessageAttributeNames:       []string{"All"},
 		})
+		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return
