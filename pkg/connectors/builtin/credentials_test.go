@@ -10,18 +10,21 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 )
 
+// validCredentials are credentials each built-in connector takes, by its name.
+var validCredentials = map[string]map[string]any{
+	"amazon": {"refresh_token": "Atzr|secret-r", "client_id": "amzn1.application-oa2-client.x", "client_secret": "secret-c",
+		"seller_id": "A2SELLER", "marketplace_id": "ATVPDKIKX0DER"},
+	"shopify": {"shop_domain": "example.myshopify.com", "access_token": "shpat_secret", "location_id": "gid://shopify/Location/1"},
+	"ebay":    {"refresh_token": "v^1.1#secret-r", "client_id": "App-x", "client_secret": "secret-c", "marketplace_id": "EBAY_US"},
+}
+
 // TestCredentialsBadInput: each built-in connector takes its type's credentials and refuses,
 // as errs.Invalid naming the field and never quoting the value, a body that is not a JSON
 // object, a field missing, blank, of the wrong type or too long, and a field it does not take.
 func TestCredentialsBadInput(t *testing.T) {
 	t.Parallel()
 	builtin.Register()
-	valid := map[string]map[string]any{
-		"amazon": {"refresh_token": "Atzr|secret-r", "client_id": "amzn1.application-oa2-client.x", "client_secret": "secret-c",
-			"seller_id": "A2SELLER", "marketplace_id": "ATVPDKIKX0DER"},
-		"shopify": {"shop_domain": "example.myshopify.com", "access_token": "shpat_secret", "location_id": "gid://shopify/Location/1"},
-		"ebay":    {"refresh_token": "v^1.1#secret-r", "client_id": "App-x", "client_secret": "secret-c", "marketplace_id": "EBAY_US"},
-	}
+	valid := validCredentials
 	with := func(base map[string]any, k string, v any) []byte {
 		m := map[string]any{}
 		for bk, bv := range base {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/netip"
 	"testing"
 	"time"
@@ -27,12 +28,9 @@ func (r resolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, er
 func TestEndpointsResolvingInsideRefused(t *testing.T) {
 	t.Parallel()
 	builtin.Register()
-	creds := map[string]map[string]string{
-		"amazon": {"refresh_token": "Atzr|r", "client_id": "amzn1.application-oa2-client.x", "client_secret": "c",
-			"seller_id": "A2SELLER", "marketplace_id": "ATVPDKIKX0DER"},
-		"shopify": {"shop_domain": "inside.example", "access_token": "shpat_x", "location_id": "1"},
-		"ebay":    {"refresh_token": "v^1.1#r", "client_id": "App-x", "client_secret": "c", "marketplace_id": "EBAY_US"},
-	}
+	shop := maps.Clone(validCredentials["shopify"])
+	shop["shop_domain"] = "inside.example"
+	creds := map[string]map[string]any{"amazon": validCredentials["amazon"], "shopify": shop, "ebay": validCredentials["ebay"]}
 	tests := []struct {
 		name, connector string
 		endpoints       connectors.Endpoints
