@@ -180,15 +180,16 @@ func (s *stack) pushes(t *testing.T, ch connectors.Channel, n int) {
 	}
 }
 
-// waitFor polls cond every 100 ms for at most d.
-func waitFor(t *testing.T, d time.Duration, cond func() bool, what string) {
+// waitFor polls cond every 100 ms for at most d; what says what it waited for, and what it
+// saw, when it times out.
+func waitFor(t *testing.T, d time.Duration, cond func() bool, what func() string) {
 	t.Helper()
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if cond() {
 			return
 		}
 	}
-	t.Fatalf("timed out after %v waiting for %s", d, what)
+	t.Fatalf("timed out after %v waiting for %s", d, what())
 }
 
 // TestConnectorPush: outbox messages of a connected channel go to the connector queue, and
@@ -213,7 +214,9 @@ func TestConnectorPush(t *testing.T) {
 			sb.SetLimit(sandbox.OpInventory, 1, 1)
 			sb.ThrottleNext(sandbox.OpInventory, tt.throttle, 2*time.Second)
 			s.pushes(t, ch, tt.n)
-			waitFor(t, 150*time.Second, func() bool { return len(s.inbox.resultsOf(ch.UUID)) >= tt.n }, "the results")
+			waitFor(t, 150*time.Second, func() bool { return len(s.inbox.resultsOf(ch.UUID)) >= tt.n }, func() string {
+				return fmt.Sprintf("%d results (%d so far, after %d calls of the sandbox)", tt.n, len(s.inbox.resultsOf(ch.UUID)), sb.Calls(sandbox.OpInventory))
+			})
 			for i := range tt.n {
 				if got, ok := sb.Quantity("client-1", fmt.Sprintf("SKU-%d", i)); !ok || got != int64(i) {
 					t.Errorf("SKU-%d shows %d (%v), want %d", i, got, ok, i)
@@ -282,7 +285,13 @@ func TestConnectorPoll(t *testing.T) {
 					}
 				}
 				return true
-			}, "the orders")
+			}, func() string {
+				n := 0
+				for _, ref := range refs {
+					n += min(s.inbox.ordersSent(ref), 1)
+				}
+				return fmt.Sprintf("the %d orders (%d sent so far)", len(refs), n)
+			})
 			s.env.Drain(t)
 			for _, ref := range refs {
 				if got := s.inbox.ordersSent(ref); got != 1 {
