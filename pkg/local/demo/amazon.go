@@ -3,17 +3,13 @@ package demo
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/listings"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // AmazonChannel is the name of the demo channel the Amazon sandbox serves.
@@ -37,21 +33,17 @@ func ConnectAmazon(ctx context.Context, d *app.Deps, account string, a *amazonsb
 	seller := "A" + rand.Text()[:12]
 	clientID, secret, refresh := "amzn1.application-oa2-client."+rand.Text(), rand.Text(), "Atzr|"+rand.Text()
 	a.AddSeller(seller, amazonMarketplace, clientID, secret, refresh)
-	creds, err := json.Marshal(map[string]string{"refresh_token": refresh, "client_id": clientID, "client_secret": secret,
-		"seller_id": seller, "marketplace_id": amazonMarketplace})
+	ch, err := connect(ctx, d, account, AmazonChannel, amazon.Default.Spec().Name,
+		map[string]string{"refresh_token": refresh, "client_id": clientID, "client_secret": secret,
+			"seller_id": seller, "marketplace_id": amazonMarketplace},
+		channels.Endpoints{API: a.URL, Auth: a.URL + amazonsb.TokenPath})
 	if err != nil {
 		return channels.Channel{}, err
 	}
-	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
-		Name: AmazonChannel, Type: amazon.Default.Spec().Name, Credentials: creds,
-		Endpoints: channels.Endpoints{API: a.URL, Auth: a.URL + amazonsb.TokenPath},
-	})
-	if err != nil {
-		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", AmazonChannel, err)
-	}
 	a.BindChannel(seller, ch.UUID)
-	skus, err := listProducts(ctx, d, account, ch, amazonListings, func(sku string, i int) {
+	skus, err := listProducts(ctx, d, account, ch, amazonListings, func(sku string, i int) string {
 		a.PutListing(seller, amazonsb.Listing{SKU: sku, FBA: i == amazonListings-1, Quantity: 5})
+		return ""
 	})
 	if err != nil {
 		return channels.Channel{}, err
@@ -71,30 +63,4 @@ func ConnectAmazon(ctx context.Context, d *app.Deps, account string, a *amazonsb
 		})
 	}
 	return ch, nil
-}
-
-// listProducts lists the account's first n simple products on the channel by equal SKU,
-// calling add(sku, i) first for each (to put the listing in the channel's sandbox), and
-// returns their SKUs.
-func listProducts(ctx context.Context, d *app.Deps, account string, ch channels.Channel, n int, add func(sku string, i int)) ([]string, error) {
-	svc := d.Listings()
-	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
-	if err != nil {
-		return nil, err
-	}
-	var skus []string
-	for _, p := range products.Items {
-		if len(skus) == n {
-			break
-		}
-		if len(p.Variations) > 0 {
-			continue
-		}
-		add(p.SKU, len(skus))
-		if _, err := svc.Put(ctx, account, listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU}); err != nil {
-			return nil, fmt.Errorf("listing %s on %s: %w", p.SKU, ch.Name, err)
-		}
-		skus = append(skus, p.SKU)
-	}
-	return skus, nil
 }

@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -34,20 +33,17 @@ func ConnectEbay(ctx context.Context, d *app.Deps, account string, e *ebaysandbo
 	clientID := "demo-" + account
 	secret, refresh := rand.Text(), rand.Text()
 	e.AddSeller(clientID, secret, refresh, "EBAY_US")
-	creds, err := json.Marshal(map[string]string{"client_id": clientID, "client_secret": secret,
-		"refresh_token": refresh, "marketplace_id": "EBAY_US"})
+	ch, err := connect(ctx, d, account, EbayChannel, ebay.Connector.Spec().Name,
+		map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh, "marketplace_id": "EBAY_US"},
+		channels.Endpoints{API: e.URL, Auth: e.URL + ebaysandbox.TokenPath})
 	if err != nil {
 		return channels.Channel{}, err
 	}
-	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
-		Name: EbayChannel, Type: ebay.Connector.Spec().Name, Credentials: creds,
-		Endpoints: channels.Endpoints{API: e.URL, Auth: e.URL + ebaysandbox.TokenPath},
-	})
-	if err != nil {
-		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", EbayChannel, err)
-	}
 	e.BindChannel(clientID, ch.UUID)
-	skus, err := listProducts(ctx, d, account, ch, ebayListings, func(sku string, _ int) { e.AddListing(clientID, sku, 0) })
+	skus, err := listProducts(ctx, d, account, ch, ebayListings, func(sku string, _ int) string {
+		e.AddListing(clientID, sku, 0)
+		return ""
+	})
 	if err != nil {
 		return channels.Channel{}, err
 	}

@@ -3,15 +3,10 @@ package demo
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"fmt"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
-	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/sandbox"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // SandboxChannel is the name of the demo channel the generic sandbox serves.
@@ -32,36 +27,15 @@ func ConnectSandbox(ctx context.Context, d *app.Deps, account string, g *sandbox
 	clientID := "demo-" + account
 	secret, refresh := rand.Text(), rand.Text()
 	g.AddSeller(clientID, secret, refresh)
-	creds, err := json.Marshal(map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh})
+	ch, err := connect(ctx, d, account, SandboxChannel, sandbox.GenericConnector.Spec().Name,
+		map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh},
+		channels.Endpoints{API: g.URL, Auth: g.URL + "/oauth/token"})
 	if err != nil {
 		return channels.Channel{}, err
-	}
-	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
-		Name: SandboxChannel, Type: sandbox.GenericConnector.Spec().Name, Credentials: creds,
-		Endpoints: channels.Endpoints{API: g.URL, Auth: g.URL + "/oauth/token"},
-	})
-	if err != nil {
-		return channels.Channel{}, fmt.Errorf("connect %s to the sandbox: %w", SandboxChannel, err)
 	}
 	g.BindChannel(clientID, ch.UUID)
-	svc := d.Listings()
-	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
-	if err != nil {
+	if _, err := listProducts(ctx, d, account, ch, sandboxListings, func(sku string, _ int) string { return "GI-" + sku }); err != nil {
 		return channels.Channel{}, err
-	}
-	listed := 0
-	for _, p := range products.Items {
-		if listed == sandboxListings {
-			break
-		}
-		if len(p.Variations) > 0 {
-			continue
-		}
-		in := listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU, ListingRefSet: true, ListingRef: ptr("GI-" + p.SKU)}
-		if _, err := svc.Put(ctx, account, in); err != nil {
-			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, SandboxChannel, err)
-		}
-		listed++
 	}
 	return ch, nil
 }

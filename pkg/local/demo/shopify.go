@@ -3,18 +3,13 @@ package demo
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
-	"github.com/multisell/multisell/pkg/listings"
 	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
-	"github.com/multisell/multisell/pkg/paging"
 )
 
 // ShopifyChannel is the name of the demo channel the Shopify sandbox serves.
@@ -39,37 +34,16 @@ func ConnectShopify(ctx context.Context, d *app.Deps, account string, sb *sbxsho
 	token := "shpat_" + rand.Text()
 	domain := "demo-" + strings.ToLower(strings.NewReplacer("_", "-").Replace(account)) + ".myshopify.com"
 	location := sb.AddShop(token, domain)
-	creds, err := json.Marshal(map[string]string{"shop_domain": domain, "access_token": token, "location_id": location})
+	ch, err := connect(ctx, d, account, ShopifyChannel, shopify.Connector.Spec().Name,
+		map[string]string{"shop_domain": domain, "access_token": token, "location_id": location},
+		channels.Endpoints{API: sb.URL})
 	if err != nil {
 		return channels.Channel{}, err
-	}
-	ch, err := d.Channels().Connect(ctx, account, channels.ConnectInput{
-		Name: ShopifyChannel, Type: shopify.Connector.Spec().Name, Credentials: creds,
-		Endpoints: channels.Endpoints{API: sb.URL},
-	})
-	if err != nil {
-		return channels.Channel{}, fmt.Errorf("connect %s to the Shopify sandbox: %w", ShopifyChannel, err)
 	}
 	sb.BindChannel(token, ch.UUID)
-	svc := d.Listings()
-	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
+	skus, err := listProducts(ctx, d, account, ch, shopifyListings, func(sku string, _ int) string { return sb.AddVariant(token, sku, 0) })
 	if err != nil {
 		return channels.Channel{}, err
-	}
-	var skus []string
-	for _, p := range products.Items {
-		if len(skus) == shopifyListings {
-			break
-		}
-		if len(p.Variations) > 0 {
-			continue
-		}
-		item := sb.AddVariant(token, p.SKU, 0)
-		in := listings.Input{ChannelUUID: ch.UUID, ChannelSKU: p.SKU, ListingRefSet: true, ListingRef: ptr(item)}
-		if _, err := svc.Put(ctx, account, in); err != nil {
-			return channels.Channel{}, fmt.Errorf("listing %s on %s: %w", p.SKU, ShopifyChannel, err)
-		}
-		skus = append(skus, p.SKU)
 	}
 	now := time.Now().UTC()
 	for i := range min(shopifyOrders, len(skus)) {
