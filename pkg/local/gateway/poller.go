@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,12 @@ type PollerOptions struct {
 	// instead of the queue's visibility timeout (Lambda leaves them alone; tests may not
 	// want to wait minutes for a retry).
 	FailedVisibility time.Duration
+	// OwnVisibility names the functions (logical ids, each with an SQS event) that set the
+	// visibility of the messages they report failed themselves (queue.Sender.RetrySoon and
+	// Hide: a retry in seconds, a push put off until the channel's limits allow it).
+	// FailedVisibility leaves theirs as the function set it, as Lambda does, unless the
+	// invocation itself failed.
+	OwnVisibility []string
 	// Concurrency is the number of receivers per event source (default 1; a standard
 	// queue's has at least standardReceivers).
 	Concurrency int
@@ -113,6 +120,11 @@ func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, erro
 				return nil, fmt.Errorf("pollers: %s (%s) has an SQS event but its handler is a %T", fn.LogicalID, fn.Folder, h)
 			}
 			p.sources = append(p.sources, &source{fn: fn, event: ev, queue: q, handler: sh})
+		}
+	}
+	for _, id := range opts.OwnVisibility {
+		if !slices.ContainsFunc(p.sources, func(s *source) bool { return s.fn.LogicalID == id }) {
+			return nil, fmt.Errorf("pollers: OwnVisibility names %s, which is no function with an SQS event", id)
 		}
 	}
 	return p, nil
@@ -302,7 +314,7 @@ func (p *Pollers) process(ctx context.Context, s *source, msgs []sqstypes.Messag
 	if err := p.deleteMessages(ctx, s, done); err != nil {
 		p.log.Error("sqs delete failed", "queue", s.queue.Name, "error", err.Error())
 	}
-	if p.opts.FailedVisibility > 0 && len(retry) > 0 {
+	if p.opts.FailedVisibility > 0 && len(retry) > 0 && (err != nil || !slices.Contains(p.opts.OwnVisibility, s.fn.LogicalID)) {
 		if err := p.changeVisibility(ctx, s, retry, p.opts.FailedVisibility); err != nil {
 			p.log.Warn("sqs change visibility failed", "queue", s.queue.Name, "error", err.Error())
 		}

@@ -98,7 +98,8 @@ func startPollersWith(t *testing.T, tpl, stackName string, c *consumer, opts Pol
 			return nil, fmt.Errorf("no handler %s", name)
 		}
 		return SQSHandler(c.handle), nil
-	}, PollerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), FailedVisibility: opts.FailedVisibility})
+	}, PollerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), FailedVisibility: opts.FailedVisibility,
+		OwnVisibility: opts.OwnVisibility})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,6 +279,49 @@ func TestPollerFailedVisibility(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("retry took %v, want about 1 s", d)
+	}
+}
+
+// TestPollerOwnVisibility: FailedVisibility leaves alone the messages a function in
+// OwnVisibility reports failed (the function sets their visibility; this one set none, so
+// the queue's 120 s hold), but still brings back the batch of an invocation that failed;
+// an OwnVisibility naming no SQS function is refused.
+func TestPollerOwnVisibility(t *testing.T) {
+	t.Parallel()
+	tpl := strings.Replace(pollerTemplate, "VisibilityTimeout: 1", "VisibilityTimeout: 120", 1)
+	tests := []struct {
+		name, behave string
+		want         int // deliveries within 4 s
+	}{
+		{"item failure: the function's visibility", "fail", 1},
+		{"invocation failed: FailedVisibility", "error", 2},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := &consumer{received: map[string][]events.SQSMessage{}, behave: func(_ string, attempt int) string {
+				if attempt == 1 {
+					return tt.behave
+				}
+				return "ok"
+			}}
+			s, _ := startPollersWith(t, tpl, fmt.Sprintf("ownvis%d", i), c,
+				PollerOptions{FailedVisibility: time.Second, OwnVisibility: []string{"ConsumerFunction"}})
+			send(t, s, "Work", "g", "m")
+			end := time.Now().Add(4 * time.Second)
+			for time.Now().Before(end) && len(c.attempts("m")) < tt.want {
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(time.Until(end))
+			if got := len(c.attempts("m")); got != tt.want {
+				t.Errorf("delivered %d times within 4 s, want %d", got, tt.want)
+			}
+		})
+	}
+	s := provisionFromYAML(t, pollerTemplate, "ownvisbad")
+	handler := func(string) (any, error) { return SQSHandler((&consumer{}).handle), nil }
+	if _, err := NewPollers(s, handler, PollerOptions{OwnVisibility: []string{"NoSuchFunction"}}); err == nil {
+		t.Error("an OwnVisibility naming no function was accepted")
 	}
 }
 
