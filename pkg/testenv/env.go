@@ -209,7 +209,9 @@ func (e *Env) close() {
 // that queues messages whose consumer writes the table); it fails the test otherwise.
 func (e *Env) Drain(t testing.TB) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
+	// Past the connector queues' visibility timeout (360 s): a message whose receive was lost
+	// comes back after it.
+	ctx, cancel := context.WithTimeout(context.Background(), 420*time.Second)
 	defer cancel()
 	if err := e.Pollers.Drain(ctx); err != nil {
 		t.Fatalf("testenv: %v", err)
