@@ -160,42 +160,30 @@ type sandboxKind struct {
 // sandboxKinds are the sandboxes serve runs: the generic marketplace and one per
 // marketplace multisell has a connector for.
 var sandboxKinds = []sandboxKind{
-	{sandbox.GenericConnector, "generic marketplace", func(file string) (serveSandbox, error) {
-		g, err := sandbox.OpenGeneric(file)
+	{sandbox.GenericConnector, "generic marketplace",
+		opener(sandbox.OpenGeneric, func(g *sandbox.Generic) *sandbox.Server { return g.Server }, demo.ConnectSandbox)},
+	{amazon.Default, "Amazon Selling Partner API",
+		opener(amazonsb.OpenAmazon, func(a *amazonsb.Amazon) *sandbox.Server { return a.Server }, demo.ConnectAmazon)},
+	{shopify.Connector, "Shopify Admin API " + sbxshopify.Version,
+		opener(sbxshopify.Open, func(sh *sbxshopify.Shop) *sandbox.Server { return sh.Server }, demo.ConnectShopify)},
+	{ebay.Connector, "eBay Sell APIs",
+		opener(ebaysandbox.Open, func(e *ebaysandbox.Sandbox) *sandbox.Server { return e.Server }, demo.ConnectEbay)},
+}
+
+// opener is a sandboxKind's open: the sandbox S open starts with its state file, served by
+// its server, and a demo account connected to it by connect.
+func opener[S any](open func(file string) (S, error), server func(S) *sandbox.Server,
+	connect func(context.Context, *app.Deps, string, S) (channels.Channel, error)) func(string) (serveSandbox, error) {
+	return func(file string) (serveSandbox, error) {
+		s, err := open(file)
 		if err != nil {
 			return serveSandbox{}, err
 		}
-		return serveSandbox{url: g.URL, close: g.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
-			return demo.ConnectSandbox(ctx, d, account, g)
+		srv := server(s)
+		return serveSandbox{url: srv.URL, close: srv.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+			return connect(ctx, d, account, s)
 		}}, nil
-	}},
-	{amazon.Default, "Amazon Selling Partner API", func(file string) (serveSandbox, error) {
-		a, err := amazonsb.OpenAmazon(file)
-		if err != nil {
-			return serveSandbox{}, err
-		}
-		return serveSandbox{url: a.URL, close: a.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
-			return demo.ConnectAmazon(ctx, d, account, a)
-		}}, nil
-	}},
-	{shopify.Connector, "Shopify Admin API " + sbxshopify.Version, func(file string) (serveSandbox, error) {
-		sh, err := sbxshopify.Open(file)
-		if err != nil {
-			return serveSandbox{}, err
-		}
-		return serveSandbox{url: sh.URL, close: sh.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
-			return demo.ConnectShopify(ctx, d, account, sh)
-		}}, nil
-	}},
-	{ebay.Connector, "eBay Sell APIs", func(file string) (serveSandbox, error) {
-		e, err := ebaysandbox.Open(file)
-		if err != nil {
-			return serveSandbox{}, err
-		}
-		return serveSandbox{url: e.URL, close: e.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
-			return demo.ConnectEbay(ctx, d, account, e)
-		}}, nil
-	}},
+	}
 }
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's

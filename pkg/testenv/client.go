@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/multisell/multisell/pkg/channels"
 )
 
 // Client calls the local API as one account. Every response is validated against
@@ -131,4 +133,19 @@ func truncate(b []byte) string {
 		return string(b[:max]) + "..."
 	}
 	return string(b)
+}
+
+// ConnectChannel connects a channel with POST /channels (body as the API takes it) and
+// returns it as the answer shows it; any answer but 201 fails the test.
+func (c *Client) ConnectChannel(body any) channels.Channel {
+	c.t.Helper()
+	r := c.Do(http.MethodPost, "/channels", body)
+	if r.Status != http.StatusCreated {
+		c.t.Fatalf("connect: %d %s", r.Status, r)
+	}
+	var made struct {
+		Channel channels.Channel `json:"channel"`
+	}
+	r.JSON(c.t, &made)
+	return made.Channel
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/listings"
@@ -38,18 +37,10 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 	t.Cleanup(func() { _ = sb.Close() })
 	t.Cleanup(func() { checkModels(t, sb.Requests()) })
 	sb.AddSeller(sellerID, marketplace, "client-e2e", "secret-e2e", "Atzr|e2e")
-	r := f.C.Do(http.MethodPost, "/channels", map[string]any{"channel": map[string]any{"name": "Amazon Sandbox", "type": "amazon",
+	ch := f.C.ConnectChannel(map[string]any{"channel": map[string]any{"name": "Amazon Sandbox", "type": "amazon",
 		"credentials": map[string]string{"refresh_token": "Atzr|e2e", "client_id": "client-e2e", "client_secret": "secret-e2e",
 			"seller_id": sellerID, "marketplace_id": marketplace},
-		"endpoints": map[string]string{"api": sb.URL, "auth": sb.URL + amazonsb.TokenPath}}})
-	if r.Status != http.StatusCreated {
-		t.Fatalf("connect: %d %s", r.Status, r)
-	}
-	var made struct {
-		Channel channels.Channel `json:"channel"`
-	}
-	r.JSON(t, &made)
-	ch := made.Channel.UUID
+		"endpoints": map[string]string{"api": sb.URL, "auth": sb.URL + amazonsb.TokenPath}}}).UUID
 
 	wh := f.Warehouse("A")
 	for _, sku := range []string{"AMZ-1", "AMZ-2", "AMZ-FBA"} {

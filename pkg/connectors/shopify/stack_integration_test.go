@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/listings"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
@@ -41,15 +40,7 @@ func TestShopifyOnTheStack(t *testing.T) {
 	body := map[string]any{"channel": map[string]any{"name": "My Shopify", "type": "Shopify",
 		"credentials": map[string]any{"shop_domain": "stack.myshopify.com", "access_token": token, "location_id": location},
 		"endpoints":   map[string]any{"api": sb.URL}}}
-	r := f.C.Do(http.MethodPost, "/channels", body)
-	if r.Status != http.StatusCreated {
-		t.Fatalf("connect: %d %s", r.Status, r)
-	}
-	var made struct {
-		Channel channels.Channel `json:"channel"`
-	}
-	r.JSON(t, &made)
-	ch := made.Channel.UUID
+	ch := f.C.ConnectChannel(body).UUID
 
 	wh := f.Warehouse("A")
 	f.Product("SHOP-1")
