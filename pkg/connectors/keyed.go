@@ -1,11 +1,6 @@
 package connectors
 
-import (
-	"context"
-	"time"
-
-	"github.com/multisell/multisell/pkg/listings"
-)
+import "context"
 
 // keyedID names the bucket of op for one key (a listing) of a channel.
 func keyedID(account, channel, op, key string) itemID {
@@ -22,29 +17,4 @@ func (s *Session) TakeKeyed(ctx context.Context, op, key string, lim Limit) erro
 		return nil
 	}
 	return s.takeBucket(ctx, op+" "+key, keyedID(s.Account, s.Channel, op, key), lim, 1)
-}
-
-// putOff sets aside the quantity messages of the listings the connector put off (a result
-// with RetryAt): their Outcomes say when to try again and they get no result. It returns the
-// indexes and messages of the others.
-func putOff(results []QuantityResult, idx []int, msgs []*listings.QuantityMessage, rep *PushReport) ([]int, []*listings.QuantityMessage) {
-	later := map[string]time.Time{}
-	for _, r := range results {
-		if !r.RetryAt.IsZero() {
-			later[r.ChannelSKU] = r.RetryAt
-		}
-	}
-	if len(later) == 0 {
-		return idx, msgs
-	}
-	var keepIdx []int
-	var keep []*listings.QuantityMessage
-	for j, m := range msgs {
-		if at, ok := later[m.ChannelSKU]; ok {
-			rep.Outcomes[idx[j]].RetryAt = at
-			continue
-		}
-		keepIdx, keep = append(keepIdx, idx[j]), append(keep, m)
-	}
-	return keepIdx, keep
 }

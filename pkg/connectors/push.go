@@ -252,3 +252,28 @@ func answer[R any](ctx context.Context, r *Runtime, account string, idx []int, r
 		}
 	}
 }
+
+// putOff sets aside the quantity messages of the listings the connector put off (a result
+// with RetryAt): their Outcomes say when to try again and they get no result. It returns the
+// indexes and messages of the others.
+func putOff(results []QuantityResult, idx []int, msgs []*listings.QuantityMessage, rep *PushReport) ([]int, []*listings.QuantityMessage) {
+	later := map[string]time.Time{}
+	for _, r := range results {
+		if !r.RetryAt.IsZero() {
+			later[r.ChannelSKU] = r.RetryAt
+		}
+	}
+	if len(later) == 0 {
+		return idx, msgs
+	}
+	var keepIdx []int
+	var keep []*listings.QuantityMessage
+	for j, m := range msgs {
+		if at, ok := later[m.ChannelSKU]; ok {
+			rep.Outcomes[idx[j]].RetryAt = at
+			continue
+		}
+		keepIdx, keep = append(keepIdx, idx[j]), append(keep, m)
+	}
+	return keepIdx, keep
+}
