@@ -259,13 +259,7 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var s *Seller
-	for _, id := range slices.Sorted(maps.Keys(a.st.Sellers)) {
-		if a.st.Sellers[id].Channel == in.ChannelUUID {
-			s = a.st.Sellers[id]
-			break
-		}
-	}
+	s := sandbox.Bound(a.st.Sellers, in.ChannelUUID, func(s *Seller) string { return s.Channel })
 	if s == nil {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
 		return

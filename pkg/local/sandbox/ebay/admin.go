@@ -158,13 +158,7 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var sl *Seller
-	for _, id := range slices.Sorted(maps.Keys(s.sellers)) {
-		if s.sellers[id].Channel == in.ChannelUUID {
-			sl = s.sellers[id]
-			break
-		}
-	}
+	sl := sandbox.Bound(s.sellers, in.ChannelUUID, func(sl *Seller) string { return sl.Channel })
 	if sl == nil {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
 		return

@@ -8,7 +8,6 @@ package shopify
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -351,14 +350,4 @@ func (s *Shop) with(token string, f func(*shopState)) {
 func (sh *shopState) gid(typ string) string {
 	sh.NextID++
 	return fmt.Sprintf("gid://shopify/%s/%d", typ, sh.NextID)
-}
-
-// shopOfChannel is the shop bound to the channel (the lock held).
-func (s *Shop) shopOfChannel(channel string) *shopState {
-	for _, t := range slices.Sorted(maps.Keys(s.shops)) {
-		if s.shops[t].Channel == channel {
-			return s.shops[t]
-		}
-	}
-	return nil
 }

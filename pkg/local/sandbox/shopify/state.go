@@ -52,7 +52,7 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sh := s.shopOfChannel(in.ChannelUUID)
+	sh := sandbox.Bound(s.shops, in.ChannelUUID, func(sh *shopState) string { return sh.Channel })
 	if sh == nil {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
 		return
