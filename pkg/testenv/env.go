@@ -209,9 +209,9 @@ func (e *Env) close() {
 // that queues messages whose consumer writes the table); it fails the test otherwise.
 func (e *Env) Drain(t testing.TB) {
 	t.Helper()
-	// Past the connector queues' visibility timeout (360 s): a message whose receive was lost
-	// comes back after it.
-	ctx, cancel := context.WithTimeout(context.Background(), 420*time.Second)
+	// A batch whose receive's answer was lost comes back within its function's timeout and a
+	// margin (75 s at most; gateway's receiveVisibility), well within this.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	if err := e.Pollers.Drain(ctx); err != nil {
 		t.Fatalf("testenv: %v", err)

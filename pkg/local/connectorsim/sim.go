@@ -55,6 +55,9 @@ const (
 	// batchTimeout bounds the handling of one received batch, which finishes even when
 	// Run's context ends meanwhile.
 	batchTimeout = 30 * time.Second
+	// receiveVisibility keeps a received batch invisible while it is handled (batchTimeout
+	// and the delete after it).
+	receiveVisibility = batchTimeout + 15*time.Second
 )
 
 // Run answers the outbox until ctx ends, and then returns nil once the long poll under way
@@ -101,13 +104,17 @@ func (s *Sim) Run(ctx context.Context) error {
 		// The long poll is not cancelled with ctx: a receive abandoned midway may still take
 		// a message, which would then stay invisible for the queue's visibility timeout.
 		// Run returns at the latest when the poll ends.
+		// A receive whose answer is lost on the way back (the connection broke) is not
+		// retried behind the sim's back, and what the emulator took for it comes back after
+		// receiveVisibility rather than the outbox's visibility timeout.
 		recvCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait+10*time.Second)
 		out, err := s.SQS.ReceiveMessage(recvCtx, &sqs.ReceiveMessageInput{
 			QueueUrl:              aws.String(s.OutboxURL),
 			MaxNumberOfMessages:   10,
 			WaitTimeSeconds:       int32(wait / time.Second),
+			VisibilityTimeout:     int32(receiveVisibility / time.Second),
 			MessageAttributeNames: []string{"All"},
-		})
+		}, func(o *sqs.Options) { o.RetryMaxAttempts = 1 })
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {

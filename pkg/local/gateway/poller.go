@@ -84,6 +84,9 @@ type source struct {
 	event   template.SQSEvent
 	queue   QueueInfo
 	handler SQSHandler
+	// visibility is the queue's visibility timeout: how long Lambda leaves a message its
+	// function failed invisible from the moment it was received.
+	visibility time.Duration
 }
 
 // NewPollers prepares a poller for every enabled SQS and DynamoDB event of the template's
@@ -119,7 +122,11 @@ func NewPollers(stack *Stack, lookup Lookup, opts PollerOptions) (*Pollers, erro
 			if !ok {
 				return nil, fmt.Errorf("pollers: %s (%s) has an SQS event but its handler is a %T", fn.LogicalID, fn.Folder, h)
 			}
-			p.sources = append(p.sources, &source{fn: fn, event: ev, queue: q, handler: sh})
+			src := &source{fn: fn, event: ev, queue: q, handler: sh, visibility: 30 * time.Second}
+			if tq, ok := tpl.Queue(ev.Queue); ok {
+				src.visibility = tq.VisibilityTimeout
+			}
+			p.sources = append(p.sources, src)
 		}
 	}
 	for _, id := range opts.OwnVisibility {
@@ -233,23 +240,47 @@ func (p *Pollers) Stop() {
 // the connector queue's consumer stop for minutes with messages waiting and nothing logged.
 const receiveTimeout = 10 * time.Second
 
+// receiveMargin is how much longer than its function's timeout a received batch is kept
+// invisible (receiveVisibility): the invocation ends by its timeout, and the delete or
+// visibility change that follows takes a few seconds at most.
+const receiveMargin = 15 * time.Second
+
+// receiveVisibility is how long the messages of one receive stay invisible: the queue's
+// visibility timeout, but no longer than the function's timeout and receiveMargin. Every
+// batch is done with (deleted, or its failed messages' visibility set) within that, so the
+// function sees what Lambda would show it. What changes is a receive whose answer never
+// arrives (the emulator took the messages, the connection broke on the way back): its
+// messages come back after this instead of after the queue's timeout, which is six minutes
+// for the connector queue. A CI run saw exactly that stop one batch of ten pushes.
+func receiveVisibility(s *source) time.Duration {
+	timeout := s.fn.Timeout
+	if timeout <= 0 {
+		timeout = 3 * time.Second // Lambda's default, as invoke applies it
+	}
+	return min(s.visibility, timeout+receiveMargin)
+}
+
 func (p *Pollers) loop(ctx context.Context, s *source) {
 	backoff := 50 * time.Millisecond
+	visibility := receiveVisibility(s)
 	for ctx.Err() == nil {
 		rctx, cancel := context.WithTimeout(ctx, p.opts.WaitTime+receiveTimeout)
+		received := time.Now()
 		out, err := p.stack.SQS.ReceiveMessage(rctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(s.queue.URL),
 			MaxNumberOfMessages:         int32(min(max(s.event.BatchSize, 1), 10)),
 			WaitTimeSeconds:             int32(p.opts.WaitTime / time.Second),
+			VisibilityTimeout:           int32(visibility / time.Second),
 			MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{sqstypes.MessageSystemAttributeNameAll},
 			MessageAttributeNames:       []string{"All"},
-		})
+		}, noRetry)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
-			p.log.Warn("sqs receive failed", "queue", s.queue.Name, "error", err.Error())
+			p.log.Warn("sqs receive failed; messages the emulator took for it come back after the receive's visibility",
+				"queue", s.queue.Name, "visibility", visibility.String(), "error", err.Error())
 			select {
 			case <-ctx.Done():
 				return
@@ -264,13 +295,20 @@ func (p *Pollers) loop(ctx context.Context, s *source) {
 		}
 		p.inflight.Add(int64(len(out.Messages)))
 		// The batch finishes even when Stop is called meanwhile, as a running Lambda would.
-		p.process(context.WithoutCancel(ctx), s, out.Messages)
+		p.process(context.WithoutCancel(ctx), s, out.Messages, received)
 		p.inflight.Add(-int64(len(out.Messages)))
 	}
 }
 
-// process invokes the handler with one batch, then deletes the messages that succeeded.
-func (p *Pollers) process(ctx context.Context, s *source, msgs []sqstypes.Message) {
+// noRetry makes one attempt of a ReceiveMessage. The SDK retries a receive whose
+// connection broke after the request was sent, and the emulator may have taken messages
+// for it by then: a silent retry would hide that (receiveVisibility); a failed receive is
+// logged.
+func noRetry(o *sqs.Options) { o.RetryMaxAttempts = 1 }
+
+// process invokes the handler with one batch received at received, then deletes the
+// messages that succeeded and sets the visibility of those that failed.
+func (p *Pollers) process(ctx context.Context, s *source, msgs []sqstypes.Message, received time.Time) {
 	event := events.SQSEvent{Records: make([]events.SQSMessage, 0, len(msgs))}
 	byID := make(map[string]sqstypes.Message, len(msgs))
 	for _, m := range msgs {
@@ -314,9 +352,17 @@ func (p *Pollers) process(ctx context.Context, s *source, msgs []sqstypes.Messag
 	if err := p.deleteMessages(ctx, s, done); err != nil {
 		p.log.Error("sqs delete failed", "queue", s.queue.Name, "error", err.Error())
 	}
-	if p.opts.FailedVisibility > 0 && len(retry) > 0 && (err != nil || !slices.Contains(p.opts.OwnVisibility, s.fn.LogicalID)) {
-		if err := p.changeVisibility(ctx, s, retry, p.opts.FailedVisibility); err != nil {
-			p.log.Warn("sqs change visibility failed", "queue", s.queue.Name, "error", err.Error())
+	if len(retry) > 0 && (err != nil || !slices.Contains(p.opts.OwnVisibility, s.fn.LogicalID)) {
+		// Lambda leaves a failed message invisible for the queue's visibility timeout from
+		// its receive, which asked for less (receiveVisibility); tests may want it sooner.
+		wait := s.visibility - time.Since(received)
+		if p.opts.FailedVisibility > 0 {
+			wait = p.opts.FailedVisibility
+		}
+		if wait >= time.Second {
+			if err := p.changeVisibility(ctx, s, retry, wait); err != nil {
+				p.log.Warn("sqs change visibility failed", "queue", s.queue.Name, "error", err.Error())
+			}
 		}
 	}
 	p.log.Debug("sqs batch", "function", s.fn.LogicalID, "messages", len(msgs), "failed", len(retry))
