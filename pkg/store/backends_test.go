@@ -10,7 +10,9 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,6 +265,54 @@ func TestScenario(t *testing.T) {
 		}
 		if err := d.Orders().CheckInvariants(ctx, created.AccountID); err != nil {
 			t.Fatalf("invariants: %v", err)
+		}
+	})
+}
+
+// TestCommitAnswerLost: a transaction whose answer is lost on the way back (the connection
+// breaks after the table applied it) is retried by the SDK and reported done, not cancelled by
+// the conditions its own first attempt made false: the SDK gives each TransactWriteItems a
+// ClientRequestToken, which its retries repeat and the table answers as it did the first time.
+func TestCommitAnswerLost(t *testing.T) {
+	t.Parallel()
+	eachBackend(t, func(t *testing.T, d *app.Deps) {
+		var dropped atomic.Bool
+		backend := aws.ToString(d.Table.DB.Options().BaseEndpoint)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			req, _ := http.NewRequestWithContext(r.Context(), r.Method, backend+r.URL.Path, bytes.NewReader(body))
+			req.Header = r.Header.Clone()
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Errorf("proxy: %v", err)
+				panic(http.ErrAbortHandler)
+			}
+			defer resp.Body.Close()
+			if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") && dropped.CompareAndSwap(false, true) {
+				panic(http.ErrAbortHandler) // applied, and the connection breaks with the answer unsent
+			}
+			for k, v := range resp.Header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(resp.StatusCode)
+			_, _ = io.Copy(w, resp.Body)
+		}))
+		t.Cleanup(front.Close)
+		table := d.Table
+		table.DB = dynamodb.New(d.Table.DB.Options(), func(o *dynamodb.Options) { o.BaseEndpoint = aws.String(front.URL) })
+		pk := store.PK("acct_lost_"+strconv.FormatInt(time.Now().UnixNano(), 36), "T")
+		ws := []store.Write{
+			store.Put(store.Key(pk, "a"), "attribute_not_exists(#PK)", nil),
+			store.Put(store.Key(pk, "b"), "attribute_not_exists(#PK)", nil),
+		}
+		if err := table.Commit(context.Background(), ws); err != nil {
+			t.Fatalf("Commit = %v, want the retry of the applied transaction to succeed", err)
+		}
+		if !dropped.Load() {
+			t.Fatal("no transaction answer was dropped")
+		}
+		if items, _ := d.Table.QueryAll(context.Background(), pk); len(items) != 2 {
+			t.Errorf("%d items, want 2", len(items))
 		}
 	})
 }
