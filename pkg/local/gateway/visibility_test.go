@@ -22,30 +22,6 @@ import (
 	"github.com/multisell/multisell/pkg/local/template"
 )
 
-// visibilityTemplate is a FIFO queue whose visibility timeout (5 minutes) is far beyond its
-// consumer's timeout (1 s): a receive keeps its batch invisible for 16 s (receiveVisibility).
-const visibilityTemplate = `
-Resources:
-  ConsumerFunction:
-    Type: AWS::Serverless::Function
-    Properties:
-      CodeUri: functions/consumer/
-      Timeout: 1
-      Events:
-        Work:
-          Type: SQS
-          Properties:
-            Queue: !GetAtt Work.Arn
-            BatchSize: 10
-            FunctionResponseTypes: [ReportBatchItemFailures]
-  Work:
-    Type: AWS::SQS::Queue
-    Properties:
-      FifoQueue: true
-      ContentBasedDeduplication: true
-      VisibilityTimeout: 300
-`
-
 func TestReceiveVisibility(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -73,7 +49,7 @@ func TestReceiveVisibility(t *testing.T) {
 // message is delivered once its receive's visibility ends, not after the queue's 5 minutes.
 func TestPollerLostReceiveComesBack(t *testing.T) {
 	t.Parallel()
-	s := provisionFromYAML(t, visibilityTemplate, "lostreceive")
+	s := provisionFromYAML(t, string(testdata(t, "long-visibility.yaml")), "lostreceive")
 	target, err := url.Parse(aws.ToString(s.SQS.Options().BaseEndpoint))
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +113,7 @@ func TestPollerLostReceiveComesBack(t *testing.T) {
 // for less.
 func TestPollerFailedKeepsQueueVisibility(t *testing.T) {
 	t.Parallel()
-	s := provisionFromYAML(t, visibilityTemplate, "failedvisibility")
+	s := provisionFromYAML(t, string(testdata(t, "long-visibility.yaml")), "failedvisibility")
 	c := &consumer{received: map[string][]events.SQSMessage{}, behave: func(string, int) string { return "fail" }}
 	p, err := NewPollers(s, func(string) (any, error) { return SQSHandler(c.handle), nil },
 		PollerOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
