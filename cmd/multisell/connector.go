@@ -17,6 +17,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/local/connectorsim"
 	"github.com/multisell/multisell/pkg/local/gateway"
+	"github.com/multisell/multisell/pkg/sdkhttp"
 )
 
 func init() {
@@ -71,7 +72,7 @@ func runConnector(ctx context.Context, args []string) error {
 	}
 	client := sqs.New(sqs.Options{
 		Region: s.Region, Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
-		BaseEndpoint: aws.String(s.SQSEndpoint),
+		BaseEndpoint: aws.String(s.SQSEndpoint), HTTPClient: sdkhttp.New(),
 	})
 	return (&connectorsim.Sim{
 		SQS: client, OutboxURL: outbox, InboxURL: inbox, Dir: *dir, FailRate: *rate, Report: *report,

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go/logging"
 
+	"github.com/multisell/multisell/pkg/sdkhttp"
 	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/webhookhttp"
@@ -91,9 +92,9 @@ type Client func(d *Deps, awsCfg aws.Config)
 func withLimits(cfg Config, awsCfg aws.Config) aws.Config {
 	awsCfg.Logger = sdkLogger{}
 	if cfg.local() {
-		awsCfg.Credentials = localCredentials
+		awsCfg.Credentials, awsCfg.HTTPClient = localCredentials, sdkhttp.New()
 	} else {
-		awsCfg.HTTPClient, awsCfg.Retryer = sdkHTTPClient(), sdkRetryer
+		awsCfg.HTTPClient, awsCfg.Retryer = sdkhttp.Guard(sdkHTTPClient()), sdkRetryer
 	}
 	return awsCfg
 }

@@ -8,6 +8,8 @@ import (
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+
+	"github.com/multisell/multisell/pkg/sdkhttp"
 )
 
 // AWS is the Gateway of one REST API's stage in API Gateway.
@@ -24,6 +26,7 @@ func NewAWS(ctx context.Context, region, apiID, stage string) (AWS, error) {
 	if err != nil {
 		return AWS{}, fmt.Errorf("load AWS config: %w", err)
 	}
+	cfg.HTTPClient = sdkhttp.Guard(cfg.HTTPClient)
 	return AWS{Client: apigateway.NewFromConfig(cfg), APIID: apiID, Stage: stage}, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/local/template"
+	"github.com/multisell/multisell/pkg/sdkhttp"
 )
 
 // Endpoints are the emulator URLs.
@@ -66,17 +67,18 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 		}
 	}
 	creds := credentials.NewStaticCredentialsProvider("local", "local", "")
+	client := sdkhttp.New()
 	s.DynamoDB = dynamodb.New(dynamodb.Options{
-		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB),
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB), HTTPClient: client,
 	})
 	s.DynamoDBStreams = dynamodbstreams.New(dynamodbstreams.Options{
-		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB),
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.DynamoDB), HTTPClient: client,
 	})
 	s.SQS = sqs.New(sqs.Options{
-		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.SQS),
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.SQS), HTTPClient: client,
 	})
 	s.KMS = kms.New(kms.Options{
-		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.KMS),
+		Region: s.Region, Credentials: creds, BaseEndpoint: aws.String(ep.KMS), HTTPClient: client,
 	})
 	if tpl.Table != nil {
 		if ep.DynamoDB == "" {
