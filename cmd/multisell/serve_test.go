@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/syncbuf"
 )
 
 // TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
@@ -97,7 +98,7 @@ func TestStackFileBeforeDemo(t *testing.T) {
 		return demoCredentials{}, nil
 	}
 	t.Cleanup(func() { onFirstStart = before })
-	var out, errOut syncBuffer
+	var out, errOut syncbuf.Buffer
 	stdout, stderr = &out, &errOut
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
 	ctx, cancel := context.WithCancel(context.Background())

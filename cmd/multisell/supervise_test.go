@@ -18,6 +18,7 @@ import (
 	"github.com/multisell/multisell/pkg/accounts"
 	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/syncbuf"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -197,9 +198,9 @@ func TestServeRestartsEmulators(t *testing.T) {
 // test ends, then interrupts it: it must exit 0 within 30 s, and its serve.log is logged
 // when the test failed. It returns the folder, serve's outputs (stdout and stderr are
 // theirs meanwhile) and its exit code once it exits.
-func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncBuffer, code <-chan int) {
+func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncbuf.Buffer, code <-chan int) {
 	t.Helper()
-	out, errOut = &syncBuffer{}, &syncBuffer{}
+	out, errOut = &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	stdout, stderr = out, errOut
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
 	dir = filepath.Join(t.TempDir(), "data")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"net/http"
@@ -9,30 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/multisell/multisell/pkg/syncbuf"
 	"github.com/multisell/multisell/pkg/webhookhttp"
 )
-
-// syncBuffer is a bytes.Buffer that a server's goroutines and a test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // listening matches the line webhooks listen prints once it listens.
 var listening = regexp.MustCompile(`listening for webhook deliveries on (http://[^/ ]+/)`)
@@ -41,7 +22,7 @@ var listening = regexp.MustCompile(`listening for webhook deliveries on (http://
 // the test ends, and returns its URL, read from the line it prints to errOut (listeners
 // are started one at a time); it fails t unless the command stops with exit status 0 when
 // interrupted.
-func startListen(t *testing.T, errOut *syncBuffer, args ...string) string {
+func startListen(t *testing.T, errOut *syncbuf.Buffer, args ...string) string {
 	t.Helper()
 	seen := len(listening.FindAllStringSubmatch(errOut.String(), -1))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -79,7 +60,7 @@ func startListen(t *testing.T, errOut *syncBuffer, args ...string) string {
 // test does not run in parallel with the others), posts deliveries signed well and
 // badly, and checks the answers and the printed lines.
 func TestWebhooksListen(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut syncbuf.Buffer
 	stdout, stderr = &out, &errOut
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
 

@@ -11,9 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/multisell/multisell/pkg/syncbuf"
 )
 
 // docPath is the page whose receiver examples the tests run.
@@ -42,24 +43,6 @@ func example(t *testing.T, name string) string {
 		t.Fatalf("example:%s has an unclosed fence", name)
 	}
 	return code
-}
-
-// lockedBuffer collects a process's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestDocReceivers runs the receivers of docs/webhooks.md (Node.js when node is on the
@@ -120,7 +103,7 @@ func TestDocReceivers(t *testing.T) {
 			cmd := c.start(t, dir)
 			secret, other := newSecret(t), newSecret(t)
 			port := freePort(t)
-			var out lockedBuffer
+			var out syncbuf.Buffer
 			cmd.Env = append(os.Environ(), "MULTISELL_WEBHOOK_SECRET="+secret, "PORT="+strconv.Itoa(port))
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
@@ -160,7 +143,7 @@ func freePort(t *testing.T) int {
 }
 
 // waitListening waits up to 20 s for addr to take connections.
-func waitListening(t *testing.T, addr string, out *lockedBuffer) {
+func waitListening(t *testing.T, addr string, out *syncbuf.Buffer) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
@@ -173,7 +156,7 @@ func waitListening(t *testing.T, addr string, out *lockedBuffer) {
 
 // checkReceiver posts deliveries to a receiver that holds secret, in order, and checks
 // its answers.
-func checkReceiver(t *testing.T, url, secret, other string, out *lockedBuffer) {
+func checkReceiver(t *testing.T, url, secret, other string, out *syncbuf.Buffer) {
 	t.Helper()
 	now := time.Now()
 	body := func(seq int) []byte {

@@ -1,7 +1,6 @@
 package connectorsim
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/local/emulators"
+	"github.com/multisell/multisell/pkg/syncbuf"
 )
 
 // The fauxqs process shared by this package's tests, started on first use.
@@ -76,28 +76,10 @@ func createQueue(t *testing.T, c *sqs.Client, role string) string {
 	return aws.ToString(out.QueueUrl)
 }
 
-// logBuffer collects a sim's log lines across goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // startSim runs s until the test ends and returns its log.
-func startSim(t *testing.T, s *Sim) *logBuffer {
+func startSim(t *testing.T, s *Sim) *syncbuf.Buffer {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &syncbuf.Buffer{}
 	s.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

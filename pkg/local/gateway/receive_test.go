@@ -1,13 +1,11 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,25 +13,9 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/multisell/multisell/pkg/syncbuf"
 )
-
-// lockedBuffer is a log sink the pollers and the test share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestPollerAbandonsUnansweredReceive: a receive the SQS endpoint never answers is abandoned
 // after its long-poll wait and receiveTimeout, logged as a failed receive, and tried again,
@@ -51,7 +33,7 @@ func TestPollerAbandonsUnansweredReceive(t *testing.T) {
 	hs := *s
 	hs.SQS = sqs.New(sqs.Options{Region: s.Region, Credentials: s.SQS.Options().Credentials,
 		BaseEndpoint: aws.String(hang.URL), RetryMaxAttempts: 1})
-	var logs lockedBuffer
+	var logs syncbuf.Buffer
 	c := &consumer{received: map[string][]events.SQSMessage{}, behave: func(string, int) string { return "ok" }}
 	p, err := NewPollers(&hs, func(string) (any, error) { return SQSHandler(c.handle), nil },
 		PollerOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})

@@ -20,6 +20,7 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/local/template"
+	"github.com/multisell/multisell/pkg/syncbuf"
 )
 
 func TestReceiveVisibility(t *testing.T) {
@@ -71,7 +72,7 @@ func TestPollerLostReceiveComesBack(t *testing.T) {
 	t.Cleanup(front.Close)
 	ls := *s
 	ls.SQS = sqs.New(sqs.Options{Region: s.Region, Credentials: s.SQS.Options().Credentials, BaseEndpoint: aws.String(front.URL)})
-	var logs lockedBuffer
+	var logs syncbuf.Buffer
 	got := make(chan time.Time, 10)
 	handle := func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 		for range ev.Records {
