@@ -23,10 +23,10 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/sandbox"
-	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // benchConnector is the generic marketplace's connector under limits no benchmark reaches
@@ -233,7 +233,7 @@ func (w *connectorBench) quantities(b *testing.B, ref connectors.ChannelRef, n i
 		if l.SyncStatus != listings.StatusSynced || l.Quantity == nil {
 			b.Fatalf("listing %s: %s, quantity %v; want synced with a quantity", l.ChannelSKU, l.SyncStatus, l.Quantity)
 		}
-		m := listings.QuantityMessage{Header: push.Header{Type: listings.TypeQuantity, AccountID: acct, ChannelUUID: ref.UUID, ChannelType: l.ChannelType},
+		m := wire.QuantityMessage{Header: wire.Header{Type: wire.TypeListingQuantity, AccountID: acct, ChannelUUID: ref.UUID, ChannelType: l.ChannelType},
 			ChannelSKU: l.ChannelSKU, SKU: l.SKU, Quantity: *l.Quantity, Version: l.Version, At: l.QuantityAt}
 		body, err := json.Marshal(m)
 		if err != nil {

@@ -11,13 +11,13 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // directory stands for the channels domain (pkg/app wires its own once it answers these):
@@ -170,8 +170,8 @@ func (s *stack) pushes(t *testing.T, ch connectors.Channel, n int) {
 	for i := range n {
 		sku := fmt.Sprintf("SKU-%d", i)
 		g := queue.Group("lst", ch.Account, ch.UUID, sku)
-		err := q.Send(context.Background(), ch.Account, g, g+"-1", listings.QuantityMessage{
-			Header:     push.Header{Type: listings.TypeQuantity, AccountID: ch.Account, ChannelUUID: ch.UUID, ChannelType: "Generic"},
+		err := q.Send(context.Background(), ch.Account, g, g+"-1", wire.QuantityMessage{
+			Header:     wire.Header{Type: wire.TypeListingQuantity, AccountID: ch.Account, ChannelUUID: ch.UUID, ChannelType: "Generic"},
 			ChannelSKU: sku, SKU: &sku, Quantity: int64(i), Version: 1, At: "2026-11-24T12:00:00Z",
 		})
 		if err != nil {
@@ -226,7 +226,7 @@ func TestConnectorPush(t *testing.T) {
 			}
 			results := s.inbox.resultsOf(ch.UUID)
 			for _, r := range results {
-				if got, want := r["type"], listings.TypeResult; got != want || r["ok"] != true {
+				if got, want := r["type"], wire.TypeListingResult; got != want || r["ok"] != true {
 					t.Errorf("result %v, want an ok %s", r, want)
 				}
 			}

@@ -7,38 +7,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/multisell/multisell/pkg/listings"
-	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
-// The outbox messages the runtime reads are the listings and shipments domains' own
-// (listings.QuantityMessage, shipments.TrackingMessage); what it answers are these
+// The outbox messages the runtime reads and the results it answers are pkg/wire's
 // (docs/channel-sync.md).
 
-// ListingResult is the inbox listing.result answering a listing.quantity.
-type ListingResult struct {
-	Type            string `json:"type"`
-	ChannelUUID     string `json:"channel_uuid"`
-	ChannelSKU      string `json:"channel_sku"`
-	Version         int64  `json:"version"`
-	OK              bool   `json:"ok"`
-	Error           string `json:"error,omitempty"`
-	ChannelQuantity *int64 `json:"channel_quantity,omitempty"`
-	ListingRef      string `json:"listing_ref,omitempty"`
-	Off             string `json:"off,omitempty"`
-}
-
-// ShipmentResult is the inbox shipment.result answering a shipment.tracking.
-type ShipmentResult struct {
-	Type        string `json:"type"`
-	ChannelUUID string `json:"channel_uuid"`
-	ShipmentID  string `json:"shipment_id"`
-	OK          bool   `json:"ok"`
-	Error       string `json:"error,omitempty"`
-}
-
-// decodeOutbox reads an outbox message body into a *listings.QuantityMessage or a
-// *shipments.TrackingMessage;
+// decodeOutbox reads an outbox message body into a *wire.QuantityMessage or a
+// *wire.TrackingMessage;
 // attrAccount (the account_id attribute) stands for an account the body lacks. An error means
 // the message can never be applied.
 func decodeOutbox(body, attrAccount string) (any, error) {
@@ -56,12 +32,12 @@ func decodeOutbox(body, attrAccount string) (any, error) {
 		missing  func() bool
 	)
 	switch head.Type {
-	case listings.TypeQuantity:
-		m := &listings.QuantityMessage{}
+	case wire.TypeListingQuantity:
+		m := &wire.QuantityMessage{}
 		msg, account, channel, required = m, &m.AccountID, &m.ChannelUUID, "channel_sku, version"
 		missing = func() bool { return m.ChannelSKU == "" || m.Version < 1 }
-	case shipments.TypeTracking:
-		m := &shipments.TrackingMessage{}
+	case wire.TypeShipmentTracking:
+		m := &wire.TrackingMessage{}
 		msg, account, channel, required = m, &m.AccountID, &m.ChannelUUID, "shipment_id, display_ref"
 		missing = func() bool { return m.ShipmentID == "" || m.DisplayRef == "" }
 	default:
@@ -89,14 +65,14 @@ func decodeOutbox(body, attrAccount string) (any, error) {
 
 // listingResults answers each quantity message from the results of the batch that carried
 // its channel SKU (results by channel SKU); a message without a result is failed.
-func listingResults(msgs []*listings.QuantityMessage, results []QuantityResult) []ListingResult {
+func listingResults(msgs []*wire.QuantityMessage, results []QuantityResult) []wire.ListingResult {
 	by := make(map[string]QuantityResult, len(results))
 	for _, r := range results {
 		by[r.ChannelSKU] = r
 	}
-	out := make([]ListingResult, len(msgs))
+	out := make([]wire.ListingResult, len(msgs))
 	for i, m := range msgs {
-		lr := ListingResult{Type: listings.TypeResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU, Version: m.Version}
+		lr := wire.ListingResult{Type: wire.TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU, Version: m.Version}
 		r, ok := by[m.ChannelSKU]
 		lr.ListingRef = r.ListingRef
 		switch {
@@ -115,7 +91,7 @@ func listingResults(msgs []*listings.QuantityMessage, results []QuantityResult) 
 }
 
 // failedListings answers each quantity message with the error err.
-func failedListings(msgs []*listings.QuantityMessage, err error) []ListingResult {
+func failedListings(msgs []*wire.QuantityMessage, err error) []wire.ListingResult {
 	out := listingResults(msgs, nil)
 	for i := range out {
 		out[i].Error = err.Error()
@@ -124,7 +100,7 @@ func failedListings(msgs []*listings.QuantityMessage, err error) []ListingResult
 }
 
 // trackingOf is the connector's view of a tracking message.
-func trackingOf(m *shipments.TrackingMessage) Tracking {
+func trackingOf(m *wire.TrackingMessage) Tracking {
 	items := make([]TrackingItem, len(m.Items))
 	for i, it := range m.Items {
 		items[i] = TrackingItem{OrderItemRef: it.OrderItemRef, SKU: it.SKU, Quantity: int64(it.Quantity)}

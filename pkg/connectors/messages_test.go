@@ -7,9 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/multisell/multisell/pkg/listings"
-	"github.com/multisell/multisell/pkg/push"
-	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 func TestDecodeOutbox(t *testing.T) {
@@ -20,11 +18,11 @@ func TestDecodeOutbox(t *testing.T) {
 		err              string
 	}{
 		{"quantity", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S","quantity":7,"version":3}`, "a1",
-			&listings.QuantityMessage{Header: push.Header{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
+			&wire.QuantityMessage{Header: wire.Header{Type: wire.TypeListingQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Quantity: 7, Version: 3}, ""},
 		{"account from the attribute", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","quantity":0,"version":1}`, "a1",
-			&listings.QuantityMessage{Header: push.Header{Type: listings.TypeQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Version: 1}, ""},
+			&wire.QuantityMessage{Header: wire.Header{Type: wire.TypeListingQuantity, AccountID: "a1", ChannelUUID: "c1"}, ChannelSKU: "S", Version: 1}, ""},
 		{"tracking", `{"type":"shipment.tracking","account_id":"a1","channel_uuid":"c1","display_ref":"111","shipment_id":"sh","tracking_url":null,"items":[{"order_item_ref":"L1","sku":"S","quantity":2}]}`, "a1",
-			&shipments.TrackingMessage{Header: push.Header{Type: shipments.TypeTracking, AccountID: "a1", ChannelUUID: "c1"}, DisplayRef: "111", ShipmentID: "sh", Items: []shipments.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
+			&wire.TrackingMessage{Header: wire.Header{Type: wire.TypeShipmentTracking, AccountID: "a1", ChannelUUID: "c1"}, DisplayRef: "111", ShipmentID: "sh", Items: []wire.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}}}, ""},
 		{"another account", `{"type":"listing.quantity","account_id":"a2","channel_uuid":"c1","channel_sku":"S","version":1}`, "a1", nil, "differs"},
 		{"no account", `{"type":"listing.quantity","channel_uuid":"c1","channel_sku":"S","version":1}`, "", nil, "no account_id"},
 		{"no version", `{"type":"listing.quantity","account_id":"a1","channel_uuid":"c1","channel_sku":"S"}`, "a1", nil, "required"},
@@ -51,11 +49,11 @@ func TestDecodeOutbox(t *testing.T) {
 
 func TestListingResults(t *testing.T) {
 	t.Parallel()
-	msgs := []*listings.QuantityMessage{
-		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 4, Quantity: 5},
-		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 3, Quantity: 9}, // an older version: the same result, stale
-		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "B", Version: 1},
-		{Header: push.Header{ChannelUUID: "c"}, ChannelSKU: "C", Version: 2},
+	msgs := []*wire.QuantityMessage{
+		{Header: wire.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 4, Quantity: 5},
+		{Header: wire.Header{ChannelUUID: "c"}, ChannelSKU: "A", Version: 3, Quantity: 9}, // an older version: the same result, stale
+		{Header: wire.Header{ChannelUUID: "c"}, ChannelSKU: "B", Version: 1},
+		{Header: wire.Header{ChannelUUID: "c"}, ChannelSKU: "C", Version: 2},
 	}
 	results := []QuantityResult{
 		{ChannelSKU: "A", OK: true, ChannelQuantity: 5},
@@ -64,18 +62,18 @@ func TestListingResults(t *testing.T) {
 	five := int64(5)
 	tests := []struct {
 		name string
-		got  []ListingResult
-		want []ListingResult
+		got  []wire.ListingResult
+		want []wire.ListingResult
 	}{
-		{"results by SKU", listingResults(msgs, results), []ListingResult{
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "A", Version: 4, OK: true, ChannelQuantity: &five},
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "A", Version: 3, OK: true, ChannelQuantity: &five},
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "listing is closed"},
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "the channel gave no result for this listing"},
+		{"results by SKU", listingResults(msgs, results), []wire.ListingResult{
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "A", Version: 4, OK: true, ChannelQuantity: &five},
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "A", Version: 3, OK: true, ChannelQuantity: &five},
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "listing is closed"},
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "the channel gave no result for this listing"},
 		}},
-		{"a failed call fails all", failedListings(msgs[2:], errors.New("generic: status 500")), []ListingResult{
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "generic: status 500"},
-			{Type: listings.TypeResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "generic: status 500"},
+		{"a failed call fails all", failedListings(msgs[2:], errors.New("generic: status 500")), []wire.ListingResult{
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "B", Version: 1, Error: "generic: status 500"},
+			{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: "C", Version: 2, Error: "generic: status 500"},
 		}},
 	}
 	for _, tt := range tests {

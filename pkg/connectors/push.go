@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/listings"
-	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Message is one outbox message: its id (the SQS message id), body, and account_id attribute.
@@ -81,9 +80,9 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 		decoded[i] = d
 		var k [2]string
 		switch d := d.(type) {
-		case *listings.QuantityMessage:
+		case *wire.QuantityMessage:
 			k = [2]string{d.AccountID, d.ChannelUUID}
-		case *shipments.TrackingMessage:
+		case *wire.TrackingMessage:
 			k = [2]string{d.AccountID, d.ChannelUUID}
 		}
 		g := byChannel[k]
@@ -92,7 +91,7 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 			byChannel[k] = g
 			groups = append(groups, g)
 		}
-		if _, ok := d.(*listings.QuantityMessage); ok {
+		if _, ok := d.(*wire.QuantityMessage); ok {
 			g.quantities = append(g.quantities, i)
 		} else {
 			g.trackings = append(g.trackings, i)
@@ -130,10 +129,10 @@ func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep 
 // pushQuantities pushes a channel's listing quantities in batches.
 func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
 	// The newest version of each listing is pushed; its older versions get its result.
-	newest := map[string]*listings.QuantityMessage{}
+	newest := map[string]*wire.QuantityMessage{}
 	var skus []string
 	for _, i := range g.quantities {
-		m := decoded[i].(*listings.QuantityMessage)
+		m := decoded[i].(*wire.QuantityMessage)
 		if n, ok := newest[m.ChannelSKU]; !ok {
 			skus = append(skus, m.ChannelSKU)
 			newest[m.ChannelSKU] = m
@@ -152,9 +151,9 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 			pushes[j] = QuantityPush{ChannelSKU: sku, ListingRef: deref(m.ListingRef), Quantity: m.Quantity, ChannelQuantity: m.ChannelQuantity}
 		}
 		var idx []int
-		var msgs []*listings.QuantityMessage
+		var msgs []*wire.QuantityMessage
 		for _, i := range g.quantities {
-			if m := decoded[i].(*listings.QuantityMessage); in[m.ChannelSKU] {
+			if m := decoded[i].(*wire.QuantityMessage); in[m.ChannelSKU] {
 				idx, msgs = append(idx, i), append(msgs, m)
 			}
 		}
@@ -182,18 +181,18 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 // postTrackings posts a channel's shipments' tracking, one call each.
 func (r *Runtime) postTrackings(ctx context.Context, s *Session, g *group, decoded []any, rep *PushReport) {
 	for _, i := range g.trackings {
-		m := decoded[i].(*shipments.TrackingMessage)
+		m := decoded[i].(*wire.TrackingMessage)
 		failure, ok := r.attempt(ctx, s, g, []int{i}, rep, func() error {
 			return s.conn.PostTracking(ctx, s, trackingOf(m))
 		})
 		if !ok {
 			continue
 		}
-		res := ShipmentResult{Type: shipments.TypeResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID, OK: failure == nil}
+		res := wire.ShipmentResult{Type: wire.TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID, OK: failure == nil}
 		if failure != nil {
 			res.Error = failure.Error()
 		}
-		answer(ctx, r, g.account, []int{i}, []ShipmentResult{res}, rep)
+		answer(ctx, r, g.account, []int{i}, []wire.ShipmentResult{res}, rep)
 	}
 }
 
@@ -256,7 +255,7 @@ func answer[R any](ctx context.Context, r *Runtime, account string, idx []int, r
 // putOff sets aside the quantity messages of the listings the connector put off (a result
 // with RetryAt): their Outcomes say when to try again and they get no result. It returns the
 // indexes and messages of the others.
-func putOff(results []QuantityResult, idx []int, msgs []*listings.QuantityMessage, rep *PushReport) ([]int, []*listings.QuantityMessage) {
+func putOff(results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, rep *PushReport) ([]int, []*wire.QuantityMessage) {
 	later := map[string]time.Time{}
 	for _, r := range results {
 		if !r.RetryAt.IsZero() {
@@ -267,7 +266,7 @@ func putOff(results []QuantityResult, idx []int, msgs []*listings.QuantityMessag
 		return idx, msgs
 	}
 	var keepIdx []int
-	var keep []*listings.QuantityMessage
+	var keep []*wire.QuantityMessage
 	for j, m := range msgs {
 		if at, ok := later[m.ChannelSKU]; ok {
 			rep.Outcomes[idx[j]].RetryAt = at

@@ -9,11 +9,8 @@ import (
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
-
-// TypeOrder is an order import document's type (also what a message
-// without a type is).
-const TypeOrder = "order"
 
 // Message is one inbox message, parsed: its type and the input of the
 // domain it concerns.
@@ -43,7 +40,7 @@ func Parse(body string) (Message, error) {
 		if err != nil {
 			return Message{}, errs.Malformed(err.Error())
 		}
-		return Message{Type: TypeOrder, Orders: docs}, nil
+		return Message{Type: wire.TypeOrder, Orders: docs}, nil
 	}
 	obj, err := lenient.DecodeObject(trimmed)
 	if err != nil {
@@ -53,20 +50,20 @@ func Parse(body string) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	m := Message{Type: TypeOrder}
+	m := Message{Type: wire.TypeOrder}
 	if typ != nil {
 		m.Type = *typ
 	}
 	switch m.Type {
-	case TypeOrder:
+	case wire.TypeOrder:
 		m.Orders = []json.RawMessage{json.RawMessage(trimmed)}
-	case listings.TypeListing:
+	case wire.TypeListing:
 		m.Listing, err = listings.ParseReport(obj)
-	case listings.TypeResult:
+	case wire.TypeListingResult:
 		m.Result, err = listings.ParseResult(obj)
 	case listings.TypeRetry:
 		m.Retry, err = listings.ParseRetry(obj)
-	case shipments.TypeResult:
+	case wire.TypeShipmentResult:
 		m.ShipmentResult, err = shipments.ParseResult(obj)
 	case shipments.TypeRetry:
 		m.ShipmentRetry, err = shipments.ParseRetry(obj)

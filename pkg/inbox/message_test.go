@@ -7,6 +7,7 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 const (
@@ -21,18 +22,18 @@ func TestParse(t *testing.T) {
 		wantType   string
 		wantOrders int
 	}{
-		{"order without type", `{"channel_uuid":"` + channel + `","display_ref":"1"}`, TypeOrder, 1},
-		{"order with type", `{"type":"order","display_ref":"1"}`, TypeOrder, 1},
-		{"array of orders", `[{"display_ref":"1"},{"display_ref":"2"}]`, TypeOrder, 2},
-		{"listing", `{"type":"listing","channel_uuid":"` + channel + `","channel_sku":"A","listing_ref":"B01","channel_quantity":"4"}`, listings.TypeListing, 0},
-		{"result ok", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"channel_quantity":4}`, listings.TypeResult, 0},
-		{"result failed", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":"3","ok":false,"error":"throttled"}`, listings.TypeResult, 0},
-		{"result with a listing ref", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"listing_ref":"gid://shopify/InventoryItem/1"}`, listings.TypeResult, 0},
-		{"result off", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":false,"error":"FBA","off":"fulfilled by Amazon"}`, listings.TypeResult, 0},
-		{"result off empty", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"off":"","listing_ref":null}`, listings.TypeResult, 0},
+		{"order without type", `{"channel_uuid":"` + channel + `","display_ref":"1"}`, wire.TypeOrder, 1},
+		{"order with type", `{"type":"order","display_ref":"1"}`, wire.TypeOrder, 1},
+		{"array of orders", `[{"display_ref":"1"},{"display_ref":"2"}]`, wire.TypeOrder, 2},
+		{"listing", `{"type":"listing","channel_uuid":"` + channel + `","channel_sku":"A","listing_ref":"B01","channel_quantity":"4"}`, wire.TypeListing, 0},
+		{"result ok", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"channel_quantity":4}`, wire.TypeListingResult, 0},
+		{"result failed", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":"3","ok":false,"error":"throttled"}`, wire.TypeListingResult, 0},
+		{"result with a listing ref", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"listing_ref":"gid://shopify/InventoryItem/1"}`, wire.TypeListingResult, 0},
+		{"result off", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":false,"error":"FBA","off":"fulfilled by Amazon"}`, wire.TypeListingResult, 0},
+		{"result off empty", `{"type":"listing.result","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"ok":true,"off":"","listing_ref":null}`, wire.TypeListingResult, 0},
 		{"retry", `{"type":"listing.retry","channel_uuid":"` + channel + `","channel_sku":"A","version":3,"attempt":1}`, listings.TypeRetry, 0},
-		{"shipment result ok", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":true}`, shipments.TypeResult, 0},
-		{"shipment result failed", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":"false","error":"bad carrier"}`, shipments.TypeResult, 0},
+		{"shipment result ok", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":true}`, wire.TypeShipmentResult, 0},
+		{"shipment result failed", `{"type":"shipment.result","channel_uuid":"` + channel + `","shipment_id":"` + shipment + `","ok":"false","error":"bad carrier"}`, wire.TypeShipmentResult, 0},
 		{"shipment retry", `{"type":"shipment.retry","shipment_id":"` + shipment + `","attempt":"2"}`, shipments.TypeRetry, 0},
 	}
 	for _, tc := range cases {
@@ -45,7 +46,7 @@ func TestParse(t *testing.T) {
 			if m.Type != tc.wantType || len(m.Orders) != tc.wantOrders {
 				t.Errorf("Parse = %s with %d orders, want %s with %d", m.Type, len(m.Orders), tc.wantType, tc.wantOrders)
 			}
-			if tc.wantType == shipments.TypeResult && (m.ShipmentResult.ShipmentID != shipment || m.ShipmentResult.ChannelUUID != channel) {
+			if tc.wantType == wire.TypeShipmentResult && (m.ShipmentResult.ShipmentID != shipment || m.ShipmentResult.ChannelUUID != channel) {
 				t.Errorf("shipment result = %+v", m.ShipmentResult)
 			}
 			if tc.wantType == shipments.TypeRetry && (m.ShipmentRetry.ShipmentID != shipment || m.ShipmentRetry.Attempt != 2) {
@@ -125,7 +126,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		switch m.Type {
-		case TypeOrder, listings.TypeListing, listings.TypeResult, listings.TypeRetry, shipments.TypeResult, shipments.TypeRetry:
+		case wire.TypeOrder, wire.TypeListing, wire.TypeListingResult, listings.TypeRetry, wire.TypeShipmentResult, shipments.TypeRetry:
 		default:
 			t.Fatalf("Parse(%q) accepted type %q", body, m.Type)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Service applies inbox messages to the domains they concern.
@@ -69,15 +70,15 @@ type Rejection struct {
 func (s Service) Handle(ctx context.Context, account string, m Message) ([]Rejection, error) {
 	var err error
 	switch m.Type {
-	case TypeOrder:
+	case wire.TypeOrder:
 		return s.importOrders(ctx, account, m.Orders)
-	case listings.TypeListing:
+	case wire.TypeListing:
 		err = s.Listings.Report(ctx, account, m.Listing)
-	case listings.TypeResult:
+	case wire.TypeListingResult:
 		err = s.Listings.Confirm(ctx, account, m.Result)
 	case listings.TypeRetry:
 		err = s.Listings.Resend(ctx, account, m.Retry)
-	case shipments.TypeResult:
+	case wire.TypeShipmentResult:
 		err = s.Shipments.Confirm(ctx, account, m.ShipmentResult)
 	case shipments.TypeRetry:
 		err = s.Shipments.Resend(ctx, account, m.ShipmentRetry)

@@ -17,10 +17,10 @@ import (
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/app"
-	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // TestFailedPushRetried: a push the channel refuses makes the listing
@@ -49,7 +49,7 @@ func TestFailedPushRetried(t *testing.T) {
 	// A stale result: the version before the current one, failed. Nothing changes.
 	shown, _ := w.Env.SimListing(w.Acct.ID, w.Amazon, "P")
 	before := w.listings("")
-	body, _ := json.Marshal(map[string]any{"type": listings.TypeResult, "channel_uuid": w.Amazon, "channel_sku": "P",
+	body, _ := json.Marshal(map[string]any{"type": wire.TypeListingResult, "channel_uuid": w.Amazon, "channel_sku": "P",
 		"version": shown.Version - 1, "ok": false, "error": "late"})
 	_, err := w.Env.Deps.SQS.SendMessage(context.Background(), &sqs.SendMessageInput{
 		QueueUrl: aws.String(w.Env.Config.ChannelInboxQueueURL), MessageBody: aws.String(string(body)),

@@ -11,31 +11,11 @@ import (
 	"github.com/multisell/multisell/pkg/queue"
 )
 
-// Message types of the channel queues (docs/channel-sync.md).
-const (
-	TypeQuantity = "listing.quantity"
-	TypeListing  = "listing"
-	TypeResult   = "listing.result"
-	TypeRetry    = "listing.retry"
-)
+// TypeRetry is the listing.retry message of the retry queue; the
+// messages the connectors see are pkg/wire's (docs/channel-sync.md).
+const TypeRetry = "listing.retry"
 
-// QuantityMessage is the outbox's listing.quantity message: set the
-// listing's quantity on the channel.
-type QuantityMessage struct {
-	push.Header
-	ChannelSKU string  `json:"channel_sku"`
-	ListingRef *string `json:"listing_ref"`
-	SKU        *string `json:"sku"`
-	Quantity   int64   `json:"quantity"`
-	// ChannelQuantity is what the channel last reported showing (null:
-	// never reported), for channels that set a quantity only over the one
-	// last seen.
-	ChannelQuantity *int64 `json:"channel_quantity"`
-	Version         int64  `json:"version"`
-	At              string `json:"at"`
-}
-
-// Result is a connector's listing.result message: how the push of a
+// Result is a connector's listing.result message (a wire.ListingResult): how the push of a
 // version went.
 type Result struct {
 	ChannelUUID, ChannelSKU string

@@ -12,9 +12,9 @@ import (
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/logctx"
-	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/warehouses"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // accountsAtOnce is how many accounts' work of one batch runs at once (an
@@ -368,8 +368,8 @@ func (s Service) send(ctx context.Context, account string, p *plan) error {
 // group per listing, one deduplication id per version and send.
 func (s Service) sendQuantity(ctx context.Context, account string, r *record) error {
 	g := group(account, r.ChannelUUID, r.ChannelSKU)
-	err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), QuantityMessage{
-		Header:     push.Header{Type: TypeQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
+	err := s.Push.Send(ctx, account, g, dedup(g, r.Version, r.Push), wire.QuantityMessage{
+		Header:     wire.Header{Type: wire.TypeListingQuantity, AccountID: account, ChannelUUID: r.ChannelUUID, ChannelType: r.ChannelType},
 		ChannelSKU: r.ChannelSKU, ListingRef: r.ListingRef, SKU: r.SKU, Quantity: *r.Quantity,
 		ChannelQuantity: r.ChannelQuantity, Version: r.Version, At: r.QuantityAt,
 	})

@@ -1,7 +1,6 @@
 package push
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -38,21 +37,5 @@ func TestParseOutcome(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
-	}
-}
-
-// TestHeaderFirst: a message embedding Header starts with its four fields,
-// in the documented order.
-func TestHeaderFirst(t *testing.T) {
-	t.Parallel()
-	b, err := json.Marshal(struct {
-		Header
-		Rest int `json:"rest"`
-	}{Header{Type: "x.y", AccountID: "a", ChannelUUID: "c", ChannelType: "T"}, 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(b), `{"type":"x.y","account_id":"a","channel_uuid":"c","channel_type":"T","rest":1}`; got != want {
-		t.Errorf("got %s, want %s", got, want)
 	}
 }

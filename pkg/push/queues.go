@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Queues are where pushes go: the channel outbox (FIFO), which external
@@ -42,10 +43,10 @@ type Router interface {
 	Route(ctx context.Context, account, channel string) (Route, error)
 }
 
-// Message is an outbox message: it starts with a Header (a domain's
+// Message is an outbox message: it starts with a wire.Header (a domain's
 // message embeds it, and so has its PushHeader).
 type Message interface {
-	PushHeader() Header
+	PushHeader() wire.Header
 }
 
 // Send puts a push on the outbox or the connector queue, as the Router

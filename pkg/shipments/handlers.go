@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/multisell/multisell/pkg/api"
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/paging"
 )
 
@@ -43,5 +44,5 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 // Carriers serves GET /carriers: every preferred carrier, its aliases and
 // its shipping methods, by name; paginated like every list.
 func (h Handlers) Carriers(ctx context.Context, r *api.Request) (*api.Response, error) {
-	return api.ListAll(ctx, r, func(context.Context) ([]Carrier, error) { return h.Service.Carriers(), nil })
+	return api.ListAll(ctx, r, func(context.Context) ([]carriers.Carrier, error) { return h.Service.Carriers(), nil })
 }

@@ -4,45 +4,20 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
-// Message types of the channel queues (docs/channel-sync.md).
-const (
-	TypeTracking = "shipment.tracking"
-	TypeResult   = "shipment.result"
-	TypeRetry    = "shipment.retry"
-)
+// TypeRetry is the shipment.retry message of the retry queue; the
+// messages the connectors see are pkg/wire's (docs/channel-sync.md).
+const TypeRetry = "shipment.retry"
 
-// TrackingMessage is the outbox's shipment.tracking message: post a
-// shipment's tracking on the order's channel. Every key is always there;
-// shipping_method is null unless the channel type requires a method,
-// tracking_url null when none was given.
-type TrackingMessage struct {
-	push.Header
-	DisplayRef       string         `json:"display_ref"`
-	ShipmentID       string         `json:"shipment_id"`
-	CarrierName      string         `json:"carrier_name"`
-	CarrierNameGiven string         `json:"carrier_name_given"`
-	TrackingNumber   string         `json:"tracking_number"`
-	TrackingURL      *string        `json:"tracking_url"`
-	ShippingMethod   *string        `json:"shipping_method"`
-	Items            []TrackingItem `json:"items"`
-	ShippedAt        string         `json:"shipped_at"`
-}
-
-// TrackingItem is an order line in a tracking message.
-type TrackingItem struct {
-	OrderItemRef string `json:"order_item_ref"`
-	SKU          string `json:"sku"`
-	Quantity     int    `json:"quantity"`
-}
-
-// Result is a connector's shipment.result message: how the post of a
+// Result is a connector's shipment.result message (a wire.ShipmentResult): how the post of a
 // shipment's tracking went.
 type Result struct {
 	ChannelUUID, ShipmentID string
@@ -61,19 +36,19 @@ type Retry struct {
 
 // tracking is the shipment.tracking message of sh in the account, with the
 // channel type's carrier and method rules applied.
-func tracking(account string, sh *Shipment) TrackingMessage {
-	rules := RulesFor(sh.ChannelType)
-	m := TrackingMessage{
-		Header:     push.Header{Type: TypeTracking, AccountID: account, ChannelUUID: sh.ChannelUUID, ChannelType: sh.ChannelType},
+func tracking(account string, sh *Shipment) wire.TrackingMessage {
+	rules := carriers.RulesFor(sh.ChannelType)
+	m := wire.TrackingMessage{
+		Header:     wire.Header{Type: wire.TypeShipmentTracking, AccountID: account, ChannelUUID: sh.ChannelUUID, ChannelType: sh.ChannelType},
 		DisplayRef: sh.DisplayRef, ShipmentID: sh.ID, CarrierName: rules.Carrier(sh.CarrierGiven),
 		CarrierNameGiven: sh.CarrierGiven, TrackingNumber: sh.TrackingNumber, TrackingURL: sh.TrackingURL,
-		Items: make([]TrackingItem, 0, len(sh.OrderItems)), ShippedAt: sh.ShippedAt,
+		Items: make([]wire.TrackingItem, 0, len(sh.OrderItems)), ShippedAt: sh.ShippedAt,
 	}
 	if rules.MethodRequired {
 		m.ShippingMethod = sh.ShippingMethod
 	}
 	for _, it := range sh.OrderItems {
-		m.Items = append(m.Items, TrackingItem{OrderItemRef: it.OrderItemRef, SKU: it.SKU, Quantity: it.Quantity})
+		m.Items = append(m.Items, wire.TrackingItem{OrderItemRef: it.OrderItemRef, SKU: it.SKU, Quantity: it.Quantity})
 	}
 	return m
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/lenient"
 	"github.com/multisell/multisell/pkg/orders"
@@ -116,7 +117,7 @@ func ParseShipment(body lenient.Object) (*Request, error) {
 			*tf.opt = &t
 		}
 	}
-	req.Shipment.CarrierName, _ = NormalizeCarrier(req.Shipment.CarrierGiven)
+	req.Shipment.CarrierName, _ = carriers.Normalize(req.Shipment.CarrierGiven)
 	if req.Warehouse != "" {
 		req.Shipment.WarehouseUUID = &req.Warehouse
 	}

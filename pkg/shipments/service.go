@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/isotime"
@@ -100,7 +101,7 @@ func (s Service) attempt(ctx context.Context, account string, req *Request) ([]i
 	if req.invalid != nil {
 		return nil, s.afterWarehouse(ctx, account, req, req.invalid)
 	}
-	method, err := RulesFor(cur.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod)
+	method, err := carriers.RulesFor(cur.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod)
 	if err != nil {
 		return nil, s.afterWarehouse(ctx, account, req, err)
 	}
@@ -155,7 +156,7 @@ func (s Service) repeated(ctx context.Context, account string, req *Request) (st
 	if err != nil {
 		return "", false, err
 	}
-	if _, err := RulesFor(o.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod); err != nil {
+	if _, err := carriers.RulesFor(o.ChannelTypeDisplayName).Check(req.Shipment.CarrierGiven, req.Shipment.TrackingURL, req.Shipment.ShippingMethod); err != nil {
 		return "", false, err
 	}
 	return id, true, nil
@@ -202,7 +203,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 
 // Carriers returns every preferred carrier with its aliases and shipping
 // methods, by name.
-func (s Service) Carriers() []Carrier { return CarrierList() }
+func (s Service) Carriers() []carriers.Carrier { return carriers.List() }
 
 // Track is channel sync's work on one account's stream records of a batch
 // (called by the listings service, which owns the stream): it posts the

@@ -11,12 +11,11 @@ import (
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/connectorstest"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
-	"github.com/multisell/multisell/pkg/push"
 	"github.com/multisell/multisell/pkg/secrets"
-	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/webhookhttp"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -121,9 +120,9 @@ func (f *fixture) quantity(sku string, q, version int64) connectors.Message {
 }
 
 // tracking is an outbox shipment.tracking message of the channel.
-func (f *fixture) tracking(order, shipment, carrier string, items ...shipments.TrackingItem) connectors.Message {
-	b, _ := json.Marshal(shipments.TrackingMessage{
-		Header:     push.Header{Type: shipments.TypeTracking, AccountID: f.ch.Account, ChannelUUID: f.ch.UUID, ChannelType: "Amazon"},
+func (f *fixture) tracking(order, shipment, carrier string, items ...wire.TrackingItem) connectors.Message {
+	b, _ := json.Marshal(wire.TrackingMessage{
+		Header:     wire.Header{Type: wire.TypeShipmentTracking, AccountID: f.ch.Account, ChannelUUID: f.ch.UUID, ChannelType: "Amazon"},
 		DisplayRef: order, ShipmentID: shipment, CarrierName: carrier, CarrierNameGiven: carrier, TrackingNumber: "1Z999AA10123456784",
 		Items: items, ShippedAt: "2026-11-20T15:04:05Z",
 	})

@@ -11,7 +11,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
-	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // listings puts n listings SKU-0.. in the sandbox (quantity 0), SKU-0 fulfilled by Amazon,
@@ -147,8 +147,8 @@ func TestTracking(t *testing.T) {
 	c := ctx(t, time.Minute)
 	f.order("115-0000001-0000001", "Unshipped", time.Now().Add(-time.Hour), "SKU-A", "SKU-B")
 	msg := f.tracking("115-0000001-0000001", "ship-1", "United Parcel Service",
-		shipments.TrackingItem{OrderItemRef: "115-0000001-0000001-1", SKU: "SKU-A", Quantity: 1},
-		shipments.TrackingItem{OrderItemRef: "115-0000001-0000001-2", SKU: "SKU-B", Quantity: 1})
+		wire.TrackingItem{OrderItemRef: "115-0000001-0000001-1", SKU: "SKU-A", Quantity: 1},
+		wire.TrackingItem{OrderItemRef: "115-0000001-0000001-2", SKU: "SKU-B", Quantity: 1})
 	f.sb.RefuseNext(amazon.OpConfirmShipment, amazonsb.Error{Code: "InvalidInput", Message: "Invalid carrier code"})
 	f.runtime(0).Push(c, []connectors.Message{msg})
 	res := f.inbox.TakeResults()

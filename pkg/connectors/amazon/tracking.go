@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // carrierCodes are Amazon's carrier codes of the carriers' preferred names
@@ -26,7 +26,7 @@ var carrierCodes = map[string]string{
 // Amazon carrier rules: a carrier Amazon lists by its code, any other as Other with the name
 // the merchant gave (the rules' name when none was given).
 func carrierCode(name, given string) (code, carrierName string) {
-	preferred := shipments.RulesFor("Amazon").Carrier(name)
+	preferred := carriers.RulesFor("Amazon").Carrier(name)
 	if c, ok := carrierCodes[preferred]; ok {
 		return c, ""
 	}

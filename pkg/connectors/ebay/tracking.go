@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/multisell/multisell/pkg/carriers"
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/shipments"
 )
 
 // rules are multisell's carrier rules of eBay (docs/shipments.md).
-var rules = shipments.RulesFor("eBay")
+var rules = carriers.RulesFor("eBay")
 
 // PostTracking implements connectors.Connector: one createShippingFulfillment on the order
 // with the shipment's lines (their order_item_ref is eBay's lineItemId) and quantities, the

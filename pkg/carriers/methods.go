@@ -1,10 +1,10 @@
-package shipments
+package carriers
 
-// ShippingMethods are the method names each preferred carrier accepts
+// Methods are the method names each preferred carrier accepts
 // (docs/shipments.md), published by GET /carriers. A channel that requires
 // a method (Walmart) takes one of these for the shipment's carrier; Other
 // has none (any method is taken as given).
-var ShippingMethods = map[string][]string{
+var Methods = map[string][]string{
 	"USPS":             {"Priority Mail", "Priority Mail Express", "First-Class Mail", "Ground Advantage", "Media Mail", "Parcel Select"},
 	"UPS":              {"Ground", "3 Day Select", "2nd Day Air", "2nd Day Air A.M.", "Next Day Air", "Next Day Air Saver", "Next Day Air Early", "SurePost", "Standard", "Worldwide Expedited", "Worldwide Express", "Worldwide Saver"},
 	"FedEx":            {"Ground", "Home Delivery", "Ground Economy", "Express Saver", "2Day", "2Day A.M.", "Standard Overnight", "Priority Overnight", "First Overnight", "International Priority", "International Economy"},
@@ -28,14 +28,14 @@ var ShippingMethods = map[string][]string{
 	"China Post":       {"ePacket", "EMS", "Registered Air Mail"},
 	"TNT":              {"Express", "Economy Express", "12:00 Express"},
 	"Aramex":           {"Priority Parcel Express", "Economy Parcel Express", "Domestic"},
-	CarrierOther:       {},
+	Other:       {},
 }
 
 // MatchMethod returns the carrier's method name that method spells,
 // ignoring case and punctuation, and whether there is one.
 func MatchMethod(carrier, method string) (string, bool) {
 	want := fold(method)
-	for _, m := range ShippingMethods[carrier] {
+	for _, m := range Methods[carrier] {
 		if fold(m) == want && want != "" {
 			return m, true
 		}

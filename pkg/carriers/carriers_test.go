@@ -1,4 +1,4 @@
-package shipments
+package carriers
 
 import "testing"
 
@@ -24,9 +24,9 @@ func TestNormalizeCarrier(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			got, known := NormalizeCarrier(tt.in)
+			got, known := Normalize(tt.in)
 			if got != tt.want || known != tt.known {
-				t.Errorf("NormalizeCarrier(%q) = %q, %v; want %q, %v", tt.in, got, known, tt.want, tt.known)
+				t.Errorf("Normalize(%q) = %q, %v; want %q, %v", tt.in, got, known, tt.want, tt.known)
 			}
 		})
 	}

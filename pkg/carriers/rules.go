@@ -1,4 +1,4 @@
-package shipments
+package carriers
 
 import (
 	"slices"
@@ -8,9 +8,9 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 )
 
-// ChannelRules are how one channel type takes a shipment's tracking
+// Rules are how one channel type takes a shipment's tracking
 // (docs/shipments.md, "Channel carrier rules").
-type ChannelRules struct {
+type Rules struct {
 	// Type is the channel type the rules are for ("" for any other).
 	Type string
 	// Carriers are the preferred carrier names the channel accepts; nil:
@@ -24,7 +24,7 @@ type ChannelRules struct {
 	// tracking_url.
 	URLWithOther bool
 	// MethodRequired: the shipment needs a shipping_method from the
-	// carrier's list (ShippingMethods), and the method is sent.
+	// carrier's list (Methods), and the method is sent.
 	MethodRequired bool
 }
 
@@ -32,7 +32,7 @@ type ChannelRules struct {
 var usCarriers = []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac"}
 
 // channelRules are the rules per channel type, by lowercased type name.
-var channelRules = map[string]ChannelRules{
+var channelRules = map[string]Rules{
 	"amazon": {Type: "Amazon", OtherForUnlisted: true},
 	"ebay":   {Type: "eBay"},
 	"walmart": {Type: "Walmart", Carriers: usCarriers, OtherForUnlisted: true, URLWithOther: true,
@@ -51,39 +51,39 @@ var channelRules = map[string]ChannelRules{
 // RulesFor returns the rules of a channel type (its
 // channel_type_display_name, matched ignoring case); a type without rules
 // of its own takes every carrier and sends an unlisted one as given.
-func RulesFor(channelType string) ChannelRules {
+func RulesFor(channelType string) Rules {
 	if r, ok := channelRules[strings.ToLower(strings.TrimSpace(channelType))]; ok {
 		return r
 	}
-	return ChannelRules{}
+	return Rules{}
 }
 
-// AllChannelRules returns the rules of every channel type, by type name,
+// AllRules returns the rules of every channel type, by type name,
 // then those of any other type.
-func AllChannelRules() []ChannelRules {
-	out := make([]ChannelRules, 0, len(channelRules)+1)
+func AllRules() []Rules {
+	out := make([]Rules, 0, len(channelRules)+1)
 	for _, r := range channelRules {
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Type) < strings.ToLower(out[j].Type) })
-	return append(out, ChannelRules{})
+	return append(out, Rules{})
 }
 
 // accepts reports whether the channel lists the preferred carrier name.
-func (r ChannelRules) accepts(name string) bool {
-	return name != CarrierOther && (r.Carriers == nil || slices.Contains(r.Carriers, name))
+func (r Rules) accepts(name string) bool {
+	return name != Other && (r.Carriers == nil || slices.Contains(r.Carriers, name))
 }
 
 // Carrier is the carrier name the channel is sent for a carrier given as
 // given: its preferred name when the channel lists it, else Other or the
 // given name itself (OtherForUnlisted).
-func (r ChannelRules) Carrier(given string) string {
-	name, known := NormalizeCarrier(given)
+func (r Rules) Carrier(given string) string {
+	name, known := Normalize(given)
 	switch {
 	case known && r.accepts(name):
 		return name
-	case r.OtherForUnlisted || name == CarrierOther && known:
-		return CarrierOther
+	case r.OtherForUnlisted || name == Other && known:
+		return Other
 	}
 	return strings.TrimSpace(given)
 }
@@ -93,16 +93,16 @@ func (r ChannelRules) Carrier(given string) string {
 // channel requires one): a missing or unlisted method where one is
 // required, or a carrier sent as Other without a tracking_url where the
 // channel needs one, is 422 naming the field.
-func (r ChannelRules) Check(carrierGiven string, trackingURL, method *string) (*string, error) {
+func (r Rules) Check(carrierGiven string, trackingURL, method *string) (*string, error) {
 	carrier := r.Carrier(carrierGiven)
-	if carrier == CarrierOther && r.URLWithOther && (trackingURL == nil || *trackingURL == "") {
+	if carrier == Other && r.URLWithOther && (trackingURL == nil || *trackingURL == "") {
 		return nil, errs.Invalid("shipment.tracking_url is required for a carrier that %s takes as Other", r.name())
 	}
 	if !r.MethodRequired {
 		return method, nil
 	}
-	methods := ShippingMethods[carrier]
-	if carrier == CarrierOther || len(methods) == 0 {
+	methods := Methods[carrier]
+	if carrier == Other || len(methods) == 0 {
 		if method == nil || *method == "" {
 			return nil, errs.Invalid("shipment.shipping_method is required on %s", r.name())
 		}
@@ -118,7 +118,7 @@ func (r ChannelRules) Check(carrierGiven string, trackingURL, method *string) (*
 }
 
 // name is how an error message names the channel type.
-func (r ChannelRules) name() string {
+func (r Rules) name() string {
 	if r.Type == "" {
 		return "this channel"
 	}

@@ -1,4 +1,4 @@
-package shipments
+package carriers
 
 import (
 	"strings"
@@ -100,8 +100,8 @@ func TestChannelCheck(t *testing.T) {
 // no list spells a method twice.
 func TestMethodsOfPreferredCarriers(t *testing.T) {
 	t.Parallel()
-	for name := range Carriers {
-		ms, ok := ShippingMethods[name]
+	for name := range Preferred {
+		ms, ok := Methods[name]
 		if !ok {
 			t.Errorf("%s has no shipping methods", name)
 		}
@@ -113,14 +113,14 @@ func TestMethodsOfPreferredCarriers(t *testing.T) {
 			seen[fold(m)] = true
 		}
 	}
-	for name := range ShippingMethods {
-		if _, ok := Carriers[name]; !ok {
+	for name := range Methods {
+		if _, ok := Preferred[name]; !ok {
 			t.Errorf("methods of %q, which is not a preferred carrier", name)
 		}
 	}
-	for _, r := range AllChannelRules() {
+	for _, r := range AllRules() {
 		for _, c := range r.Carriers {
-			if _, ok := Carriers[c]; !ok || c == CarrierOther {
+			if _, ok := Preferred[c]; !ok || c == Other {
 				t.Errorf("%s lists %q", r.Type, c)
 			}
 		}

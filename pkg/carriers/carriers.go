@@ -1,4 +1,4 @@
-package shipments
+package carriers
 
 import (
 	"sort"
@@ -6,12 +6,12 @@ import (
 	"unicode"
 )
 
-// CarrierOther is the carrier type of a carrier outside the preferred list.
-const CarrierOther = "Other"
+// Other is the carrier type of a carrier outside the preferred list.
+const Other = "Other"
 
-// Carriers are the preferred carrier names (docs/shipments.md), each with
+// Preferred are the preferred carrier names (docs/shipments.md), each with
 // the spellings merchants send for it.
-var Carriers = map[string][]string{
+var Preferred = map[string][]string{
 	"USPS":             {"usps", "us postal service", "united states postal service"},
 	"UPS":              {"ups", "united parcel service", "ups mail innovations"},
 	"FedEx":            {"fedex", "federal express", "fedex smartpost"},
@@ -35,13 +35,13 @@ var Carriers = map[string][]string{
 	"China Post":       {"china post"},
 	"TNT":              {"tnt"},
 	"Aramex":           {"aramex"},
-	CarrierOther:       {"other"},
+	Other:       {"other"},
 }
 
 // carrierIndex maps a folded spelling to its preferred name.
 var carrierIndex = func() map[string]string {
 	m := map[string]string{}
-	for name, spellings := range Carriers {
+	for name, spellings := range Preferred {
 		m[fold(name)] = name
 		for _, s := range spellings {
 			m[fold(s)] = name
@@ -61,13 +61,13 @@ func fold(s string) string {
 	return b.String()
 }
 
-// NormalizeCarrier returns the preferred name of a carrier, and whether it
+// Normalize returns the preferred name of a carrier, and whether it
 // is one; an unknown carrier is Other.
-func NormalizeCarrier(name string) (string, bool) {
+func Normalize(name string) (string, bool) {
 	if c, ok := carrierIndex[fold(name)]; ok {
 		return c, true
 	}
-	return CarrierOther, false
+	return Other, false
 }
 
 // Carrier is a preferred carrier as GET /carriers returns it.
@@ -77,13 +77,13 @@ type Carrier struct {
 	ShippingMethods []string `json:"shipping_methods"`
 }
 
-// CarrierList returns every preferred carrier, by name (ignoring case),
+// List returns every preferred carrier, by name (ignoring case),
 // with the other spellings it is known by and its shipping methods (Other
 // has none).
-func CarrierList() []Carrier {
-	out := make([]Carrier, 0, len(Carriers))
-	for name, spellings := range Carriers {
-		c := Carrier{Name: name, Aliases: []string{}, ShippingMethods: append([]string{}, ShippingMethods[name]...)}
+func List() []Carrier {
+	out := make([]Carrier, 0, len(Preferred))
+	for name, spellings := range Preferred {
+		c := Carrier{Name: name, Aliases: []string{}, ShippingMethods: append([]string{}, Methods[name]...)}
 		for _, s := range spellings {
 			if fold(s) != fold(name) {
 				c.Aliases = append(c.Aliases, s)
