@@ -35,7 +35,7 @@ var Preferred = map[string][]string{
 	"China Post":       {"china post"},
 	"TNT":              {"tnt"},
 	"Aramex":           {"aramex"},
-	Other:       {"other"},
+	Other:              {"other"},
 }
 
 // carrierIndex maps a folded spelling to its preferred name.

@@ -28,7 +28,7 @@ var Methods = map[string][]string{
 	"China Post":       {"ePacket", "EMS", "Registered Air Mail"},
 	"TNT":              {"Express", "Economy Express", "12:00 Express"},
 	"Aramex":           {"Priority Parcel Express", "Economy Parcel Express", "Domestic"},
-	Other:       {},
+	Other:              {},
 }
 
 // MatchMethod returns the carrier's method name that method spells,

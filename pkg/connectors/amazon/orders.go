@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // money is Amazon's Money.
@@ -210,40 +211,27 @@ func parseItems(body []byte) ([]orderItem, string, error) {
 // order's, or Shipped / PartiallyShipped from its QuantityShipped. Lines of no quantity
 // (cancelled before the order was) are left out.
 func document(channel string, o order, items []orderItem) (json.RawMessage, error) {
-	doc := map[string]any{"channel_uuid": channel, "display_ref": o.AmazonOrderID, "ordered_at": o.PurchaseDate}
-	set := func(k, v string) {
-		if v != "" {
-			doc[k] = v
-		}
-	}
+	doc := wire.OrderDocument{ChannelUUID: channel, DisplayRef: o.AmazonOrderID, OrderedAt: o.PurchaseDate,
+		Total: wire.Amount(o.OrderTotal.amount()), RequestedShippingService: o.ShipServiceLevel,
+		ShipByDate: o.LatestShipDate, DeliverByDate: o.LatestDeliveryDate}
 	switch o.OrderStatus {
 	case "Pending", "PendingAvailability":
-		doc["payment_status"] = "none"
+		doc.PaymentStatus = "none"
 	case "Canceled", "Unfulfillable":
-		doc["cancelled_at"] = o.LastUpdateDate
+		doc.CancelledAt = o.LastUpdateDate
 	default:
-		doc["payment_status"] = "all"
+		doc.PaymentStatus = "all"
 	}
-	set("total", o.OrderTotal.amount())
-	set("requested_shipping_service", o.ShipServiceLevel)
-	set("ship_by_date", o.LatestShipDate)
-	set("deliver_by_date", o.LatestDeliveryDate)
 	if a := o.ShippingAddress; a != nil {
-		set("shipping_contact_name", a.Name)
-		set("shipping_company_name", a.CompanyName)
-		set("shipping_address_1", a.AddressLine1)
-		set("shipping_address_2", a.AddressLine2)
-		set("shipping_address_3", a.AddressLine3)
-		set("shipping_city", a.City)
-		set("shipping_state_region", a.StateOrRegion)
-		set("shipping_postal_code", a.PostalCode)
-		set("shipping_country_code", a.CountryCode)
-		set("shipping_phone_number", a.Phone)
+		doc.ShippingContactName, doc.ShippingCompanyName = a.Name, a.CompanyName
+		doc.ShippingAddress1, doc.ShippingAddress2, doc.ShippingAddress3 = a.AddressLine1, a.AddressLine2, a.AddressLine3
+		doc.ShippingCity, doc.ShippingStateRegion, doc.ShippingPostalCode = a.City, a.StateOrRegion, a.PostalCode
+		doc.ShippingCountryCode, doc.ShippingPhoneNumber = a.CountryCode, a.Phone
 	}
 	if o.BuyerInfo != nil {
-		set("shipping_email", o.BuyerInfo.BuyerEmail)
+		doc.ShippingEmail = o.BuyerInfo.BuyerEmail
 	}
-	lines := []map[string]any{}
+	doc.Items = []wire.OrderItem{}
 	for _, it := range items {
 		if *it.QuantityOrdered == 0 {
 			continue
@@ -255,24 +243,14 @@ func document(channel string, o order, items []orderItem) (json.RawMessage, erro
 		case it.QuantityShipped > 0:
 			status = "PartiallyShipped"
 		}
-		line := map[string]any{"order_item_ref": it.OrderItemID, "sku": it.SellerSKU, "quantity": *it.QuantityOrdered, "status": status}
-		if v := it.Title; v != "" {
-			line["title"] = v
-		}
-		if v := it.ItemPrice.amount(); v != "" {
-			line["price"] = v
-		}
-		if v := it.ItemTax.amount(); v != "" {
-			line["tax"] = v
-		}
-		lines = append(lines, line)
+		doc.Items = append(doc.Items, wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: it.SellerSKU, Quantity: *it.QuantityOrdered,
+			Status: status, Title: it.Title, Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount())})
 	}
-	if len(lines) == 0 && doc["cancelled_at"] != nil {
+	if len(doc.Items) == 0 && doc.CancelledAt != "" {
 		return nil, nil // cancelled before any line had a quantity: nothing to import
 	}
-	if len(lines) == 0 {
+	if len(doc.Items) == 0 {
 		return nil, fmt.Errorf("amazon order %s has no line with a quantity", o.AmazonOrderID)
 	}
-	doc["items"] = lines
 	return json.Marshal(doc)
 }

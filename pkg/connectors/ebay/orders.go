@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // ordersPath is getOrders.
@@ -88,28 +89,22 @@ func document(channel string, o Order) (json.RawMessage, time.Time, error) {
 	if len(o.LineItems) == 0 {
 		return nil, time.Time{}, fmt.Errorf("order %s: no lineItems", o.OrderID)
 	}
-	d := map[string]any{"channel_uuid": channel, "display_ref": o.OrderID, "ordered_at": o.CreationDate}
+	d := wire.OrderDocument{ChannelUUID: channel, DisplayRef: o.OrderID, OrderedAt: o.CreationDate, CustomerNotes: o.BuyerCheckoutNotes}
 	if ps, ok := paymentStatus[o.OrderPaymentStatus]; ok {
-		d["payment_status"] = ps
+		d.PaymentStatus = ps
 		if ps == "all" {
-			d["paid_at"] = paidAt(o)
+			d.PaidAt = paidAt(o)
 		}
 	}
 	if cs := o.CancelStatus; cs != nil && cs.CancelState == "CANCELED" {
-		d["cancelled_at"] = cmp.Or(cs.CancelledDate, o.LastModifiedDate)
+		d.CancelledAt = cmp.Or(cs.CancelledDate, o.LastModifiedDate)
 	}
 	if p := o.PricingSummary; p != nil {
-		money(d, "subtotal", p.PriceSubtotal)
-		money(d, "discount", p.PriceDiscount)
-		money(d, "shipping_cost", p.DeliveryCost)
-		money(d, "tax", p.Tax)
-		money(d, "total", p.Total)
+		d.Subtotal, d.Discount, d.ShippingCost = money(p.PriceSubtotal), money(p.PriceDiscount), money(p.DeliveryCost)
+		d.Tax, d.Total = money(p.Tax), money(p.Total)
 	}
-	if o.BuyerCheckoutNotes != "" {
-		d["customer_notes"] = o.BuyerCheckoutNotes
-	}
-	shipTo(d, o.FulfillmentStartInstructions)
-	items := make([]map[string]any, len(o.LineItems))
+	shipTo(&d, o.FulfillmentStartInstructions)
+	d.Items = make([]wire.OrderItem, len(o.LineItems))
 	for i, li := range o.LineItems {
 		if li.LineItemID == "" || li.Quantity < 1 {
 			return nil, time.Time{}, fmt.Errorf("order %s: line %d has no lineItemId or quantity", o.OrderID, i)
@@ -118,18 +113,9 @@ func document(channel string, o Order) (json.RawMessage, time.Time, error) {
 		if sku == "" {
 			return nil, time.Time{}, fmt.Errorf("order %s: line %s has neither sku nor legacyItemId", o.OrderID, li.LineItemID)
 		}
-		it := map[string]any{"order_item_ref": li.LineItemID, "sku": sku, "quantity": li.Quantity}
-		if li.Title != "" {
-			it["title"] = li.Title
-		}
-		if li.LineItemFulfillmentStatus != "" {
-			it["status"] = li.LineItemFulfillmentStatus
-		}
-		money(it, "price", li.LineItemCost)
-		money(it, "total", li.Total)
-		items[i] = it
+		d.Items[i] = wire.OrderItem{OrderItemRef: li.LineItemID, SKU: sku, Quantity: li.Quantity, Title: li.Title,
+			Status: li.LineItemFulfillmentStatus, Price: money(li.LineItemCost), Total: money(li.Total)}
 	}
-	d["items"] = items
 	doc, err := json.Marshal(d)
 	return doc, at, err
 }
@@ -147,45 +133,32 @@ func paidAt(o Order) string {
 }
 
 // shipTo sets the ship-to, service and delivery date of the first shipping instruction.
-func shipTo(d map[string]any, in []FulfillmentStartInstruction) {
+func shipTo(d *wire.OrderDocument, in []FulfillmentStartInstruction) {
 	for _, fi := range in {
 		st := fi.ShippingStep
 		if st == nil {
 			continue
 		}
-		set(d, "requested_shipping_service", st.ShippingServiceCode)
-		set(d, "requested_shipping_provider", st.ShippingCarrierCode)
-		set(d, "deliver_by_date", fi.MaxEstimatedDeliveryDate)
+		d.RequestedShippingService, d.RequestedShippingProvider = st.ShippingServiceCode, st.ShippingCarrierCode
+		d.DeliverByDate = fi.MaxEstimatedDeliveryDate
 		if c := st.ShipTo; c != nil {
-			set(d, "shipping_contact_name", c.FullName)
-			set(d, "shipping_company_name", c.CompanyName)
-			set(d, "shipping_email", c.Email)
+			d.ShippingContactName, d.ShippingCompanyName, d.ShippingEmail = c.FullName, c.CompanyName, c.Email
 			if c.PrimaryPhone != nil {
-				set(d, "shipping_phone_number", c.PrimaryPhone.PhoneNumber)
+				d.ShippingPhoneNumber = c.PrimaryPhone.PhoneNumber
 			}
 			if a := c.ContactAddress; a != nil {
-				set(d, "shipping_address_1", a.AddressLine1)
-				set(d, "shipping_address_2", a.AddressLine2)
-				set(d, "shipping_city", a.City)
-				set(d, "shipping_state_region", a.StateOrProvince)
-				set(d, "shipping_postal_code", a.PostalCode)
-				set(d, "shipping_country_code", a.CountryCode)
+				d.ShippingAddress1, d.ShippingAddress2, d.ShippingCity = a.AddressLine1, a.AddressLine2, a.City
+				d.ShippingStateRegion, d.ShippingPostalCode, d.ShippingCountryCode = a.StateOrProvince, a.PostalCode, a.CountryCode
 			}
 		}
 		return
 	}
 }
 
-// money sets key to an amount's value (unsigned: eBay writes discounts negative).
-func money(d map[string]any, key string, a *Amount) {
-	if a != nil {
-		set(d, key, strings.TrimPrefix(a.Value, "-"))
+// money is an amount's value (unsigned: eBay writes discounts negative), "" for none.
+func money(a *Amount) wire.Amount {
+	if a == nil {
+		return ""
 	}
-}
-
-// set sets key to v unless v is empty.
-func set(d map[string]any, key, v string) {
-	if v != "" {
-		d[key] = v
-	}
+	return wire.Amount(strings.TrimPrefix(a.Value, "-"))
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // ordersPage is the most orders one poll reads in a page; linesPage the most lines of an
@@ -59,12 +60,12 @@ type money struct {
 	} `json:"shopMoney"`
 }
 
-// amount is the money's amount, nil without one.
-func (m *money) amount() any {
-	if m == nil || m.ShopMoney.Amount == "" {
-		return nil
+// amount is the money's amount, "" without one.
+func (m *money) amount() wire.Amount {
+	if m == nil {
+		return ""
 	}
-	return m.ShopMoney.Amount
+	return wire.Amount(m.ShopMoney.Amount)
 }
 
 // address is a MailingAddress.
@@ -178,9 +179,9 @@ func parseOrders(channel string, data []byte) ([]json.RawMessage, error) {
 // paymentStatus is our payment status of Shopify's financial status: paid is all; partly
 // paid or partly refunded is partial; pending, authorized, voided, expired and refunded are
 // none.
-func paymentStatus(financial *string) any {
+func paymentStatus(financial *string) string {
 	if financial == nil {
-		return nil
+		return ""
 	}
 	switch *financial {
 	case "PAID":
@@ -202,59 +203,39 @@ func (o order) document(channel string) (json.RawMessage, error) {
 	if ordered.IsZero() {
 		ordered = o.CreatedAt
 	}
-	doc := map[string]any{
-		"channel_uuid": channel, "display_ref": o.Name, "ordered_at": ordered.UTC().Format(time.RFC3339),
-		"payment_status": paymentStatus(o.DisplayFinancialStatus),
-		"subtotal":       o.SubtotalPriceSet.amount(), "total": o.TotalPriceSet.amount(), "tax": o.TotalTaxSet.amount(),
-		"shipping_cost": o.TotalShippingPriceSet.amount(), "discount": o.TotalDiscountsSet.amount(),
+	doc := wire.OrderDocument{
+		ChannelUUID: channel, DisplayRef: o.Name, OrderedAt: ordered.UTC().Format(time.RFC3339),
+		PaymentStatus: paymentStatus(o.DisplayFinancialStatus),
+		Subtotal:      o.SubtotalPriceSet.amount(), Total: o.TotalPriceSet.amount(), Tax: o.TotalTaxSet.amount(),
+		ShippingCost: o.TotalShippingPriceSet.amount(), Discount: o.TotalDiscountsSet.amount(),
+		ShippingEmail: deref(o.Email), CustomerNotes: deref(o.Note),
 	}
 	if o.CancelledAt != nil {
-		doc["cancelled_at"] = o.CancelledAt.UTC().Format(time.RFC3339)
-	}
-	if o.Email != nil {
-		doc["shipping_email"] = *o.Email
-	}
-	if o.Note != nil && *o.Note != "" {
-		doc["customer_notes"] = *o.Note
+		doc.CancelledAt = o.CancelledAt.UTC().Format(time.RFC3339)
 	}
 	if o.ShippingLine != nil {
-		doc["requested_shipping_service"] = o.ShippingLine.Title
-		if o.ShippingLine.CarrierIdentifier != nil {
-			doc["requested_shipping_provider"] = *o.ShippingLine.CarrierIdentifier
-		}
+		doc.RequestedShippingService, doc.RequestedShippingProvider = o.ShippingLine.Title, deref(o.ShippingLine.CarrierIdentifier)
 	}
-	o.ShippingAddress.into(doc, "shipping")
-	o.BillingAddress.into(doc, "billing")
-	items := make([]map[string]any, 0, len(o.LineItems.Nodes))
+	if a := o.ShippingAddress; a != nil {
+		doc.ShippingContactName, doc.ShippingCompanyName, doc.ShippingPhoneNumber = deref(a.Name), deref(a.Company), deref(a.Phone)
+		doc.ShippingAddress1, doc.ShippingAddress2, doc.ShippingCity = deref(a.Address1), deref(a.Address2), deref(a.City)
+		doc.ShippingStateRegion, doc.ShippingPostalCode, doc.ShippingCountryCode = deref(a.ProvinceCode), deref(a.Zip), deref(a.CountryCodeV2)
+	}
+	if a := o.BillingAddress; a != nil {
+		doc.BillingContactName, doc.BillingCompanyName, doc.BillingPhoneNumber = deref(a.Name), deref(a.Company), deref(a.Phone)
+		doc.BillingAddress1, doc.BillingAddress2, doc.BillingCity = deref(a.Address1), deref(a.Address2), deref(a.City)
+		doc.BillingStateRegion, doc.BillingPostalCode, doc.BillingCountryCode = deref(a.ProvinceCode), deref(a.Zip), deref(a.CountryCodeV2)
+	}
+	doc.Items = make([]wire.OrderItem, 0, len(o.LineItems.Nodes))
 	for _, l := range o.LineItems.Nodes {
-		it := map[string]any{"order_item_ref": l.ID, "sku": deref(l.SKU), "quantity": l.Quantity, "title": l.Title,
-			"unit_price": l.OriginalUnitPriceSet.amount(), "price": l.OriginalTotalSet.amount()}
+		it := wire.OrderItem{OrderItemRef: l.ID, SKU: deref(l.SKU), Quantity: l.Quantity, Title: l.Title,
+			UnitPrice: l.OriginalUnitPriceSet.amount(), Price: l.OriginalTotalSet.amount()}
 		if l.CurrentQuantity <= 0 && l.Quantity > 0 {
-			it["cancelled_at"] = o.UpdatedAt.UTC().Format(time.RFC3339)
+			it.CancelledAt = o.UpdatedAt.UTC().Format(time.RFC3339)
 		}
-		items = append(items, it)
-	}
-	doc["items"] = items
-	for k, v := range doc {
-		if v == nil {
-			delete(doc, k)
-		}
+		doc.Items = append(doc.Items, it)
 	}
 	return json.Marshal(doc)
-}
-
-// into puts the address's fields into doc as the prefix's (shipping, billing) fields.
-func (a *address) into(doc map[string]any, prefix string) {
-	if a == nil {
-		return
-	}
-	for k, v := range map[string]*string{"contact_name": a.Name, "company_name": a.Company, "address_1": a.Address1,
-		"address_2": a.Address2, "city": a.City, "state_region": a.ProvinceCode, "postal_code": a.Zip,
-		"country_code": a.CountryCodeV2, "phone_number": a.Phone} {
-		if v != nil && *v != "" {
-			doc[prefix+"_"+k] = *v
-		}
-	}
 }
 
 // deref is *p, "" for nil.

@@ -14,6 +14,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/connectorsim"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 func init() { register(40, "orders", seedOrders) }
@@ -63,9 +64,8 @@ const (
 // demoOrder is one order of the demo history: its import document and what
 // happens to it afterwards.
 type demoOrder struct {
-	doc   map[string]any
-	items []map[string]any
-	at    time.Time
+	doc wire.OrderDocument
+	at  time.Time
 	// past: older than the recent orders, its story is over (shipped or
 	// cancelled); split: shipped in two parts (past), or in part (recent).
 	past, paid, cancelled, split bool
@@ -145,25 +145,25 @@ func (e *Env) history(now time.Time, n int, active []channels.Channel, skus []st
 		for j := range lines {
 			lines[j].title, lines[j].unit = titles[lines[j].sku], prices[lines[j].sku]
 		}
-		o.doc, o.items = e.orderDoc(ch, i, o.at, lines)
+		o.doc = e.orderDoc(ch, i, o.at, lines)
 		switch r := e.Rand.IntN(100); {
 		case i == tour || i == tour+1:
 			o.paid = true
 		case r < 5: // the buyer cancelled
 			o.cancelled = true
-			o.doc["cancelled_at"] = isotime.Format(o.at.Add(2 * time.Hour))
+			o.doc.CancelledAt = isotime.Format(o.at.Add(2 * time.Hour))
 		case r < 90:
 			o.paid = true
 		case o.past: // never paid: cancelled after three days
 			o.cancelled = true
-			o.doc["cancelled_at"] = isotime.Format(o.at.Add(72 * time.Hour))
+			o.doc.CancelledAt = isotime.Format(o.at.Add(72 * time.Hour))
 		}
 		if o.paid {
-			o.doc["paid_at"] = isotime.Format(o.at.Add(time.Duration(5+e.Rand.IntN(55)) * time.Minute))
+			o.doc.PaidAt = isotime.Format(o.at.Add(time.Duration(5+e.Rand.IntN(55)) * time.Minute))
 		}
 		if o.cancelled {
-			for _, it := range o.items {
-				it["status"] = itemCancelled
+			for i := range o.doc.Items {
+				o.doc.Items[i].Status = itemCancelled
 			}
 		}
 		o.split = len(lines) > 1 && (o.past && i%3 == 0 || i == tour+1)
@@ -203,18 +203,19 @@ func (e *Env) drawLines(skus []string, two bool) []plannedLine {
 // their tax, and the order's money consistent with them (subtotal = the
 // lines' totals, tax = the lines' taxes, total = subtotal - discount + tax
 // + shipping_cost).
-func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, lines []plannedLine) (doc map[string]any, items []map[string]any) {
+func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, lines []plannedLine) wire.OrderDocument {
 	b := demoBuyers[e.Rand.IntN(len(demoBuyers))]
 	var subtotal, tax int64
+	var items []wire.OrderItem
 	for i, l := range lines {
 		total := l.unit * int64(l.qty)
 		lineTax := roundDiv(total*b.taxBP, 10_000)
 		subtotal += total
 		tax += lineTax
-		items = append(items, map[string]any{
-			"order_item_ref": fmt.Sprintf("%d-%d", n+1, i+1), "sku": l.sku, "title": l.title, "quantity": l.qty,
-			"unit_price": money(l.unit), "price": money(l.unit), "total": money(total), "tax": money(lineTax),
-			"status": itemUnshipped,
+		items = append(items, wire.OrderItem{
+			OrderItemRef: fmt.Sprintf("%d-%d", n+1, i+1), SKU: l.sku, Title: l.title, Quantity: int64(l.qty),
+			UnitPrice: wire.Cents(l.unit), Price: wire.Cents(l.unit), Total: wire.Cents(total), Tax: wire.Cents(lineTax),
+			Status: itemUnshipped,
 		})
 	}
 	var discount, shipping int64
@@ -224,16 +225,16 @@ func (e *Env) orderDoc(ch channels.Channel, n int, at time.Time, lines []planned
 	if subtotal < freeShipping {
 		shipping = shippingCost
 	}
-	return map[string]any{
-		"channel_uuid": ch.UUID, "display_ref": fmt.Sprintf("%s-%s-%05d", ch.ChannelTypeDisplayName, e.Run, n+1),
-		"ordered_at": isotime.Format(at), "items": items,
-		"subtotal": money(subtotal), "discount": money(discount), "tax": money(tax),
-		"shipping_cost": money(shipping), "total": money(subtotal - discount + tax + shipping),
-		"shipping_contact_name": b.name, "shipping_address_1": fmt.Sprintf("%d Main St", 1+e.Rand.IntN(999)),
-		"shipping_city": b.city, "shipping_state_region": b.region, "shipping_postal_code": b.postal,
-		"shipping_country_code": b.country, "billing_contact_name": b.name, "billing_country_code": b.country,
-		"requested_shipping_service": "Standard",
-	}, items
+	return wire.OrderDocument{
+		ChannelUUID: ch.UUID, DisplayRef: fmt.Sprintf("%s-%s-%05d", ch.ChannelTypeDisplayName, e.Run, n+1),
+		OrderedAt: isotime.Format(at), Items: items,
+		Subtotal: wire.Cents(subtotal), Discount: wire.Cents(discount), Tax: wire.Cents(tax),
+		ShippingCost: wire.Cents(shipping), Total: wire.Cents(subtotal - discount + tax + shipping),
+		ShippingContactName: b.name, ShippingAddress1: fmt.Sprintf("%d Main St", 1+e.Rand.IntN(999)),
+		ShippingCity: b.city, ShippingStateRegion: b.region, ShippingPostalCode: b.postal,
+		ShippingCountryCode: b.country, BillingContactName: b.name, BillingCountryCode: b.country,
+		RequestedShippingService: "Standard",
+	}
 }
 
 // importOrders imports the documents of orders in batches (as a connector
@@ -304,8 +305,8 @@ func (e *Env) playHistory(ctx context.Context, history []*demoOrder, now time.Ti
 		}
 		changed = append(changed, o)
 		if o.past { // what did not ship was out of stock: cancelled when the rest left
-			for _, it := range o.items {
-				it["cancelled_at"] = isotime.Format(at)
+			for i := range o.doc.Items {
+				o.doc.Items[i].CancelledAt = isotime.Format(at)
 			}
 		}
 	}
@@ -318,12 +319,13 @@ func (e *Env) playHistory(ctx context.Context, history []*demoOrder, now time.Ti
 		for _, it := range cur.Items {
 			byRef[it.OrderItemRef] = it
 		}
-		for _, doc := range o.items {
-			it := byRef[doc["order_item_ref"].(string)]
+		for i := range o.doc.Items {
+			line := &o.doc.Items[i]
+			it := byRef[line.OrderItemRef]
 			if it.QuantityFulfilled >= it.Quantity {
-				delete(doc, "cancelled_at")
+				line.CancelledAt = ""
 			}
-			doc["status"] = lineStatus(it.Quantity, it.QuantityFulfilled, doc["cancelled_at"] != nil)
+			line.Status = lineStatus(it.Quantity, it.QuantityFulfilled, line.CancelledAt != "")
 		}
 	}
 	return e.importOrders(ctx, changed, "order statuses")
@@ -434,9 +436,6 @@ func cents(price *float64) int64 {
 	}
 	return int64(math.Round(*price * 100))
 }
-
-// money is an amount of cents as the API writes it.
-func money(c int64) float64 { return float64(c) / 100 }
 
 // roundDiv is a/b rounded half up, for non-negative a and positive b.
 func roundDiv(a, b int64) int64 { return (a + b/2) / b }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // AdminOrdersPath is the generic sandbox's own endpoint that places an order on a channel's
@@ -57,15 +59,13 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	now := time.Now().UTC()
 	id := "GM-" + strconv.Itoa(1001+len(s.Orders))
-	cents := func(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
-	total := cents(unitPrice * in.Quantity)
-	doc, err := json.Marshal(map[string]any{
-		"channel_uuid": in.ChannelUUID, "display_ref": id, "ordered_at": now.Format(time.RFC3339),
-		"paid_at": now.Format(time.RFC3339), "payment_status": "all", "subtotal": total, "total": total,
-		"shipping_contact_name": "Sandbox Buyer", "shipping_address_1": "1 Test Street", "shipping_city": "Springfield",
-		"shipping_postal_code": "12345", "shipping_country_code": "US", "requested_shipping_service": "Standard",
-		"items": []map[string]any{{"order_item_ref": "1", "sku": in.SKU, "quantity": in.Quantity,
-			"unit_price": cents(unitPrice), "price": total}},
+	total := wire.Cents(int64(unitPrice * in.Quantity))
+	at := now.Format(time.RFC3339)
+	doc, err := json.Marshal(wire.OrderDocument{
+		ChannelUUID: in.ChannelUUID, DisplayRef: id, OrderedAt: at, PaidAt: at, PaymentStatus: "all", Subtotal: total, Total: total,
+		ShippingContactName: "Sandbox Buyer", ShippingAddress1: "1 Test Street", ShippingCity: "Springfield",
+		ShippingPostalCode: "12345", ShippingCountryCode: "US", RequestedShippingService: "Standard",
+		Items: []wire.OrderItem{{OrderItemRef: "1", SKU: in.SKU, Quantity: int64(in.Quantity), UnitPrice: wire.Cents(unitPrice), Price: total}},
 	})
 	if err != nil {
 		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
