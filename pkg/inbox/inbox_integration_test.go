@@ -101,6 +101,9 @@ func TestRejections(t *testing.T) {
 		{"duplicate key", acct.ID, `{"type":"listing","channel_uuid":"` + ch.UUID + `","channel_sku":"GOOD","channel_sku":"DUP","marker":"m13-` + run + `"}`, "channel_sku is a duplicate key"},
 		{"order document with a duplicate key", acct.ID, `[{"channel_uuid":"` + ch.UUID + `","display_ref":"m14-` + run + `","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1,"quantity":2}]}]`, "items[0].quantity is a duplicate key"},
 		{"order document with a control character", acct.ID, `{"channel_uuid":"` + ch.UUID + `","display_ref":"m15-` + run + `","ordered_at":"2024-01-01","items":[{"order_item_ref":"1","sku":"S","quantity":1,"title":"a\u0000"}]}`, "items[0].title must not contain control characters"},
+		// An order document is wire.OrderDocument: a key it lacks is a mistake, refused (docs/orders.md).
+		{"order document with an unknown key", acct.ID, `{"channel_uuid":"` + ch.UUID + `","display_ref":"m16-` + run + `","ordered_at":"2024-01-01","shipping_adress_1":"1 Main St","items":[{"order_item_ref":"1","sku":"S","quantity":1}]}`, "shipping_adress_1 is not a field of an import document"},
+		{"order line with an unknown key", acct.ID, `[{"channel_uuid":"` + ch.UUID + `","display_ref":"m17-` + run + `","ordered_at":"2024-01-01","sb_status":"open","items":[{"order_item_ref":"1","sku":"S","quantity":1,"inventory_sku":"S","unit_cost":2}]}]`, "items[0].unit_cost is not a field of an import document"},
 	}
 	var markers []string
 	for i, tc := range cases {

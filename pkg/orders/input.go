@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,9 +25,10 @@ const (
 	fieldBillCoV2 = "billing_company"
 )
 
-// Order-level fields an import document may set, by kind. The service's
-// own fields (sb_order_seq, statuses, channel names, shipped_at) are
-// ignored if sent.
+// Order-level fields an import document may set, by kind: the keys of
+// wire.OrderDocument (a test holds that they agree). The service's own
+// fields (ignoredFields) are ignored if sent; any other key refuses the
+// document.
 var (
 	orderText = []string{
 		"shipping_contact_name", "shipping_email", "shipping_company_name",
@@ -44,6 +46,51 @@ var (
 	itemNumbers  = []string{"unit_price", "price", "total", "tax"}
 	itemTimes    = []string{"cancelled_at"}
 )
+
+// The keys a document and a line may have besides those above: the
+// identity, the message type, the alias of billing_company_name, and the
+// service's own fields, which are ignored.
+var (
+	orderKeys     = []string{"type", "channel_uuid", "display_ref", "ordered_at", "payment_status", "items", fieldBillCoV2}
+	ignoredFields = []string{"sb_order_seq", "sb_status", "shipment_status", "sb_payment_status", "shipped_at",
+		"channel_name", "channel_type_display_name"}
+	itemKeys         = []string{"order_item_ref", "sku", "quantity"}
+	ignoredItemFields = []string{"inventory_sku", "quantity_fulfilled", "warehouses"}
+)
+
+// known is the set of keys of names.
+func known(names ...[]string) map[string]bool {
+	out := map[string]bool{}
+	for _, ns := range names {
+		for _, n := range ns {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// documentKeys and lineKeys are every key a document and a line may have.
+var (
+	documentKeys  = known(orderKeys, ignoredFields, orderText, orderNumbers, orderTimes)
+	lineKeys = known(itemKeys, ignoredItemFields, itemText, itemNumbers, itemTimes)
+)
+
+// unknownKey refuses an object with a key outside keys (the first, by
+// name), named with prefix: a misspelt field is an error, not a field
+// silently dropped.
+func unknownKey(obj lenient.Object, keys map[string]bool, prefix string) error {
+	var bad []string
+	for k := range obj {
+		if !keys[k] {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	slices.Sort(bad)
+	return invalid("%s%s is not a field of an import document", prefix, bad[0])
+}
 
 // Payment status values accepted in payment_status.
 var paymentStatuses = []string{All, Partial, None}
@@ -114,6 +161,9 @@ func parseDocument(raw json.RawMessage) (*document, error) {
 		return nil, asDocError(err) // a duplicate key
 	case err != nil:
 		return nil, invalid("document must be a JSON object")
+	}
+	if err := unknownKey(obj, documentKeys, ""); err != nil {
+		return nil, err
 	}
 	d := &document{Fields: map[string]any{}}
 	if d.ChannelUUID, err = requiredText(obj, "channel_uuid", maxRefLength); err != nil {
@@ -205,6 +255,9 @@ func parseItem(e lenient.Field) (docItem, error) {
 	obj, err := e.Object()
 	if err != nil || obj == nil {
 		return docItem{}, invalid("%s must be an object", e.Name)
+	}
+	if err := unknownKey(obj, lineKeys, e.Name+"."); err != nil {
+		return docItem{}, err
 	}
 	prefixed := lenient.Object{}
 	for k, v := range obj {
