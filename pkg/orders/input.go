@@ -54,7 +54,7 @@ var (
 	orderKeys     = []string{"type", "channel_uuid", "display_ref", "ordered_at", "payment_status", "items", fieldBillCoV2}
 	ignoredFields = []string{"sb_order_seq", "sb_status", "shipment_status", "sb_payment_status", "shipped_at",
 		"channel_name", "channel_type_display_name"}
-	itemKeys         = []string{"order_item_ref", "sku", "quantity"}
+	itemKeys          = []string{"order_item_ref", "sku", "quantity"}
 	ignoredItemFields = []string{"inventory_sku", "quantity_fulfilled", "warehouses"}
 )
 
@@ -71,8 +71,8 @@ func known(names ...[]string) map[string]bool {
 
 // documentKeys and lineKeys are every key a document and a line may have.
 var (
-	documentKeys  = known(orderKeys, ignoredFields, orderText, orderNumbers, orderTimes)
-	lineKeys = known(itemKeys, ignoredItemFields, itemText, itemNumbers, itemTimes)
+	documentKeys = known(orderKeys, ignoredFields, orderText, orderNumbers, orderTimes)
+	lineKeys     = known(itemKeys, ignoredItemFields, itemText, itemNumbers, itemTimes)
 )
 
 // unknownKey refuses an object with a key outside keys (the first, by
