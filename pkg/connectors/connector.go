@@ -77,7 +77,8 @@ type Order struct {
 	// Ref is the channel's order reference, UpdatedAt the channel's time of its last change.
 	Ref       string
 	UpdatedAt time.Time
-	// Document is the order import document the channel inbox takes (docs/orders.md).
+	// Document is the order import document the channel inbox takes (docs/orders.md): a
+	// wire.OrderDocument, marshalled (so a page is sent as the connector made it).
 	Document json.RawMessage
 }
 
