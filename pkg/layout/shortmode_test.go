@@ -200,12 +200,41 @@ func stringLit(e ast.Expr) string {
 
 // shortModeRule decides, over funcs, which functions skip in short mode (their body or
 // a function they call does) and which start something unguarded: their body does, or
-// a helper of the test files they call does without skipping first. It returns what a
-// function starts unguarded ("" when nothing).
+// a helper of the test files they call does without skipping first.
 type shortModeRule struct {
 	funcs         map[funcKey]*funcInfo
-	skips, starts map[funcKey]string // memoised: "y"/"n"; what is started
-	visiting      map[funcKey]bool
+	skips, starts memo
+}
+
+// memo holds a closure's values by function, and the functions being computed.
+type memo struct{ done, visiting map[funcKey]string }
+
+func newShortModeRule(funcs map[funcKey]*funcInfo) *shortModeRule {
+	newMemo := func() memo { return memo{map[funcKey]string{}, map[funcKey]string{}} }
+	return &shortModeRule{funcs: funcs, skips: newMemo(), starts: newMemo()}
+}
+
+// closure is, memoised in m, own of k's info or else the first non-empty step of a
+// function k calls; a function met again while it is computed (recursion) gives "".
+func (r *shortModeRule) closure(k funcKey, m memo, own func(*funcInfo) string, step func(funcKey) string) string {
+	if v, ok := m.done[k]; ok {
+		return v
+	}
+	if _, ok := m.visiting[k]; ok {
+		return ""
+	}
+	m.visiting[k] = ""
+	defer delete(m.visiting, k)
+	got := own(r.funcs[k])
+	for _, c := range r.funcs[k].callees {
+		for _, ck := range r.resolve(c) {
+			if got == "" {
+				got = step(ck)
+			}
+		}
+	}
+	m.done[k] = got
+	return got
 }
 
 // resolve finds the functions k may name: itself, or for "*.Method" every method of
@@ -228,23 +257,9 @@ func (r *shortModeRule) resolve(k funcKey) []funcKey {
 
 // skipsShort reports whether k, or a function it calls, skips in short mode.
 func (r *shortModeRule) skipsShort(k funcKey) bool {
-	if v, ok := r.skips[k]; ok {
-		return v == "y"
-	}
-	if r.visiting[k] {
-		return false
-	}
-	r.visiting[k] = true
-	defer delete(r.visiting, k)
-	info := r.funcs[k]
-	got := info.skips
-	for _, c := range info.callees {
-		for _, ck := range r.resolve(c) {
-			got = got || r.skipsShort(ck)
-		}
-	}
-	r.skips[k] = map[bool]string{true: "y", false: "n"}[got]
-	return got
+	own := func(info *funcInfo) string { return map[bool]string{true: "skips"}[info.skips] }
+	step := func(ck funcKey) string { return map[bool]string{true: "skips"}[r.skipsShort(ck)] }
+	return r.closure(k, r.skips, own, step) != ""
 }
 
 // unguardedStart is what k starts without skipping in short mode: its own start or an
@@ -253,27 +268,17 @@ func (r *shortModeRule) unguardedStart(k funcKey) string {
 	if r.skipsShort(k) {
 		return ""
 	}
-	if v, ok := r.starts[k]; ok {
-		return v
-	}
-	if r.visiting[k] {
+	own := func(info *funcInfo) string { return info.starts }
+	step := func(ck funcKey) string {
+		if !r.funcs[ck].test {
+			return ""
+		}
+		if s := r.unguardedStart(ck); s != "" {
+			return s + " (in " + ck.name + ")"
+		}
 		return ""
 	}
-	r.visiting[k] = true
-	defer delete(r.visiting, k)
-	info := r.funcs[k]
-	got := info.starts
-	for _, c := range info.callees {
-		for _, ck := range r.resolve(c) {
-			if got == "" && r.funcs[ck].test {
-				if s := r.unguardedStart(ck); s != "" {
-					got = s + " (in " + ck.name + ")"
-				}
-			}
-		}
-	}
-	r.starts[k] = got
-	return got
+	return r.closure(k, r.starts, own, step)
 }
 
 // TestShortModeStartsNothing: the fast loop (make unit: go test -short) starts no
@@ -286,7 +291,7 @@ func (r *shortModeRule) unguardedStart(k funcKey) string {
 func TestShortModeStartsNothing(t *testing.T) {
 	t.Parallel()
 	funcs, tests, mains := moduleFuncs(t)
-	rule := &shortModeRule{funcs: funcs, skips: map[funcKey]string{}, starts: map[funcKey]string{}, visiting: map[funcKey]bool{}}
+	rule := newShortModeRule(funcs)
 	shortMains := map[string]bool{} // folders whose TestMain skips in short mode
 	for _, m := range mains {
 		shortMains[m.dir] = rule.skipsShort(m)
@@ -357,7 +362,7 @@ func TestNothing(t *testing.T)     {}
 			funcs[funcKey{"x", funcName(fd)}] = info
 		}
 	}
-	rule := &shortModeRule{funcs: funcs, skips: map[funcKey]string{}, starts: map[funcKey]string{}, visiting: map[funcKey]bool{}}
+	rule := newShortModeRule(funcs)
 	for _, tc := range []struct {
 		test, want string
 	}{
