@@ -2,7 +2,8 @@
 // each package's lines as soon as the package finishes, not in the order of the package
 // list (plain go test holds a package's result until the packages before it are done:
 // minutes of silence in CI behind one slow package). A test's output is printed only
-// when it fails; build errors and lines that are not JSON are printed as they come. Last
+// when it fails (without go test's "=== RUN" lines); build errors and lines that are not
+// JSON are printed as they come. Last
 // it prints how many packages passed and failed. go test's exit status is the caller's
 // (set -o pipefail). Run: go test -json ... | go run .ci/testlines.go
 package main
@@ -11,7 +12,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -42,8 +45,9 @@ func main() {
 		switch {
 		case e.Action == "build-output":
 			fmt.Fprint(out, e.Output)
+		case e.Action == "output" && strings.HasPrefix(e.Output, "=== "): // RUN, PAUSE, CONT
 		case e.Action == "output" && e.Test == "":
-			if !strings.HasPrefix(e.Output, "=== ") && e.Output != "PASS\n" {
+			if e.Output != "PASS\n" {
 				fmt.Fprint(out, e.Output)
 			}
 		case e.Action == "output":
@@ -57,6 +61,13 @@ func main() {
 			passed++
 		case e.Action == "fail":
 			failed++
+			// Tests the package ended without an outcome (a panic, the timeout): their output.
+			for _, k := range slices.Sorted(maps.Keys(held)) {
+				if strings.HasPrefix(k, e.Package+" ") {
+					fmt.Fprint(out, strings.Join(held[k], ""))
+					delete(held, k)
+				}
+			}
 		}
 		_ = out.Flush()
 	}
