@@ -27,7 +27,7 @@ LAMBDA_FLAGS := -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags='-s -w' -
 BINARY_BUDGET := 8000000
 GO_FILES = $(shell find . -name '*.go' -not -path './emulators/*' -not -path './.local/*' -not -path './.aws-sam/*')
 
-.PHONY: help deps build test unit lint fmt-check vet staticcheck cfn-lint openapi-lint docs run bench clean
+.PHONY: help deps build test ci-lint test-race test-faults unit lint fmt-check vet staticcheck staticcheck-race cfn-lint openapi-lint docs run bench clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -113,14 +113,38 @@ $(DOCS_OUT): docs/openapi.yaml redocly.yaml emulators/node_modules/.installed
 	@mkdir -p $(dir $@)
 	@REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) build-docs docs/openapi.yaml --output $@
 
+# make test is CI (.ci/run): four phases, each announced by "== <phase>" and closed by
+# "== <phase>: <N>s" (.ci/phase), then the total. The build is compiled once, with the race
+# detector: staticcheck loads it (GOFLAGS=-race) in the lint phase, go test reuses it and
+# runs go vet's full suite on it (-vet=all) instead of a separate go vet ./..., which would
+# compile everything once more without -race (docs/local-stack.md, "CI").
+test: ## CI: deps, lint, every test with the race detector, then the fault tests; each phase timed
+	@start=$$SECONDS; trap 'echo "== total: $$((SECONDS - start))s"' EXIT; \
+	.ci/phase deps $(MAKE) deps; \
+	.ci/phase lint $(MAKE) ci-lint; \
+	.ci/phase "go test" $(MAKE) test-race; \
+	.ci/phase "fault tests" $(MAKE) test-faults
+
+# CI's lint: make lint without its go vet (go test -vet=all runs it) and with staticcheck
+# on the race build that go test then reuses.
+ci-lint: fmt-check staticcheck-race cfn-lint openapi-lint
+
+staticcheck-race:
+	@echo "== staticcheck (on the race build)"
+	@GOBIN=$(CURDIR)/bin $(GO) install $(STATICCHECK)
+	@GOFLAGS="$$($(GO) env GOFLAGS) -race" bin/staticcheck ./...
+
+# Every package but the fault tests, with the race detector and go vet's full suite; each
+# package's result is printed as soon as it finishes (.ci/testlines.go), not held behind
+# the slower packages listed before it.
+test-race:
+	@$(GO) test -race -vet=all -json -timeout 15m $$($(GO) list ./... | grep -v '/pkg/local/faults$$') | $(GO) run .ci/testlines.go
+
 # The fault tests (pkg/local/faults: SIGKILL and SIGSTOP of the local stack under load) run
-# after the rest, alone, with their figures printed.
+# after the rest, alone, with their figures printed (about 4 minutes).
 FAULTS := ./pkg/local/faults
 
-test: deps lint ## the whole suite: lint, every test with the race detector, then the fault tests
-	@echo "== go test"
-	@$(GO) test -race -timeout 15m $$($(GO) list ./... | grep -v '/pkg/local/faults$$')
-	@echo "== fault tests (about 4 minutes)"
+test-faults:
 	@$(GO) test -race -timeout 10m -v $(FAULTS) | grep -vE '^(\{|time=)'
 
 # The fast loop: go test -short, in which pkg/testenv's Get (and every test that starts an

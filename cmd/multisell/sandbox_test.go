@@ -26,14 +26,15 @@ import (
 // stack import; an unknown channel, a channel without a sandbox and a missing --channel
 // are refused with a message and exit 1.
 func TestSandbox(t *testing.T) {
+	testenv.SkipShort(t)
 	before := demoSizes
 	demoSizes = demo.Sizes{Warehouses: 1, Products: 6, Orders: 3}
 	t.Cleanup(func() { demoSizes = before })
-	dir, out, errOut, code := startServe(t)
+	dir, out, errOut, serve := startServe(t)
 	for deadline := time.Now().Add(3 * time.Minute); !strings.Contains(out.String(), "local stack is up"); {
 		select {
-		case c := <-code:
-			t.Fatalf("serve exited %d: %s", c, errOut.String())
+		case <-serve.done:
+			t.Fatalf("serve exited %d: %s", serve.code, errOut.String())
 		case <-time.After(200 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

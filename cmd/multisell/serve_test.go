@@ -12,6 +12,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/syncbuf"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // TestServeLog: serve's logs go to .local/logs/serve.log, errors also to stderr, so the
@@ -86,6 +87,7 @@ func TestBanner(t *testing.T) {
 // while the demo data is being created (the API already answers then), so the CLI
 // reaches the stack whenever the API does.
 func TestStackFileBeforeDemo(t *testing.T) {
+	testenv.SkipShort(t) // serve starts the emulators
 	dir := filepath.Join(t.TempDir(), "data")
 	seen := make(chan *stackFile, 1)
 	before := onFirstStart

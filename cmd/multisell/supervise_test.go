@@ -111,8 +111,8 @@ func TestSuperviseGivesUp(t *testing.T) {
 // event is in the feed).
 func TestServeRestartsEmulators(t *testing.T) {
 	testenv.SkipShort(t)
-	dir, _, _, code := startServe(t, "--demo=false")
-	sf := waitStackFile(t, dir, code, func(*stackFile) bool { return true })
+	dir, _, _, serve := startServe(t, "--demo=false")
+	sf := waitStackFile(t, dir, serve, func(*stackFile) bool { return true })
 	deps, err := sdkchain.New(context.Background(), sf.config())
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestServeRestartsEmulators(t *testing.T) {
 			if err := syscall.Kill(killed, syscall.SIGKILL); err != nil {
 				t.Fatalf("kill %s (pid %d): %v", tc.name, killed, err)
 			}
-			sf = waitStackFile(t, dir, code, func(s *stackFile) bool { return tc.pid(s) != killed })
+			sf = waitStackFile(t, dir, serve, func(s *stackFile) bool { return tc.pid(s) != killed })
 			if got := onHand(); got != before {
 				t.Errorf("on_hand after the restart = %d, want %d as before", got, before)
 			}
@@ -194,25 +194,37 @@ func TestServeRestartsEmulators(t *testing.T) {
 	}
 }
 
+// served is a `multisell serve` that startServe runs: done is closed when it exits,
+// with its exit status in code then. A test and startServe's cleanup both wait on done,
+// so a test that saw serve exit does not leave the cleanup waiting for a status it took.
+type served struct {
+	done chan struct{}
+	code int
+}
+
 // startServe runs `multisell serve --port 0` with args on a temporary folder until the
 // test ends, then interrupts it: it must exit 0 within 30 s, and its serve.log is logged
 // when the test failed. It returns the folder, serve's outputs (stdout and stderr are
-// theirs meanwhile) and its exit code once it exits.
-func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncbuf.Buffer, code <-chan int) {
+// theirs meanwhile) and the run. The test must skip in short mode first (serve starts
+// the emulators).
+func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncbuf.Buffer, s *served) {
 	t.Helper()
 	out, errOut = &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	stdout, stderr = out, errOut
 	t.Cleanup(func() { stdout, stderr = os.Stdout, os.Stderr })
 	dir = filepath.Join(t.TempDir(), "data")
 	ctx, cancel := context.WithCancel(context.Background())
-	exited := make(chan int, 1)
-	go func() { exited <- run(ctx, append([]string{"serve", "--port", "0", "--dir", dir}, args...)) }()
+	s = &served{done: make(chan struct{})}
+	go func() {
+		s.code = run(ctx, append([]string{"serve", "--port", "0", "--dir", dir}, args...))
+		close(s.done)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case c := <-exited:
-			if c != 0 {
-				t.Errorf("serve exited %d after the interrupt, want 0; stderr: %s", c, errOut.String())
+		case <-s.done:
+			if s.code != 0 && !t.Failed() {
+				t.Errorf("serve exited %d after the interrupt, want 0; stderr: %s", s.code, errOut.String())
 			}
 		case <-time.After(30 * time.Second):
 			t.Error("serve did not stop within 30 s of the interrupt")
@@ -222,18 +234,18 @@ func startServe(t *testing.T, args ...string) (dir string, out, errOut *syncbuf.
 			t.Logf("serve.log:\n%s", log)
 		}
 	})
-	return dir, out, errOut, exited
+	return dir, out, errOut, s
 }
 
 // waitStackFile waits up to 45 s for dir/stack.json to satisfy ok and returns it; it fails
 // the test when serve exits meanwhile.
-func waitStackFile(t *testing.T, dir string, exited <-chan int, ok func(*stackFile) bool) *stackFile {
+func waitStackFile(t *testing.T, dir string, serve *served, ok func(*stackFile) bool) *stackFile {
 	t.Helper()
 	deadline := time.Now().Add(45 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
-		case c := <-exited:
-			t.Fatalf("serve exited %d", c)
+		case <-serve.done:
+			t.Fatalf("serve exited %d", serve.code)
 		case <-time.After(50 * time.Millisecond):
 		}
 		s, err := readStackFile(dir)

@@ -16,10 +16,6 @@ const (
 	GroupNotFoundMessage = "Variation group not found"
 )
 
-// maxAttempts bounds how often a write that lost a race with another
-// request is re-read and retried before the caller gets a 409.
-const maxAttempts = 6
-
 // Service is the catalog domain: every operation on an account's products
 // and variation groups. The methods that take one SKU refuse an invalid one
 // (422), as the handlers do before reading a body.
@@ -351,11 +347,11 @@ func (s Service) dissolve(ctx context.Context, account string, g *record) error 
 }
 
 // retry runs attempt (which reads, validates and commits) with
-// store.Retry: again while it loses a race, at most maxAttempts times;
-// then the caller gets a 409.
+// store.Retry: again while it loses a race, at most store.Attempts
+// times; then the caller gets a 409.
 func retry[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 	var v T
-	err := store.Retry(ctx, maxAttempts, raced, func() (err error) {
+	err := store.Retry(ctx, store.Attempts, raced, func() (err error) {
 		v, err = attempt()
 		return err
 	})

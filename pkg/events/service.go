@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -20,11 +19,6 @@ const accountsAtOnce = 16
 // maxPerCommit is the most events one transaction numbers: three writes
 // each plus the counter, within a transaction's 100.
 const maxPerCommit = (store.MaxWrites - 1) / writesPerEvent
-
-// maxContention bounds the attempts of one commit that lose to another
-// writer of the same account's feed (records of one account on several
-// shards of the stream are handled at once).
-const maxContention = 50
 
 // Service is the event feed.
 type Service struct {
@@ -113,12 +107,12 @@ func (s Service) record(ctx context.Context, sources map[string]Source, account 
 }
 
 // commit numbers evs after the account's last seq and stores them in one
-// transaction. When another writer numbered first, it reads the counter
-// again; events whose source is marked already (a replayed record) are
-// dropped.
+// transaction, with store.Retry (at most store.FeedAttempts times): when
+// another writer numbered first, it reads the counter again; events whose
+// source is marked already (a replayed record) are dropped.
 func (s Service) commit(ctx context.Context, account string, evs []stored, now int64) error {
 	evs = slices.Clone(evs)
-	for attempt := 1; len(evs) > 0; attempt++ {
+	err := store.Retry(ctx, store.FeedAttempts, store.Raced, func() error {
 		prev, err := lastSeq(ctx, s.Table, account)
 		if err != nil {
 			return err
@@ -136,17 +130,18 @@ func (s Service) commit(ctx context.Context, account string, evs []stored, now i
 		}
 		moved, recorded := commitOutcome(err)
 		if !moved && len(recorded) == 0 && !store.TransactionConflict(err) {
-			return fmt.Errorf("store events: %w", err)
-		}
-		if attempt == maxContention {
-			return fmt.Errorf("store events: still contended after %d attempts: %w", attempt, err)
+			return err
 		}
 		for _, i := range slices.Backward(recorded) {
 			evs = slices.Delete(evs, i, i+1)
 		}
-		if moved || len(recorded) == 0 {
-			time.Sleep(time.Duration(rand.N(10*attempt)+1) * time.Millisecond)
+		if len(evs) == 0 {
+			return nil
 		}
+		return fmt.Errorf("the account's feed: %w: %w", store.ErrRaced, err)
+	})
+	if err != nil {
+		return fmt.Errorf("store events: %w", err)
 	}
 	return nil
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 )
 
-// createAttempts bounds the retries of a creation that lost a race with
-// another transaction on the same records (or their counts).
-const createAttempts = 5
-
 // Create stores a new record for each item (at most MaxItems), all or none,
 // with its product's fields copied in (one strongly consistent BatchGetItem
 // of the products) and the counts of the list and of each warehouse (one
@@ -29,7 +25,7 @@ func (s Service) Create(ctx context.Context, account string, items []Item) error
 		return err
 	}
 	now := isotime.Format(time.Now())
-	err = store.Retry(ctx, createAttempts, store.TransactionConflict, func() error {
+	err = store.Retry(ctx, store.Attempts, store.TransactionConflict, func() error {
 		return s.Table.Commit(ctx, createCommit(account, items, now, ps))
 	})
 	if i, ok := store.FailedWrite(err); ok && i < len(items) {

@@ -20,7 +20,7 @@ import (
 // updates that. A compare-and-set (if_on_hand) of a missing record is a
 // conflict.
 func (s Service) applyItem(ctx context.Context, adj Adjustment, it Item, now string) (Result, error) {
-	for range createAttempts {
+	for range store.Attempts {
 		res, missing, err := s.updateItem(ctx, adj, it, now, false)
 		switch {
 		case !missing || adj.Method == MethodPatch:
@@ -146,7 +146,7 @@ func (s Service) createItem(ctx context.Context, adj Adjustment, it Item, now st
 		return res, false, err
 	}
 	writes := append([]store.Write{u.Write(key(adj.Account, it.SKU, it.Warehouse)), hist}, created(it.Warehouse).Writes(adj.Account)...)
-	err = store.Retry(ctx, createAttempts, store.TransactionConflict, func() error { return s.Table.Commit(ctx, writes) })
+	err = store.Retry(ctx, store.Attempts, store.TransactionConflict, func() error { return s.Table.Commit(ctx, writes) })
 	if i, ok := store.FailedWrite(err); ok && i == 0 {
 		return res, false, nil
 	}

@@ -17,10 +17,6 @@ import (
 	"github.com/multisell/multisell/pkg/warehouses"
 )
 
-// maxRaces is how often an operation re-reads a listing that another write
-// changed under it before giving up.
-const maxRaces = 10
-
 // ErrNotFound is an unknown listing.
 var ErrNotFound error = errs.NotFound("Listing not found")
 
@@ -313,7 +309,7 @@ func (s Service) update(ctx context.Context, account, channel, channelSKU string
 }
 
 // retry runs a read-modify-write of listings with store.Retry: again while
-// it loses a race (store.ErrRaced), at most maxRaces times.
+// it loses a race (store.ErrRaced), at most store.Attempts times.
 func retry(ctx context.Context, attempt func() error) error {
-	return store.Retry(ctx, maxRaces, store.Raced, attempt)
+	return store.Retry(ctx, store.Attempts, store.Raced, attempt)
 }

@@ -149,16 +149,12 @@ func save(ctx context.Context, t store.Table, account string, r *record) error {
 	return nil
 }
 
-// removeAttempts bounds the tries of a deletion whose transaction met
-// another on the count item.
-const removeAttempts = 6
-
 // remove deletes a listing with the counts of the lists it leaves (one
 // transaction, again when it met another on the count item); false when
 // there was none.
 func remove(ctx context.Context, t store.Table, account, channel, channelSKU string) (bool, error) {
 	del := store.Delete(key(account, channel, channelSKU), "attribute_exists(#PK)", nil)
-	err := store.Retry(ctx, removeAttempts, store.TransactionConflict, func() error {
+	err := store.Retry(ctx, store.Attempts, store.TransactionConflict, func() error {
 		return t.Commit(ctx, append([]store.Write{del}, listingCounts(channel, -1).Writes(account)...))
 	})
 	if _, failed := store.FailedWrite(err); failed {

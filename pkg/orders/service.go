@@ -249,12 +249,9 @@ func (s Service) CheckInvariants(ctx context.Context, account string) error {
 	return errors.Join(violations...)
 }
 
-// maxAttempts bounds the retries of an operation that keeps losing races.
-const maxAttempts = 25
-
 // retry runs op, every read-modify-write of an order (Get, change a Clone,
 // save), with store.Retry: again while it returns ErrRetry, at most
-// maxAttempts times.
+// store.BusyAttempts times.
 func retry(ctx context.Context, op func() error) error {
-	return store.Retry(ctx, maxAttempts, store.Raced, op)
+	return store.Retry(ctx, store.BusyAttempts, store.Raced, op)
 }

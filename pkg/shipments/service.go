@@ -21,10 +21,6 @@ import (
 // ErrNotFound is an unknown shipment (or another channel's).
 var ErrNotFound error = errs.NotFound("Shipment not found")
 
-// maxRaces bounds the tries of a change of a shipment, or of its order,
-// that keeps losing races with other writes.
-const maxRaces = 25
-
 // Service makes shipments and sends their tracking to the channels.
 type Service struct {
 	Table store.Table
@@ -56,7 +52,7 @@ type Service struct {
 // or the stock looks for the mark before it is an error.
 func (s Service) Create(ctx context.Context, account string, req *Request) error {
 	var freed []inventory.SKUWarehouse
-	err := store.Retry(ctx, maxRaces, store.Raced, func() error {
+	err := store.Retry(ctx, store.BusyAttempts, store.Raced, func() error {
 		var err error
 		freed, err = s.attempt(ctx, account, req)
 		return err
@@ -264,7 +260,7 @@ func (s Service) Resend(ctx context.Context, account string, m Retry) error {
 // update reads the shipment, changes it with change and saves it on the
 // revision read, again when another write came between.
 func (s Service) update(ctx context.Context, account, id string, change func(*Shipment) error) error {
-	return store.Retry(ctx, maxRaces, store.Raced, func() error {
+	return store.Retry(ctx, store.BusyAttempts, store.Raced, func() error {
 		sh, err := get(ctx, s.Table, account, id)
 		if err != nil {
 			return err

@@ -18,6 +18,26 @@ var ErrRaced = errors.New("changed meanwhile")
 // Raced reports whether err is (or wraps) ErrRaced.
 func Raced(err error) bool { return errors.Is(err, ErrRaced) }
 
+// The attempt limits of Retry, named once. Each is how many writers may race for
+// one item at once: past it, a loop that keeps losing is a fault (a livelock, a
+// hot item), reported rather than retried for ever; the waits between attempts
+// (retryWait) stay under 100 ms, so even the largest limit gives up within seconds.
+const (
+	// Attempts is the limit of a read-modify-write of one item that only the
+	// account's own requests write at once (a product, a listing, a webhook, the
+	// count item a creation or deletion updates in its transaction); after it
+	// the caller gets a 409.
+	Attempts = 10
+	// BusyAttempts is the limit for an order and its shipments: besides the
+	// account's requests, the order import, the stock reservations of every
+	// inventory change and the shipments' channel pushes all write the order.
+	BusyAttempts = 25
+	// FeedAttempts is the limit of the commit that numbers an account's events:
+	// the account's single counter is written by the events function for every
+	// change of the account, from every shard of the table's stream at once.
+	FeedAttempts = 50
+)
+
 // The retry schedule: the wait before the second attempt is about
 // retryFirst, doubling per attempt up to retryMost.
 const (

@@ -50,6 +50,10 @@ func example(t *testing.T, name string) string {
 // signed ones, signed during a rotation with their secret second, a repeat, and ones
 // that must be refused.
 func TestDocReceivers(t *testing.T) {
+	// pkg/testenv imports this package, so no testenv.SkipShort here.
+	if testing.Short() {
+		t.Skip("starts Node.js and builds a Go program: skipped with -short (make unit); make test runs it")
+	}
 	t.Parallel()
 	cases := []struct {
 		name  string

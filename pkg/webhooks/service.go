@@ -16,10 +16,6 @@ import (
 	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
-// maxRaces bounds the attempts of a read-modify-write that keeps losing
-// to other writes of the same item.
-const maxRaces = 10
-
 // Poster sends one signed delivery (pkg/webhookhttp's Sender).
 type Poster interface {
 	Send(ctx context.Context, d webhookhttp.Delivery) webhookhttp.Result
@@ -103,7 +99,7 @@ func (s Service) hook(ctx context.Context, account, id string) (*hook, error) {
 // read, again when another write came between.
 func (s Service) change(ctx context.Context, account, id string, edit func(*hook) error) (*hook, error) {
 	var h *hook
-	err := store.Retry(ctx, maxRaces, isRaced, func() (err error) {
+	err := store.Retry(ctx, store.Attempts, isRaced, func() (err error) {
 		if h, err = s.hook(ctx, account, id); err != nil {
 			return err
 		}
@@ -207,7 +203,7 @@ func (s Service) Retry(ctx context.Context, account, id, deliveryID string) (Del
 		return Delivery{}, errs.NotFound(DeliveryNotFoundMessage)
 	}
 	var d *delivery
-	err := store.Retry(ctx, maxRaces, isRaced, func() (err error) {
+	err := store.Retry(ctx, store.Attempts, isRaced, func() (err error) {
 		if d, err = getDelivery(ctx, s.Table, account, id, deliveryID); err != nil {
 			return err
 		}
