@@ -36,7 +36,9 @@ func verifyOn(t *testing.T, token, api http.HandlerFunc) error {
 		}
 	}
 	if api == nil {
-		api = func(w http.ResponseWriter, _ *http.Request) { sandbox.WriteJSON(w, http.StatusOK, map[string]int{"orders": 0}) }
+		api = func(w http.ResponseWriter, _ *http.Request) {
+			sandbox.WriteJSON(w, http.StatusOK, map[string]int{"orders": 0})
+		}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/oauth/token", token)
