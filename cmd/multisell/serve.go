@@ -163,6 +163,12 @@ func runServe(ctx context.Context, args []string) error {
 	if err := os.MkdirAll(*dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", *dir, err)
 	}
+	// Held until every child has exited: the deferred stops below run before it is released.
+	release, err := lockStack(*dir)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if running, err := readStackFile(*dir); err != nil {
 		return err
 	} else if running != nil {
