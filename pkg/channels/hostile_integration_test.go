@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -119,6 +121,29 @@ func TestHostileEchoLeaksNothing(t *testing.T) {
 	for _, secret := range []string{clientSecret, refreshToken} {
 		if bytes.Contains(leaks.Bytes(), []byte(secret)) {
 			t.Errorf("%q is in clear in the 422, the events, the webhook, the table or the logs", secret)
+		}
+	}
+}
+
+// TestConnectUnreachable: a connect whose endpoints refuse the connection (a closed port) is
+// a 422 naming the address and the network error, never a 503.
+func TestConnectUnreachable(t *testing.T) {
+	t.Parallel()
+	_, _, _, c := fixture(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	r := c.Do(http.MethodPost, "/channels", map[string]any{"channel": map[string]any{"name": "Closed", "type": "generic",
+		"credentials": creds(nil), "endpoints": map[string]any{"api": "http://" + addr, "auth": "http://" + addr + "/oauth/token"}}})
+	if r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("connect to a closed port: %d %s, want 422", r.Status, r)
+	}
+	for _, want := range []string{addr, "connection refused"} {
+		if !strings.Contains(r.String(), want) {
+			t.Errorf("%s does not name %q", r, want)
 		}
 	}
 }
