@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -53,10 +52,7 @@ func echoing(t *testing.T, sb *sandbox.Generic) (*httptest.Server, *atomic.Bool)
 // process's default logger.
 func TestHostileEchoLeaksNothing(t *testing.T) {
 	env, sb, acct, c := fixture(t)
-	logs := newCaptured()
-	old := slog.Default()
-	slog.SetDefault(slog.New(logs))
-	t.Cleanup(func() { slog.SetDefault(old) })
+	logs := captureLogs(t)
 	var (
 		mu    sync.Mutex
 		hooks bytes.Buffer
