@@ -163,6 +163,12 @@ func runServe(ctx context.Context, args []string) error {
 	if err := os.MkdirAll(*dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", *dir, err)
 	}
+	// Held until every child has exited: the deferred stops below run before it is released.
+	release, err := lockStack(*dir)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if running, err := readStackFile(*dir); err != nil {
 		return err
 	} else if running != nil {
@@ -233,7 +239,7 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), gateway.PollerOptions{CheckpointFile: filepath.Join(*dir, "stream-checkpoints.json")})
+	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), pollerOptions(*dir))
 	if err != nil {
 		return err
 	}
@@ -421,4 +427,12 @@ func envInt(name string, def int) int {
 		return v
 	}
 	return def
+}
+
+// pollerOptions are the options of serve's pollers: the stream checkpoints kept in dir, and
+// the functions that set their failed messages' visibility themselves keeping it
+// (gateway.SelfVisibility), so a failed poll comes back within seconds as in AWS.
+func pollerOptions(dir string) gateway.PollerOptions {
+	return gateway.PollerOptions{CheckpointFile: filepath.Join(dir, "stream-checkpoints.json"),
+		OwnVisibility: gateway.SelfVisibility}
 }

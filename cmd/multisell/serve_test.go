@@ -6,11 +6,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/multisell/multisell/pkg/app"
+	"github.com/multisell/multisell/pkg/local/template"
 	"github.com/multisell/multisell/pkg/syncbuf"
 	"github.com/multisell/multisell/pkg/testenv"
 )
@@ -122,5 +124,33 @@ func TestStackFileBeforeDemo(t *testing.T) {
 	case <-code:
 	case <-time.After(30 * time.Second):
 		t.Error("serve did not stop within 30 s of the interrupt")
+	}
+}
+
+// TestServePollersKeepOwnVisibility: serve's pollers leave the visibility of a failed
+// message to the functions of the template that set it (the connector poll and push, the
+// adjustments' consumer), so a failed poll is not held for the queue's 12 minutes.
+func TestServePollersKeepOwnVisibility(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := template.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := pollerOptions(t.TempDir())
+	for _, id := range []string{"ConnectorPollFunction", "ConnectorPushFunction", "InventoryAdjustConsumerFunction"} {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			if !slices.Contains(opts.OwnVisibility, id) {
+				t.Errorf("OwnVisibility %v lacks %s", opts.OwnVisibility, id)
+			}
+			fn, ok := tpl.Function(id)
+			if !ok || len(fn.SQSEvents) == 0 {
+				t.Errorf("%s is no function of template.yaml with an SQS event", id)
+			}
+		})
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"time"
-	"unicode/utf8"
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/redact"
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -42,9 +42,6 @@ type Ref struct {
 // DisconnectedByMerchant is the reason DELETE /channels/{uuid} records.
 const DisconnectedByMerchant = "disconnected by the merchant"
 
-// maxErrorText bounds a recorded error message, in characters.
-const maxErrorText = 500
-
 // errChanged is the answer to a change that raced another on the channel.
 var errChanged = errs.Conflict("The channel changed meanwhile; read it and try again")
 
@@ -56,7 +53,7 @@ var errChanged = errs.Conflict("The channel changed meanwhile; read it and try a
 func (s Service) Connect(ctx context.Context, account string, in ConnectInput) (Channel, error) {
 	name, display, ok := s.Verifier.Connector(in.Type)
 	if !ok {
-		return Channel{}, errs.Invalid("channel.type %q has no connector in multisell: connect it with an external connector (multisell channels create)", clip(in.Type, 64))
+		return Channel{}, errs.Invalid("channel.type %q has no connector in multisell: connect it with an external connector (multisell channels create)", redact.Clip(in.Type, 64))
 	}
 	c, err := newChannel(store.NewID(), isotime.Format(time.Now()), Input{Name: in.Name, Type: display})
 	if err != nil {
@@ -134,7 +131,8 @@ func (s Service) Patch(ctx context.Context, account, uuid string, in PatchInput)
 // its credentials are deleted, reason is recorded as its last error, and the
 // stream makes a channel.disconnected event of it. Its orders and listings
 // are kept. DELETE /channels/{uuid} calls it, and the connector runtime after
-// the channel refused its token three times in a row. A channel already
+// the channel refused its token three times in a row; reason is recorded
+// cleaned of anything shaped like a secret (redact.Text). A channel already
 // disconnected is answered as it is. One read, one transaction, one Query of
 // the channel as it is now.
 func (s Service) Disconnect(ctx context.Context, account, uuid, reason string) (Channel, error) {
@@ -146,7 +144,7 @@ func (s Service) Disconnect(ctx context.Context, account, uuid, reason string) (
 		return Channel{}, err
 	}
 	if c.State != StateDisconnected {
-		err := disconnect(ctx, s.Table, account, uuid, c.State, clip(reason, maxErrorText), isotime.Format(time.Now()))
+		err := disconnect(ctx, s.Table, account, uuid, c.State, redact.Text(reason), isotime.Format(time.Now()))
 		if store.Raced(err) {
 			return Channel{}, errChanged
 		} else if err != nil {
@@ -191,17 +189,10 @@ func (s Service) RecordPush(ctx context.Context, account, uuid string, at time.T
 	return setStatus(ctx, s.Table, account, uuid, map[string]string{attrLastPush: isotime.Format(at)})
 }
 
-// RecordError records the channel's last error (its message, clipped; never
-// a credential) at at.
+// RecordError records the channel's last error at at: its message cleaned of
+// anything shaped like a secret and clipped (redact.Text), as the runtime
+// cleans it of the channel's own credentials first.
 func (s Service) RecordError(ctx context.Context, account, uuid, message string, at time.Time) error {
 	return setStatus(ctx, s.Table, account, uuid, map[string]string{
-		attrLastError: clip(message, maxErrorText), attrLastErrorAt: isotime.Format(at)})
-}
-
-// clip shortens s to at most n characters.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n]) + "..."
+		attrLastError: redact.Text(message), attrLastErrorAt: isotime.Format(at)})
 }

@@ -369,6 +369,16 @@ func newCaptured() *captured {
 	return c
 }
 
+// captureLogs makes a captured handler the process's default logger until the test ends.
+func captureLogs(t *testing.T) *captured {
+	t.Helper()
+	logs := newCaptured()
+	old := slog.Default()
+	slog.SetDefault(slog.New(logs))
+	t.Cleanup(func() { slog.SetDefault(old) })
+	return logs
+}
+
 func (c *captured) Enabled(context.Context, slog.Level) bool { return true }
 func (c *captured) Handle(ctx context.Context, r slog.Record) error {
 	c.mu.Lock()
@@ -388,10 +398,7 @@ func (c *captured) WithGroup(name string) slog.Handler {
 // process's default logger.
 func TestNoSecretInClear(t *testing.T) {
 	env, sb, acct, c := fixture(t)
-	logs := newCaptured()
-	old := slog.Default()
-	slog.SetDefault(slog.New(logs))
-	t.Cleanup(func() { slog.SetDefault(old) })
+	logs := captureLogs(t)
 
 	made := envelope{Channel: connect(t, c, sb)}
 	c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": clientSecret + "x"})))

@@ -18,11 +18,16 @@ type PollResult struct {
 	// Since is the time the poll read from (the cursor, or Lookback ago for the first);
 	// Cursor the channel's cursor after the poll.
 	Since, Cursor time.Time
+	// Refused, when not nil, are the orders the poll refused because their documents name
+	// another channel (bind): the poll went on without them.
+	Refused *BadAnswer
 }
 
 // Poll imports the orders the channel changed since its cursor: it takes the channel's poll
 // lease (another poll holding it makes this one Busy), reads the pages of orders from the
-// cursor (the first poll from Lookback ago), sends each page's orders to the inbox, and only
+// cursor (the first poll from Lookback ago; at most MaxPollPages, a page token answered
+// twice ending the poll as a *BadAnswer), sends each page's orders that name the channel to
+// the inbox (the others are refused, PollResult.Refused), and only
 // then stores the new cursor: the newest change seen minus the safety Overlap, never before
 // the old one. A poll that fails stores nothing, so the next starts from the same cursor; the
 // inbox's import is idempotent, so an order sent twice is imported once. An *AuthError
@@ -58,14 +63,20 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, cursor time.Time) (PollR
 	var maxSeen time.Time
 	res.Since = since
 	q := OrdersQuery{Since: since}
+	var (
+		pages   pager
+		refused []string
+	)
 	for {
 		page, err := s.conn.PollOrders(ctx, s, q)
 		if err != nil {
 			return res, fmt.Errorf("poll the orders of channel %s: %w", ch.UUID, s.Refused(ctx, err))
 		}
 		res.Pages++
-		docs := make([]json.RawMessage, 0, len(page.Orders))
-		for _, o := range page.Orders {
+		orders, bad := bind(ch.UUID, page.Orders)
+		refused = append(refused, bad...)
+		docs := make([]json.RawMessage, 0, len(orders))
+		for _, o := range orders {
 			docs = append(docs, o.Document)
 			if o.UpdatedAt.After(maxSeen) {
 				maxSeen = o.UpdatedAt
@@ -77,10 +88,15 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, cursor time.Time) (PollR
 			}
 		}
 		res.Orders += len(docs)
-		if page.Next == "" {
+		if done, err := pages.next(s, page.Next, res.Pages); err != nil {
+			return res, err
+		} else if done {
 			break
 		}
 		q.Page = page.Next
+	}
+	if len(refused) > 0 {
+		res.Refused = refusedOrders(s, refused)
 	}
 	res.Cursor = nextCursor(cursor, maxSeen, cmp.Or(r.Overlap, DefaultOverlap))
 	return res, s.accepted(ctx)

@@ -160,6 +160,9 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 		var results []QuantityResult
 		failure, ok := r.attempt(ctx, s, g, idx, rep, func() (err error) {
 			results, err = s.conn.PushQuantities(ctx, s, pushes)
+			for j := range results {
+				results[j].Error = s.Clean(results[j].Error)
+			}
 			return err
 		})
 		if !ok {

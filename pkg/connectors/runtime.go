@@ -123,14 +123,15 @@ func (r *Runtime) ownerID() string {
 // client is the client of channel calls: HTTP, else the runtime's own over the Policy's
 // transport (webhookhttp.Policy.Transport), so that no channel endpoint, the URL a merchant
 // gave nor the host a shop domain names, reaches an address the Policy refuses (a private,
-// loopback or metadata address in AWS) even when its name resolves to one.
+// loopback or metadata address in AWS) even when its name resolves to one. It follows no
+// redirect (noRedirect).
 func (r *Runtime) client() *http.Client {
 	if r.HTTP != nil {
 		return r.HTTP
 	}
 	r.clientOnce.Do(func() {
 		r.ownClient = &http.Client{Timeout: cmp.Or(r.CallTimeout, DefaultCallTimeout),
-			Transport: r.Policy.Transport(r.Resolver, nil, connectTimeout)}
+			Transport: r.Policy.Transport(r.Resolver, nil, connectTimeout), CheckRedirect: noRedirect}
 	})
 	return r.ownClient
 }
@@ -178,13 +179,13 @@ func sealedDigest(sealed []byte) string {
 // the connector parses them (errs.Invalid naming the field), the endpoints are checked, and
 // the connector makes its verification calls. Nothing is written to the table: the calls
 // take no token of the shared buckets and the access token is not cached. A refusal is an
-// *AuthError with the channel's message.
+// *AuthError with the channel's message, cleaned of its secrets as every error is (Clean).
 func (r *Runtime) Verify(ctx context.Context, ch Channel, credentials []byte) error {
 	s, err := r.newSession(ch, credentials, true)
 	if err != nil {
 		return err
 	}
-	return s.conn.Verify(ctx, s)
+	return s.clean(s.conn.Verify(ctx, s))
 }
 
 // newSession is the session of ch with plaintext credentials.
@@ -204,7 +205,7 @@ func (r *Runtime) newSession(ch Channel, credentials []byte, verify bool) (*Sess
 	}
 	return &Session{
 		Account: ch.Account, Channel: ch.UUID, Credentials: creds, Endpoints: ep,
-		HTTP: r.client(), rt: r, conn: conn, spec: spec, verify: verify,
+		HTTP: r.client(), rt: r, conn: conn, spec: spec, verify: verify, secrets: secretsOf(credentials),
 	}, nil
 }
 

@@ -124,7 +124,8 @@ func (s Service) Enqueue(ctx context.Context, ref ChannelRef, slot time.Time) er
 // PollChannel polls the channel ref names (Runtime.Poll). A channel the runtime cannot
 // reach any more (not connected) is errs.NotFound. What the next scheduled poll takes care
 // of is no error: a poll already under way (Busy), the channel's limits (Throttled), a
-// refusal short of the disconnection; a disconnection is reported. Any other error is a
+// refusal short of the disconnection, a channel's bad answer (counted and recorded); a
+// disconnection is reported. Any other error is a
 // failed poll, which resumes from the same cursor when tried again.
 func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, error) {
 	if s.Runtime.Channels == nil {
@@ -136,9 +137,10 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 	}
 	res, err := s.Runtime.Poll(ctx, ch)
 	var (
-		d  *Disconnected
-		th *Throttled
-		ae *AuthError
+		d   *Disconnected
+		th  *Throttled
+		ae  *AuthError
+		bad *BadAnswer
 	)
 	log := logctx.From(ctx).With("channel_uuid", ref.UUID)
 	switch {
@@ -148,6 +150,9 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 		log.Warn("poll put off to the next schedule", "reason", err.Error())
 		s.record(ctx, ref, err)
 		return res, nil
+	case errors.As(err, &bad):
+		s.badAnswer(ctx, ref, bad)
+		return res, nil
 	case err != nil:
 		s.record(ctx, ref, err)
 		return res, err
@@ -156,7 +161,17 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 	if !res.Busy {
 		s.recordPoll(ctx, ref)
 	}
+	if res.Refused != nil {
+		s.badAnswer(ctx, ref, res.Refused)
+	}
 	return res, nil
+}
+
+// badAnswer counts a channel's answer the runtime refused (ChannelBadAnswer) and records it
+// as the channel's last error.
+func (s Service) badAnswer(ctx context.Context, ref ChannelRef, bad *BadAnswer) {
+	logctx.Count(ctx, "ChannelBadAnswer", "account_id", ref.Account, "channel_uuid", ref.UUID, "reason", bad.Reason)
+	s.record(ctx, ref, bad)
 }
 
 // record records, through Status, a push to the channel of ref (failure nil) or the error

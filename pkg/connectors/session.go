@@ -26,7 +26,10 @@ type Session struct {
 	verify bool   // a Verify session: nothing shared, nothing written
 	sealed string // the digest of the sealed credentials the session opened (sealedDigest)
 	token  string // the access token this session got
-	exp    time.Time
+	// secrets are the values of the session's credentials, taken out of the channel's words
+	// (Clean).
+	secrets []string
+	exp     time.Time
 	// refusals are the channel's refusals in a row as this session last saw them.
 	refusals int64
 }
@@ -58,7 +61,7 @@ func JSONRequest(method, url string, header http.Header, in any) (Request, error
 }
 
 // Response is the channel's answer: status, headers and the whole body (at most
-// maxResponse bytes).
+// maxResponse bytes; a longer one is refused as such, readAnswer).
 type Response struct {
 	Status int
 	Header http.Header
@@ -126,12 +129,12 @@ func (s *Session) send(ctx context.Context, req Request) (*Response, error) {
 	}
 	resp, err := s.HTTP.Do(hr)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", req.Method, hr.URL.Redacted(), err)
+		return nil, unreachable(ctx, req.Method, hr.URL, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	b, err := readAnswer(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: read the response: %w", req.Method, hr.URL.Redacted(), err)
+		return nil, fmt.Errorf("%s %s: %w", req.Method, hr.URL.Redacted(), err)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
@@ -340,8 +343,10 @@ func (s *Session) exchange(ctx context.Context, id itemID, exchange func(context
 // Refused counts err toward the channel's disconnection when it is an *AuthError (the
 // channel refused the token or the credentials): the cached token is dropped, and the
 // RefusalsToDisconnect-th refusal in a row is returned as *Disconnected. Any other error is
-// returned as it is. The runtime calls it for the errors of the connector's operations.
+// returned as it is. The runtime calls it for the errors of the connector's operations; the
+// error it returns is cleaned of the channel's secrets (Clean).
 func (s *Session) Refused(ctx context.Context, err error) error {
+	err = s.clean(err)
 	var (
 		ae      *AuthError
 		counted *countedRefusal

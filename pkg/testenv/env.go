@@ -158,11 +158,9 @@ func start() (env *Env, err error) {
 	env.Server = httptest.NewServer(env.Gateway)
 	env.URL = env.Server.URL + "/" + env.Gateway.Stage()
 	env.Pollers, err = gateway.NewPollers(env.Stack, env.handler, gateway.PollerOptions{
-		Logger:           log,
-		FailedVisibility: time.Second, // retry failed messages quickly instead of after minutes
-		// These set their failed messages' visibility themselves (a retry within seconds, a
-		// push put off until the channel's limits allow it), as in AWS.
-		OwnVisibility:      []string{"ConnectorPushFunction", "ConnectorPollFunction", "InventoryAdjustConsumerFunction"},
+		Logger:             log,
+		FailedVisibility:   time.Second, // retry failed messages quickly instead of after minutes
+		OwnVisibility:      gateway.SelfVisibility,
 		StreamPollInterval: 50 * time.Millisecond,
 		StreamRetryDelay:   10 * time.Millisecond, // retry and bisect failed stream batches quickly
 		// A change reaches the stream function at once in tests; benchmarks keep the

@@ -77,6 +77,10 @@ type Pollers struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// batches is the context of the SQS batches being processed: it outlives Stop's cancel
+	// by StopGrace, so a batch under way finishes unless it takes longer (cut, stopBatches).
+	batches     context.Context
+	stopBatches context.CancelFunc
 }
 
 type source struct {
@@ -189,6 +193,7 @@ func (p *Pollers) Start(ctx context.Context) {
 	if p.cancel != nil {
 		return
 	}
+	p.batches, p.stopBatches = context.WithCancel(context.WithoutCancel(ctx))
 	ctx, p.cancel = context.WithCancel(ctx)
 	for _, s := range p.sources {
 		for range p.receivers(s) {
@@ -222,17 +227,35 @@ func (p *Pollers) receivers(s *source) int {
 }
 
 // Stop ends the receive loops and the stream readers and waits for the batches in progress
-// to finish (a stream batch waiting for a retry is not retried; it is read again on the next
+// to finish, an SQS batch at most StopGrace (a stream batch waiting for a retry is not retried; it is read again on the next
 // start).
 func (p *Pollers) Stop() {
 	p.mu.Lock()
 	cancel := p.cancel
 	p.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if cancel == nil {
+		return
 	}
-	p.wg.Wait()
+	cancel()
+	done := make(chan struct{})
+	go func() {
+		p.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(StopGrace):
+		p.log.Warn("stop: batches still under way are cut", "grace", StopGrace.String())
+		p.stopBatches()
+		<-done
+	}
+	p.stopBatches()
 }
+
+// StopGrace bounds how long Stop lets the SQS batches under way finish (a connector poll can
+// wait minutes for its channel): after it their invocations' contexts end, the function
+// returns, and their messages come back after the receive's visibility (docs/local-stack.md).
+const StopGrace = 5 * time.Second
 
 // receiveTimeout is how long a receive may take beyond its long-poll wait before it is
 // abandoned and tried again. A FIFO queue has one receive loop, so a request the emulator
@@ -294,8 +317,9 @@ func (p *Pollers) loop(ctx context.Context, s *source) {
 			continue
 		}
 		p.inflight.Add(int64(len(out.Messages)))
-		// The batch finishes even when Stop is called meanwhile, as a running Lambda would.
-		p.process(context.WithoutCancel(ctx), s, out.Messages, received)
+		// The batch finishes even when Stop is called meanwhile, as a running Lambda would,
+		// within StopGrace.
+		p.process(p.batches, s, out.Messages, received)
 		p.inflight.Add(-int64(len(out.Messages)))
 	}
 }
