@@ -163,7 +163,7 @@ var sandboxKinds = []sandboxKind{
 	{sandbox.GenericConnector, "generic marketplace",
 		opener(sandbox.OpenGeneric, func(g *sandbox.Generic) *sandbox.Server { return g.Server }, demo.ConnectSandbox)},
 	{amazon.Default, "Amazon Selling Partner API",
-		opener(amazonsb.OpenAmazon, func(a *amazonsb.Amazon) *sandbox.Server { return a.Server }, demo.ConnectAmazon)},
+		opener(amazonsb.Open, func(a *amazonsb.Amazon) *sandbox.Server { return a.Server }, demo.ConnectAmazon)},
 	{shopify.Connector, "Shopify Admin API " + sbxshopify.Version,
 		opener(sbxshopify.Open, func(sh *sbxshopify.Shop) *sandbox.Server { return sh.Server }, demo.ConnectShopify)},
 	{ebay.Connector, "eBay Sell APIs",

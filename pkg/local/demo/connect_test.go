@@ -48,7 +48,7 @@ var sandboxCases = []sandboxCase{
 		}, nil
 	}, 2, 0, 0, "GI-"},
 	{"amazon", amazon.Default, func() (string, func() error, func(context.Context, *app.Deps, string) (channels.Channel, error), error) {
-		a, err := amazonsb.NewAmazon()
+		a, err := amazonsb.New()
 		if err != nil {
 			return "", nil, nil, err
 		}

@@ -29,7 +29,7 @@ func ConnectSandbox(ctx context.Context, d *app.Deps, account string, g *sandbox
 	g.AddSeller(clientID, secret, refresh)
 	ch, err := connect(ctx, d, account, SandboxChannel, sandbox.GenericConnector.Spec().Name,
 		map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh},
-		channels.Endpoints{API: g.URL, Auth: g.URL + "/oauth/token"})
+		channels.Endpoints{API: g.URL, Auth: g.URL + sandbox.TokenPath})
 	if err != nil {
 		return channels.Channel{}, err
 	}

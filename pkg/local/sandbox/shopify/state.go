@@ -22,24 +22,22 @@ type state struct {
 // free loopback port the first time), as sandbox.OpenGeneric does.
 func Open(file string) (*Shop, error) {
 	s := newShop()
-	err := sandbox.OpenState(s.Server, file, func(st *state) string {
-		if st.Shops != nil {
-			s.shops = st.Shops
+	err := sandbox.OpenState(s.Server, s.Registry, file, func(st *state) string {
+		s.Restore(st.Shops, nil)
+		for token := range st.Shops {
+			s.Permanent(token, token)
 		}
 		return st.Addr
-	}, &s.mu, &s.file, s.state)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// saveLocked writes the state to the file, if the Shop has one (the lock held).
-func (s *Shop) saveLocked() { s.file.Save(s.state) }
-
 // state is what the Shop keeps in its file (the lock held).
 func (s *Shop) state() any {
-	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops}
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.Sellers()}
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
@@ -50,10 +48,10 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sh := sandbox.Bound(s.shops, in.ChannelUUID, func(sh *shopState) string { return sh.Channel })
-	if sh == nil {
+	s.Lock()
+	defer s.Unlock()
+	sh, ok := s.Bound(in.ChannelUUID)
+	if !ok {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
 		return
 	}
@@ -71,7 +69,7 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := sh.newOrder(time.Now().UTC(), []LineInput{{SKU: in.SKU, Quantity: int64(in.Quantity), Price: "19.99"}})
-	s.saveLocked()
+	s.Save()
 	doc, _ := json.Marshal(o)
 	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": o.ID, "updated_at": o.UpdatedAt, "document": json.RawMessage(doc)})
 }
