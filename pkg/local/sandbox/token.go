@@ -108,9 +108,12 @@ func (g *Registry[S]) grant(gr Grant) (string, S, *Refusal) {
 		}
 	}
 	if !client || !g.secretOK(gr) {
-		return "", none, &Refusal{http.StatusUnauthorized, "invalid_client", "Client authentication failed"}
+		return "", none, &Refusal{http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret"}
 	}
-	return "", none, &Refusal{http.StatusBadRequest, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, or was issued to another client"}
+	if gr.Type == GrantRefreshToken {
+		return "", none, &Refusal{http.StatusBadRequest, "invalid_grant", "the refresh token was revoked, or is another client's"}
+	}
+	return "", none, &Refusal{http.StatusBadRequest, "invalid_grant", "the client's access was revoked"}
 }
 
 // secretOK reports whether some seller of the grant's client has its secret.
