@@ -19,8 +19,19 @@ import (
 // Version is the Admin API version the sandbox serves (its path /admin/api/{Version}/graphql.json).
 const Version = "2026-07"
 
-// OpGraphQL is the sandbox.Server operation of every GraphQL call (FailNext, Calls).
-const OpGraphQL = "graphql"
+// OpGraphQL is the sandbox.Server operation of every GraphQL call (FailNext, Calls); OpToken
+// the token endpoint's.
+const (
+	OpGraphQL = "graphql"
+	OpToken   = "token"
+)
+
+// TokenPath is the path of the client-credentials grant; ClientCredentialsTTL the life of
+// the access token it gives (24 hours, as Shopify's; the kit's TokenTTL shortens it).
+const (
+	TokenPath            = "/admin/oauth/access_token"
+	ClientCredentialsTTL = 24 * time.Hour
+)
 
 // Default cost bucket of a shop: Shopify's published figures for a standard plan.
 const (
@@ -154,6 +165,11 @@ func newShop() *Shop {
 	s.AccessToken = sandbox.HeaderToken(tokenHeader)
 	s.Seller = s.SellerOf
 	s.Handle("POST /admin/api/{version}/graphql.json", OpGraphQL, s.graphql)
+	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
+		Grants: []string{sandbox.GrantClientCredentials}, Prefix: "shpat_", TTL: ClientCredentialsTTL,
+		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
+			return map[string]any{"access_token": v, "scope": "read_orders,write_inventory,write_fulfillments", "expires_in": int(ttl.Seconds())}
+		}}))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	return s
 }
@@ -175,6 +191,12 @@ func (s *Shop) AddShop(token, domain string) string {
 		sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
 	})
 	return location
+}
+
+// SetApp gives the shop an app's client id and secret, which the client-credentials grant
+// (TokenPath) takes for an access token of the shop that expires.
+func (s *Shop) SetApp(token, clientID, secret string) {
+	s.Change(token, func(sh *shopState) { sh.ClientID, sh.Secret = clientID, secret })
 }
 
 // SetBucket sets the shop's cost bucket: maximum points, restoring restore a second (full now).

@@ -11,10 +11,12 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
-// state is what a Shop keeps in its file: its address and its shops by access token.
+// state is what a Shop keeps in its file: its address, its shops by access token and the
+// tokens its client-credentials grant gave.
 type state struct {
-	Addr  string                `json:"addr"`
-	Shops map[string]*shopState `json:"shops"`
+	Addr   string                   `json:"addr"`
+	Shops  map[string]*shopState    `json:"shops"`
+	Tokens map[string]sandbox.Token `json:"tokens,omitempty"`
 }
 
 // Open returns a started sandbox Shopify whose state is kept in file (JSON, readable by the
@@ -23,7 +25,7 @@ type state struct {
 func Open(file string) (*Shop, error) {
 	s := newShop()
 	err := sandbox.OpenState(s.Server, s.Registry, file, func(st *state) string {
-		s.Restore(st.Shops, nil)
+		s.Restore(st.Shops, st.Tokens)
 		for token := range st.Shops {
 			s.Permanent(token, token)
 		}
@@ -37,7 +39,7 @@ func Open(file string) (*Shop, error) {
 
 // state is what the Shop keeps in its file (the lock held).
 func (s *Shop) state() any {
-	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.Sellers()}
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.Sellers(), Tokens: s.Tokens()}
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
