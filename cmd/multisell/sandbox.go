@@ -16,14 +16,9 @@ import (
 	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/connectors/ebay"
-	"github.com/multisell/multisell/pkg/connectors/shopify"
 	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
-	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
-	ebaysandbox "github.com/multisell/multisell/pkg/local/sandbox/ebay"
-	sbxshopify "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+	_ "github.com/multisell/multisell/pkg/local/sandbox/builtin" // the marketplaces' sandboxes register their kinds
 )
 
 func init() {
@@ -137,54 +132,15 @@ type serveSandboxes struct {
 }
 
 // serveSandbox is one running sandbox: the name of its connector, its base URL, how to stop
-// it, and how to connect a demo account's channel to it (pkg/local/demo).
+// it, and how to connect a demo account's channel to it.
 type serveSandbox struct {
-	name    string
-	url     string
-	close   func() error
-	connect demoConnect
+	name string
+	demo.Running
 }
 
 // demoConnect connects a channel of the account to a sandbox, with listings and orders of
 // its own there.
 type demoConnect func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error)
-
-// sandboxKind is a sandbox serve can run: its connector, what the banner calls it, and how
-// to open it with its state in a file.
-type sandboxKind struct {
-	connector connectors.Connector
-	title     string
-	open      func(file string) (serveSandbox, error)
-}
-
-// sandboxKinds are the sandboxes serve runs: the generic marketplace and one per
-// marketplace multisell has a connector for.
-var sandboxKinds = []sandboxKind{
-	{sandbox.GenericConnector, "generic marketplace",
-		opener(sandbox.OpenGeneric, func(g *sandbox.Generic) *sandbox.Server { return g.Server }, demo.ConnectSandbox)},
-	{amazon.Default, "Amazon Selling Partner API",
-		opener(amazonsb.OpenAmazon, func(a *amazonsb.Amazon) *sandbox.Server { return a.Server }, demo.ConnectAmazon)},
-	{shopify.Connector, "Shopify Admin API " + sbxshopify.Version,
-		opener(sbxshopify.Open, func(sh *sbxshopify.Shop) *sandbox.Server { return sh.Server }, demo.ConnectShopify)},
-	{ebay.Connector, "eBay Sell APIs",
-		opener(ebaysandbox.Open, func(e *ebaysandbox.Sandbox) *sandbox.Server { return e.Server }, demo.ConnectEbay)},
-}
-
-// opener is a sandboxKind's open: the sandbox S open starts with its state file, served by
-// its server, and a demo account connected to it by connect.
-func opener[S any](open func(file string) (S, error), server func(S) *sandbox.Server,
-	connect func(context.Context, *app.Deps, string, S) (channels.Channel, error)) func(string) (serveSandbox, error) {
-	return func(file string) (serveSandbox, error) {
-		s, err := open(file)
-		if err != nil {
-			return serveSandbox{}, err
-		}
-		srv := server(s)
-		return serveSandbox{url: srv.URL, close: srv.Close, connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
-			return connect(ctx, d, account, s)
-		}}, nil
-	}
-}
 
 // startSandboxes registers the sandboxes' connectors in this process (the local stack's
 // functions run here; the Lambdas register theirs with pkg/connectors/builtin) and starts
@@ -193,19 +149,18 @@ func opener[S any](open func(file string) (S, error), server func(S) *sandbox.Se
 func startSandboxes(dir string) *serveSandboxes {
 	out := &serveSandboxes{}
 	var lines []string
-	for _, k := range sandboxKinds {
-		connectors.Register(k.connector)
-		name := k.connector.Spec().Name
+	for _, k := range demo.Kinds() {
+		connectors.Register(k.Connector)
+		name := k.Connector.Spec().Name
 		file := filepath.Join(dir, name+".json")
-		sb, err := k.open(file)
+		sb, err := k.Open(file)
 		if err != nil {
 			slog.Error("a sandbox is off", "sandbox", name, "error", err.Error())
-			lines = append(lines, fmt.Sprintf("  sandbox: %s off (%s)", k.title, err.Error()))
+			lines = append(lines, fmt.Sprintf("  sandbox: %s off (%s)", k.Title, err.Error()))
 			continue
 		}
-		sb.name = name
-		out.running = append(out.running, sb)
-		lines = append(lines, fmt.Sprintf("  sandbox: %s on %s (state in %s)", k.title, sb.url, relToRoot(file)))
+		out.running = append(out.running, serveSandbox{name: name, Running: sb})
+		lines = append(lines, fmt.Sprintf("  sandbox: %s on %s (state in %s)", k.Title, sb.URL, relToRoot(file)))
 	}
 	if len(out.running) > 0 {
 		lines = append(lines, "  an order in a sandbox: go run ./cmd/multisell sandbox order --channel UUID")
@@ -221,7 +176,7 @@ func (s *serveSandboxes) urls() map[string]string {
 	}
 	out := map[string]string{}
 	for _, sb := range s.running {
-		out[sb.name] = sb.url
+		out[sb.name] = sb.URL
 	}
 	return out
 }
@@ -230,7 +185,7 @@ func (s *serveSandboxes) urls() map[string]string {
 func (s *serveSandboxes) connects() []demoConnect {
 	var out []demoConnect
 	for _, sb := range s.running {
-		out = append(out, sb.connect)
+		out = append(out, sb.Connect)
 	}
 	return out
 }
@@ -238,6 +193,6 @@ func (s *serveSandboxes) connects() []demoConnect {
 // stop stops the sandboxes.
 func (s *serveSandboxes) stop() {
 	for _, sb := range s.running {
-		_ = sb.close()
+		_ = sb.Close()
 	}
 }

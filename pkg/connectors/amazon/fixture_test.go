@@ -50,7 +50,7 @@ var fast = map[string]connectors.Limit{
 func newFixture(t *testing.T, conn *amazon.Connector, limits map[string]connectors.Limit) *fixture {
 	t.Helper()
 	env := testenv.Get(t)
-	sb, err := amazonsb.NewAmazon()
+	sb, err := amazonsb.New()
 	if err != nil {
 		t.Fatal(err)
 	}

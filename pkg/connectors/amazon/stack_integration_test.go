@@ -30,7 +30,7 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
 	connectors.Register(amazon.Default)
-	sb, err := amazonsb.NewAmazon()
+	sb, err := amazonsb.New()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,8 +24,8 @@ func TestOrdersImportOnce(t *testing.T) {
 	for i := range 450 {
 		f.sb.PutOrder(seller, sbx.NewOrder(fmt.Sprintf("11-%05d-00001", i), "SKU-1", 1, base.Add(time.Duration(i)*time.Second)))
 	}
-	f.sb.ChangeOrder(seller, "11-00001-00001", func(o *ebay.Order) { o.OrderPaymentStatus = "PENDING"; o.PaymentSummary = nil })
-	f.sb.ChangeOrder(seller, "11-00002-00001", func(o *ebay.Order) {}) // modified later than the rest
+	f.sb.ChangeOrder(seller, "11-00001-00001", func(o *sbx.Order) { o.OrderPaymentStatus = "PENDING"; o.PaymentSummary = nil })
+	f.sb.ChangeOrder(seller, "11-00002-00001", func(o *sbx.Order) {}) // modified later than the rest
 	ch := f.ch
 
 	// A poll whose second page the inbox refuses keeps the cursor.
@@ -68,24 +68,24 @@ func TestOrdersImportOnce(t *testing.T) {
 	// Later changes come in with the new state; an unreadable order fails its page, then
 	// comes in once eBay answers it well.
 	time.Sleep(1100 * time.Millisecond) // past the overlap
-	f.sb.ChangeOrder(seller, "11-00001-00001", func(o *ebay.Order) {
+	f.sb.ChangeOrder(seller, "11-00001-00001", func(o *sbx.Order) {
 		o.OrderPaymentStatus = "PAID"
-		o.PaymentSummary = &ebay.PaymentSummary{Payments: []ebay.Payment{{PaymentDate: sbx.Now()}}}
+		o.PaymentSummary = &sbx.PaymentSummary{Payments: []sbx.Payment{{PaymentDate: sbx.Now()}}}
 	})
-	f.sb.ChangeOrder(seller, "11-00010-00001", func(o *ebay.Order) {
+	f.sb.ChangeOrder(seller, "11-00010-00001", func(o *sbx.Order) {
 		o.OrderFulfillmentStatus, o.LineItems[0].LineItemFulfillmentStatus = "FULFILLED", "FULFILLED"
 	})
-	f.sb.ChangeOrder(seller, "11-00020-00001", func(o *ebay.Order) {
-		o.CancelStatus = &ebay.CancelStatus{CancelState: "CANCELED", CancelledDate: sbx.Now()}
+	f.sb.ChangeOrder(seller, "11-00020-00001", func(o *sbx.Order) {
+		o.CancelStatus = &sbx.CancelStatus{CancelState: "CANCELED", CancelledDate: sbx.Now()}
 	})
-	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *ebay.Order) { o.LineItems = []ebay.LineItem{} })
+	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *sbx.Order) { o.LineItems = []sbx.LineItem{} })
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil || !strings.Contains(err.Error(), "no lineItems") {
 		t.Fatalf("poll of an unreadable order: got %v, want its error", err)
 	}
 	if got := len(f.inbox.TakeOrders()); got != 0 {
 		t.Errorf("a page with an unreadable order sent %d orders, want none", got)
 	}
-	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *ebay.Order) {
+	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *sbx.Order) {
 		*o = sbx.NewOrder(o.OrderID, "SKU-1", 1, time.Now())
 	})
 	if _, err := f.runtime(30*time.Second).Poll(c, ch); err != nil {

@@ -12,10 +12,10 @@ import (
 	"github.com/multisell/multisell/pkg/paging"
 )
 
-// connect connects the account's channel name, of the connector conn, to a sandbox through
+// Connect connects the account's channel name, of the connector conn, to a sandbox through
 // the channels service's connect path, as POST /v1/channels does: the connector verifies
 // creds (sent as a JSON object) against the sandbox at ep before anything is stored.
-func connect(ctx context.Context, d *app.Deps, account, name, conn string, creds map[string]string, ep channels.Endpoints) (channels.Channel, error) {
+func Connect(ctx context.Context, d *app.Deps, account, name, conn string, creds map[string]string, ep channels.Endpoints) (channels.Channel, error) {
 	raw, err := json.Marshal(creds)
 	if err != nil {
 		return channels.Channel{}, err
@@ -27,11 +27,11 @@ func connect(ctx context.Context, d *app.Deps, account, name, conn string, creds
 	return ch, nil
 }
 
-// listProducts lists the account's first n simple products on the channel by equal SKU,
+// ListProducts lists the account's first n simple products on the channel by equal SKU,
 // calling add(sku, i) first for each to put the listing in the channel's sandbox (it returns
 // the sandbox's reference of the listing, kept as the listing's ref, or "" for none), and
 // returns their SKUs.
-func listProducts(ctx context.Context, d *app.Deps, account string, ch channels.Channel, n int, add func(sku string, i int) (ref string)) ([]string, error) {
+func ListProducts(ctx context.Context, d *app.Deps, account string, ch channels.Channel, n int, add func(sku string, i int) (ref string)) ([]string, error) {
 	svc := d.Listings()
 	products, err := svc.Catalog.List(ctx, account, catalog.Filter{}, paging.Page{Number: 1, Limit: paging.MaxLimit})
 	if err != nil {

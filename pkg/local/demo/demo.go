@@ -1,8 +1,9 @@
 // Package demo fills an account with realistic data: the demo account of
 // `make run` and the CLI's `seed`. Each domain contributes a step in a file
 // of its own (channels_warehouses.go, catalog.go, ...), run in order.
-// ConnectSandbox adds the demo account's channel on the local stack's
-// generic sandbox (sandbox.go).
+// The sandboxes the local stack runs register their kinds here (kinds.go),
+// each with its demo connection; ConnectSandbox is the generic sandbox's
+// (sandbox.go).
 package demo
 
 import (

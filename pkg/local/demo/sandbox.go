@@ -12,6 +12,11 @@ import (
 // SandboxChannel is the name of the demo channel the generic sandbox serves.
 const SandboxChannel = "Generic Marketplace"
 
+func init() {
+	Register(Kind{Connector: sandbox.GenericConnector, Title: "generic marketplace",
+		Open: Opener(sandbox.OpenGeneric, func(g *sandbox.Generic) *sandbox.Server { return g.Server }, ConnectSandbox)})
+}
+
 // sandboxListings is how many products the sandbox channel lists.
 const sandboxListings = 2
 
@@ -27,14 +32,14 @@ func ConnectSandbox(ctx context.Context, d *app.Deps, account string, g *sandbox
 	clientID := "demo-" + account
 	secret, refresh := rand.Text(), rand.Text()
 	g.AddSeller(clientID, secret, refresh)
-	ch, err := connect(ctx, d, account, SandboxChannel, sandbox.GenericConnector.Spec().Name,
+	ch, err := Connect(ctx, d, account, SandboxChannel, sandbox.GenericConnector.Spec().Name,
 		map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh},
-		channels.Endpoints{API: g.URL, Auth: g.URL + "/oauth/token"})
+		channels.Endpoints{API: g.URL, Auth: g.URL + sandbox.TokenPath})
 	if err != nil {
 		return channels.Channel{}, err
 	}
 	g.BindChannel(clientID, ch.UUID)
-	if _, err := listProducts(ctx, d, account, ch, sandboxListings, func(sku string, _ int) string { return "GI-" + sku }); err != nil {
+	if _, err := ListProducts(ctx, d, account, ch, sandboxListings, func(sku string, _ int) string { return "GI-" + sku }); err != nil {
 		return channels.Channel{}, err
 	}
 	return ch, nil

@@ -43,10 +43,10 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	s := Bound(g.sellers, in.ChannelUUID, func(s *seller) string { return s.Channel })
-	if s == nil {
+	g.Lock()
+	defer g.Unlock()
+	s, ok := g.Bound(in.ChannelUUID)
+	if !ok {
 		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
 		return
 	}
@@ -73,7 +73,7 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	o := GenericOrder{ID: id, UpdatedAt: now, Document: doc}
 	s.Orders[id] = o
-	g.saveLocked()
+	g.Save()
 	WriteJSON(w, http.StatusCreated, o)
 }
 
@@ -143,15 +143,4 @@ func PlaceOrder(ctx context.Context, baseURL string, in OrderRequest) (GenericOr
 		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
 	}
 	return o, nil
-}
-
-// Bound is the seller of sellers (looked at in the order of their keys) that channel says is
-// bound to the channel uuid, or nil: the seller an admin order request names by its channel.
-func Bound[S any](sellers map[string]*S, uuid string, channel func(*S) string) *S {
-	for _, id := range slices.Sorted(maps.Keys(sellers)) {
-		if channel(sellers[id]) == uuid {
-			return sellers[id]
-		}
-	}
-	return nil
 }

@@ -22,7 +22,7 @@ func TestAdminOrderBadInput(t *testing.T) {
 			return started(g, err, func(g *sandbox.Generic) *sandbox.Server { return g.Server })
 		},
 		"amazon": func() (string, func() error, error) {
-			a, err := amazon.NewAmazon()
+			a, err := amazon.New()
 			return started(a, err, func(a *amazon.Amazon) *sandbox.Server { return a.Server })
 		},
 		"shopify": func() (string, func() error, error) {

@@ -181,13 +181,14 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 }
 
 // answerError is the error of a non-2xx answer: the marketplace's message, a
-// *connectors.AuthError for a 401.
+// *connectors.AuthError for a 401 or a refused grant (invalid_grant).
 func answerError(resp *connectors.Response) error {
 	if resp.Status/100 == 2 {
 		return nil
 	}
-	msg := connectors.ParseOAuthError(resp.Body).Message()
-	if resp.Status == http.StatusUnauthorized {
+	e := connectors.ParseOAuthError(resp.Body)
+	msg := e.Message()
+	if resp.Status == http.StatusUnauthorized || e.Code == "invalid_grant" {
 		return &connectors.AuthError{Message: msg}
 	}
 	return fmt.Errorf("generic: status %d: %s", resp.Status, msg)

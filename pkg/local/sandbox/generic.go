@@ -2,14 +2,12 @@ package sandbox
 
 import (
 	"cmp"
-	"crypto/rand"
 	"encoding/json"
-	"maps"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -25,6 +23,9 @@ const (
 // MaxInventoryBatch is the most items one POST /v1/inventory takes.
 const MaxInventoryBatch = 25
 
+// TokenPath is the path of the generic marketplace's token endpoint.
+const TokenPath = "/oauth/token"
+
 // Generic is a marketplace of the sandbox's own design, with a small JSON API:
 //
 //	POST /oauth/token          {"client_id","client_secret","refresh_token"} -> {"access_token","expires_in"}
@@ -37,23 +38,13 @@ const MaxInventoryBatch = 25
 // token is a 401 {"error","error_description"}. Orders come back by update time, then id.
 type Generic struct {
 	*Server
-	// TokenTTL is the life of an access token (0: an hour).
-	TokenTTL time.Duration
-
-	mu      sync.Mutex
-	sellers map[string]*seller // by client id
-	tokens  map[string]token
-	// file, when set, keeps the state across restarts (OpenGeneric): written after every
-	// change.
-	file StateFile
+	// The sellers by client id, their tokens (an hour's unless TokenTTL says otherwise).
+	*Registry[*seller]
 }
 
 // seller is one seller's shop (in JSON in a Generic's file).
 type seller struct {
-	Secret     string                  `json:"client_secret"`
-	Refresh    string                  `json:"refresh_token"`
-	Refused    bool                    `json:"refused"`
-	Channel    string                  `json:"channel_uuid,omitempty"` // the channel it serves (BindChannel)
+	Account
 	Orders     map[string]GenericOrder `json:"orders"`
 	Quantities map[string]int64        `json:"quantities"`
 	// Managed are the items whose quantity the marketplace keeps itself (it stocks and
@@ -64,12 +55,6 @@ type seller struct {
 
 // itemPrefix starts the marketplace's id of a seller's item: "GI-" and its SKU.
 const itemPrefix = "GI-"
-
-// token is an access token's seller and expiry.
-type token struct {
-	Seller string    `json:"seller"`
-	Exp    time.Time `json:"exp"`
-}
 
 // GenericOrder is an order of the generic marketplace: Document is the order import
 // document multisell takes (docs/orders.md), which the connector passes on.
@@ -97,10 +82,11 @@ func NewGeneric() (*Generic, error) {
 
 // newGeneric returns a generic marketplace with its operations, not started.
 func newGeneric() *Generic {
-	g := &Generic{Server: NewServer(), sellers: map[string]*seller{}, tokens: map[string]token{}}
-	g.Seller = g.sellerOf
+	g := &Generic{Server: NewServer()}
+	g.Registry = NewRegistry[*seller](g.state)
+	g.Seller = g.SellerOf
 	g.RateHeader = "X-RateLimit-Limit"
-	g.Handle("POST /oauth/token", OpToken, g.token)
+	g.Handle("POST "+TokenPath, OpToken, g.Token(TokenEndpoint{Read: jsonGrant, Grants: []string{GrantRefreshToken}, TTL: time.Hour}))
 	g.Handle("GET /v1/shop", OpShop, g.authed(g.shop))
 	g.Handle("GET /v1/orders", OpOrders, g.authed(g.orders))
 	g.Handle("POST /v1/inventory", OpInventory, g.authed(g.inventory))
@@ -111,33 +97,20 @@ func newGeneric() *Generic {
 
 // AddSeller opens a shop for the client id with its secret and refresh token.
 func (g *Generic) AddSeller(clientID, secret, refresh string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.sellers[clientID] = &seller{Secret: secret, Refresh: refresh, Orders: map[string]GenericOrder{},
-		Quantities: map[string]int64{}, Fulfillments: map[string]map[string]Fulfillment{}}
-	g.saveLocked()
-}
-
-// Refuse makes the seller's credentials and tokens refused (on) or accepted again.
-func (g *Generic) Refuse(clientID string, on bool) {
-	g.change(clientID, func(s *seller) { s.Refused = on })
+	g.Add(clientID, Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *seller {
+		return &seller{Orders: map[string]GenericOrder{}, Quantities: map[string]int64{}, Fulfillments: map[string]map[string]Fulfillment{}}
+	})
 }
 
 // PutOrder places or changes an order of the seller.
 func (g *Generic) PutOrder(clientID string, o GenericOrder) {
-	g.change(clientID, func(s *seller) { s.Orders[o.ID] = o })
-}
-
-// BindChannel records that the seller's shop is multisell's channel channelUUID, so that
-// an order placed for that channel (POST /sandbox/orders) is the seller's.
-func (g *Generic) BindChannel(clientID, channelUUID string) {
-	g.change(clientID, func(s *seller) { s.Channel = channelUUID })
+	g.Change(clientID, func(s *seller) { s.Orders[o.ID] = o })
 }
 
 // Manage makes the marketplace keep the quantity of the seller's item sku itself, with
 // reason as its answer to a push (reason "": the seller's quantities again).
 func (g *Generic) Manage(clientID, sku, reason string) {
-	g.change(clientID, func(s *seller) {
+	g.Change(clientID, func(s *seller) {
 		if s.Managed == nil {
 			s.Managed = map[string]string{}
 		}
@@ -151,14 +124,14 @@ func (g *Generic) Manage(clientID, sku, reason string) {
 
 // Quantity is what the seller's listing sku shows, and whether it has one.
 func (g *Generic) Quantity(clientID, sku string) (q int64, ok bool) {
-	g.with(clientID, func(s *seller) { q, ok = s.Quantities[sku] })
+	g.With(clientID, func(s *seller) { q, ok = s.Quantities[sku] })
 	return q, ok
 }
 
 // Fulfillments are the trackings posted on the seller's order.
 func (g *Generic) Fulfillments(clientID, order string) []Fulfillment {
 	var out []Fulfillment
-	g.with(clientID, func(s *seller) {
+	g.With(clientID, func(s *seller) {
 		for _, f := range s.Fulfillments[order] {
 			out = append(out, f)
 		}
@@ -167,84 +140,25 @@ func (g *Generic) Fulfillments(clientID, order string) []Fulfillment {
 	return out
 }
 
-// with runs f on the seller (nothing when there is none) under the lock.
-func (g *Generic) with(clientID string, f func(*seller)) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if s := g.sellers[clientID]; s != nil {
-		f(s)
-	}
-}
-
-// change runs f on the seller as with does, then saves the state.
-func (g *Generic) change(clientID string, f func(*seller)) {
-	g.with(clientID, func(s *seller) {
-		f(s)
-		g.saveLocked()
-	})
-}
-
-// sellerOf is the client id a request's bearer token stands for ("" for none).
-func (g *Generic) sellerOf(r *http.Request) string {
-	bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		return ""
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.tokens[bearer].Seller
-}
-
-// refuse answers a refused credential or token.
-func refuse(w http.ResponseWriter, desc string) {
-	WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_grant", "error_description": desc})
-}
-
-// token exchanges a refresh token for an access token.
-func (g *Generic) token(w http.ResponseWriter, r *http.Request) {
+// jsonGrant reads the generic marketplace's token request: a JSON object of client_id,
+// client_secret and refresh_token.
+func jsonGrant(r *http.Request) (Grant, *Refusal) {
 	var in struct {
 		ClientID     string `json:"client_id"`
 		ClientSecret string `json:"client_secret"`
 		RefreshToken string `json:"refresh_token"`
 	}
-	if json.NewDecoder(r.Body).Decode(&in) != nil {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-		return
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil {
+		return Grant{}, &Refusal{http.StatusBadRequest, "invalid_request", "a JSON object is required"}
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	s := g.sellers[in.ClientID]
-	switch {
-	case s == nil || s.Secret != in.ClientSecret:
-		refuse(w, "unknown client or wrong secret")
-		return
-	case s.Refused || s.Refresh != in.RefreshToken:
-		refuse(w, "the refresh token was revoked")
-		return
-	}
-	ttl := cmp.Or(g.TokenTTL, time.Hour)
-	now := time.Now()
-	maps.DeleteFunc(g.tokens, func(_ string, t token) bool { return now.After(t.Exp) })
-	v := rand.Text()
-	g.tokens[v] = token{Seller: in.ClientID, Exp: now.Add(ttl)}
-	g.saveLocked()
-	WriteJSON(w, http.StatusOK, map[string]any{"access_token": v, "token_type": "bearer", "expires_in": int(ttl.Seconds())})
+	return Grant{Type: GrantRefreshToken, ClientID: in.ClientID, Secret: in.ClientSecret, RefreshToken: in.RefreshToken}, nil
 }
 
 // authed serves h for the seller of a valid bearer token, else 401.
 func (g *Generic) authed(h func(http.ResponseWriter, *http.Request, *seller)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		t, ok := g.tokens[bearer]
-		s := g.sellers[t.Seller]
-		if !ok || s == nil || s.Refused || time.Now().After(t.Exp) {
-			refuse(w, "the access token is invalid or expired")
-			return
-		}
-		h(w, r, s)
-	}
+	return g.Authed(func(w http.ResponseWriter, _ *http.Request) {
+		WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token", "error_description": "the access token is invalid or expired"})
+	}, h)
 }
 
 // shop answers the seller's shop.
@@ -313,7 +227,7 @@ func (g *Generic) inventory(w http.ResponseWriter, r *http.Request, s *seller) {
 			out[i].OK, out[i].Quantity = true, it.Quantity
 		}
 	}
-	g.saveLocked()
+	g.Save()
 	WriteJSON(w, http.StatusOK, map[string]any{"results": out})
 }
 
@@ -333,6 +247,6 @@ func (g *Generic) fulfill(w http.ResponseWriter, r *http.Request, s *seller) {
 		s.Fulfillments[id] = map[string]Fulfillment{}
 	}
 	s.Fulfillments[id][f.ShipmentID] = f
-	g.saveLocked()
+	g.Save()
 	WriteJSON(w, http.StatusCreated, f)
 }

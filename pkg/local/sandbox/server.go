@@ -1,9 +1,11 @@
 // Package sandbox is the framework of the local stack's fake marketplaces: stateful HTTP
 // servers on loopback ports that speak a marketplace's API, count the calls of each
 // operation, hold a published limit (429 with Retry-After past it), and fail on demand
-// (refused credentials, failed calls, injected 429s). Generic is a small marketplace of its
-// own design, with its connector (GenericConnector, name "generic"), which the runtime's
-// tests and the local stack use; docs/connectors.md describes both.
+// (refused credentials, failed calls, injected 429s), and the kit each sandbox is built of:
+// one seller registry (Registry), OAuth token endpoint (Registry.Token) and auth middleware
+// (Registry.Authed). Generic is a small marketplace of its own design, with its connector
+// (GenericConnector, name "generic"), which the runtime's tests and the local stack use;
+// docs/connectors.md describes both.
 package sandbox
 
 import (

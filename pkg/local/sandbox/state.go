@@ -7,7 +7,7 @@ import "strings"
 type genericState struct {
 	Addr    string             `json:"addr"`
 	Sellers map[string]*seller `json:"sellers"`
-	Tokens  map[string]token   `json:"tokens"`
+	Tokens  map[string]Token   `json:"tokens"`
 }
 
 // OpenGeneric returns a started generic marketplace whose state is kept in file (JSON,
@@ -18,25 +18,17 @@ type genericState struct {
 // keep its URL.
 func OpenGeneric(file string) (*Generic, error) {
 	g := newGeneric()
-	err := OpenState(g.Server, file, func(st *genericState) string {
-		if st.Sellers != nil {
-			g.sellers = st.Sellers
-		}
-		if st.Tokens != nil {
-			g.tokens = st.Tokens
-		}
+	err := OpenState(g.Server, g.Registry, file, func(st *genericState) string {
+		g.Restore(st.Sellers, st.Tokens)
 		return st.Addr
-	}, &g.mu, &g.file, g.state)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// saveLocked writes the state to the file, if the Generic has one (the lock held).
-func (g *Generic) saveLocked() { g.file.Save(g.state) }
-
 // state is what the Generic keeps in its file (the lock held).
 func (g *Generic) state() any {
-	return genericState{Addr: strings.TrimPrefix(g.URL, "http://"), Sellers: g.sellers, Tokens: g.tokens}
+	return genericState{Addr: strings.TrimPrefix(g.URL, "http://"), Sellers: g.Sellers(), Tokens: g.Tokens()}
 }

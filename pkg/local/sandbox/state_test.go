@@ -19,11 +19,11 @@ func TestOpenGenericKeepsState(t *testing.T) {
 	}
 	g.AddSeller("s1", "secret", "refresh")
 	g.BindChannel("s1", "ch-1")
-	g.change("s1", func(s *seller) { s.Quantities["SKU-1"] = 4 })
-	g.mu.Lock()
-	g.tokens["tok"] = token{Seller: "s1"}
-	g.saveLocked()
-	g.mu.Unlock()
+	g.Change("s1", func(s *seller) { s.Quantities["SKU-1"] = 4 })
+	g.Lock()
+	g.Permanent("tok", "s1")
+	g.Save()
+	g.Unlock()
 	o, err := PlaceOrder(context.Background(), g.URL, OrderRequest{ChannelUUID: "ch-1"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,12 +45,14 @@ func TestOpenGenericKeepsState(t *testing.T) {
 		t.Errorf("listing after a restart: %d %v, want 4", q, ok)
 	}
 	var got map[string]GenericOrder
-	again.with("s1", func(s *seller) { got = s.Orders })
+	again.With("s1", func(s *seller) { got = s.Orders })
 	if got[o.ID].ID != o.ID || string(got[o.ID].Document) != string(o.Document) {
 		t.Errorf("orders after a restart: %v, want %s", got, o.ID)
 	}
-	if again.tokens["tok"].Seller != "s1" {
-		t.Errorf("tokens after a restart: %v", again.tokens)
+	again.Lock()
+	defer again.Unlock()
+	if id, _, ok := again.Lookup("tok"); id != "s1" || !ok {
+		t.Errorf("tokens after a restart: %v", again.Tokens())
 	}
 }
 
@@ -67,7 +69,7 @@ func TestPlaceOrder(t *testing.T) {
 	g.BindChannel("s1", "ch-1")
 	g.AddSeller("s2", "secret", "refresh")
 	g.BindChannel("s2", "ch-2")
-	g.change("s1", func(s *seller) { s.Quantities["A-0"], s.Quantities["B-1"] = 0, 3 })
+	g.Change("s1", func(s *seller) { s.Quantities["A-0"], s.Quantities["B-1"] = 0, 3 })
 	tests := []struct {
 		name    string
 		in      OrderRequest

@@ -61,25 +61,36 @@ func (f StateFile) Save(state func() any) {
 	}
 }
 
+// keeper is what OpenState needs of a sandbox's Registry: its lock, its file and its state.
+type keeper interface {
+	sync.Locker
+	keep(file StateFile) error
+}
+
+// keep makes file the registry's state file and writes the state there now (the lock held).
+func (g *Registry[S]) keep(file StateFile) error {
+	g.file = file
+	return WriteState(string(file), g.state())
+}
+
 // OpenState starts srv as every sandbox of the local stack starts: it reads the state kept
-// in file into a new S (a zero S when there is no file yet), restore takes what the sandbox
+// in file into a new T (a zero T when there is no file yet), restore takes what the sandbox
 // keeps of it and returns the address srv had (empty the first time: a free loopback port),
-// and srv starts there. Then, under mu (the sandbox's lock), *f becomes file and the state
-// that state returns is written back at once, so a file the sandbox cannot write is an error
-// now rather than a warning at its first change. An address another process took since is an
+// and srv starts there. Then, under the sandbox's lock, file becomes reg's state file and
+// the state is written back at once, so a file the sandbox cannot write is an error now
+// rather than a warning at its first change. An address another process took since is an
 // error too: the channels connected to the sandbox keep its URL.
-func OpenState[S any](srv *Server, file string, restore func(*S) (addr string), mu sync.Locker, f *StateFile, state func() any) error {
-	var st S
+func OpenState[T any](srv *Server, reg keeper, file string, restore func(*T) (addr string)) error {
+	var st T
 	if err := ReadState(file, &st); err != nil {
 		return err
 	}
 	if err := srv.StartAt(restore(&st)); err != nil {
 		return fmt.Errorf("%w (the address of its state %s; delete the file for a new sandbox on a free port)", err, file)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	*f = StateFile(file)
-	if err := WriteState(file, state()); err != nil {
+	reg.Lock()
+	defer reg.Unlock()
+	if err := reg.keep(StateFile(file)); err != nil {
 		_ = srv.Close()
 		return err
 	}

@@ -12,13 +12,11 @@ package amazon
 
 import (
 	"cmp"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors/amazon"
@@ -32,13 +30,13 @@ const TokenPath = "/auth/o2/token"
 // Amazon is the Selling Partner API sandbox.
 type Amazon struct {
 	*sandbox.Server
-	// TokenTTL is the life of an access token (0: an hour); FeedDelay how long a feed stays
-	// in processing before its report is ready (0: at once).
-	TokenTTL, FeedDelay time.Duration
+	// The sellers by seller id and their tokens (an hour's unless TokenTTL says otherwise).
+	*sandbox.Registry[*Seller]
+	// FeedDelay is how long a feed stays in processing before its report is ready (0: at
+	// once).
+	FeedDelay time.Duration
 
-	mu       sync.Mutex
-	st       state
-	file     sandbox.StateFile
+	st       state // its documents and feeds (the registry keeps the sellers and tokens)
 	requests []Request
 	refuse   map[string][]Error // op -> the answers of its next calls (400 with the error)
 	broken   map[string][]string
@@ -61,24 +59,20 @@ type Error struct {
 
 // state is what the sandbox keeps (in JSON in its file).
 type state struct {
-	Addr    string             `json:"addr"`
-	Sellers map[string]*Seller `json:"sellers"` // by seller id
-	Tokens  map[string]token   `json:"tokens"`
-	Docs    map[string]*doc    `json:"docs"`
-	Feeds   map[string]*feed   `json:"feeds"`
-	Seq     int                `json:"seq"`
+	Addr    string                   `json:"addr"`
+	Sellers map[string]*Seller       `json:"sellers"` // by seller id
+	Tokens  map[string]sandbox.Token `json:"tokens"`
+	Docs    map[string]*doc          `json:"docs"`
+	Feeds   map[string]*feed         `json:"feeds"`
+	Seq     int                      `json:"seq"`
 }
 
 // Seller is one selling partner: its app's credentials, its listings and orders.
 type Seller struct {
 	ID            string `json:"seller_id"`
 	MarketplaceID string `json:"marketplace_id"`
-	ClientID      string `json:"client_id"`
-	ClientSecret  string `json:"client_secret"`
-	RefreshToken  string `json:"refresh_token"`
-	Refused       bool   `json:"refused"`
-	// Channel is the multisell channel the seller's account is connected as (BindChannel).
-	Channel       string                     `json:"channel_uuid,omitempty"`
+	// Account is its app's credentials and the multisell channel it is connected as.
+	sandbox.Account
 	Listings      map[string]*Listing        `json:"listings"`
 	Orders        map[string]*StoredOrder    `json:"orders"`
 	Confirmations map[string][]PackageDetail `json:"confirmations"`
@@ -93,33 +87,26 @@ type Listing struct {
 	FBA         bool   `json:"fba"`
 }
 
-// token is an access token's seller and expiry.
-type token struct {
-	Seller string    `json:"seller"`
-	Exp    time.Time `json:"exp"`
-}
-
-// NewAmazon returns a started sandbox on a free port with the published limits
+// New returns a started sandbox on a free port with the published limits
 // (amazon.Published; the operations are named as the connector names them), whose state
 // lives as long as it does.
-func NewAmazon() (*Amazon, error) {
+func New() (*Amazon, error) {
 	a := newAmazon()
 	return a, a.Start()
 }
 
-// OpenAmazon returns a started sandbox whose state is kept in file (read back when it
-// exists, written after every change, readable by the owner only), on the address it had
-// before (a free loopback port the first time).
-func OpenAmazon(file string) (*Amazon, error) {
+// Open returns a started sandbox whose state is kept in file (read back when it exists,
+// written after every change, readable by the owner only), on the address it had before (a
+// free loopback port the first time).
+func Open(file string) (*Amazon, error) {
 	a := newAmazon()
-	err := sandbox.OpenState(a.Server, file, func(st *state) string {
+	err := sandbox.OpenState(a.Server, a.Registry, file, func(st *state) string {
 		a.st.Addr, a.st.Seq = st.Addr, st.Seq
-		maps.Copy(a.st.Sellers, st.Sellers)
-		maps.Copy(a.st.Tokens, st.Tokens)
+		a.Restore(st.Sellers, st.Tokens)
 		maps.Copy(a.st.Docs, st.Docs)
 		maps.Copy(a.st.Feeds, st.Feeds)
 		return st.Addr
-	}, &a.mu, &a.file, a.state)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -128,9 +115,11 @@ func OpenAmazon(file string) (*Amazon, error) {
 
 // newAmazon returns the sandbox with its operations and the published limits, not started.
 func newAmazon() *Amazon {
-	a := &Amazon{Server: sandbox.NewServer(), st: state{Sellers: map[string]*Seller{}, Tokens: map[string]token{},
-		Docs: map[string]*doc{}, Feeds: map[string]*feed{}}, refuse: map[string][]Error{}, broken: map[string][]string{}}
-	a.Seller = a.sellerOf
+	a := &Amazon{Server: sandbox.NewServer(), st: state{Docs: map[string]*doc{}, Feeds: map[string]*feed{}},
+		refuse: map[string][]Error{}, broken: map[string][]string{}}
+	a.Registry = sandbox.NewRegistry[*Seller](a.state)
+	a.AccessToken = sandbox.HeaderToken("x-amz-access-token")
+	a.Seller = a.SellerOf
 	a.RateHeader = "x-amzn-RateLimit-Limit"
 	a.ErrorBody = func(status int, message string) any {
 		code := "InternalFailure"
@@ -142,7 +131,11 @@ func newAmazon() *Amazon {
 	for op, l := range amazon.Published {
 		a.SetLimit(op, l.Rate, l.Burst)
 	}
-	a.Handle("POST "+TokenPath, amazon.OpToken, a.token)
+	a.Handle("POST "+TokenPath, amazon.OpToken, a.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
+		Grants: []string{sandbox.GrantRefreshToken}, Prefix: "Atza|", TTL: time.Hour,
+		Answer: func(v string, ttl time.Duration, acct *sandbox.Account) any {
+			return map[string]any{"access_token": v, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "refresh_token": acct.Refresh}
+		}}))
 	a.api("GET /orders/v0/orders", amazon.OpGetOrders, a.getOrders)
 	a.api("GET /orders/v0/orders/{orderId}/orderItems", amazon.OpGetOrderItems, a.getOrderItems)
 	a.api("POST /orders/v0/orders/{orderId}/shipmentConfirmation", amazon.OpConfirmShipment, a.confirmShipment)
@@ -178,118 +171,56 @@ func (a *Amazon) api(pattern, op string, h func(http.ResponseWriter, *http.Reque
 			return
 		}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		a.mu.Lock()
-		defer a.mu.Unlock()
+		a.Lock()
 		a.requests = append(a.requests, Request{Op: op, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Header: r.Header.Clone(), Body: body})
-		t, ok := a.st.Tokens[r.Header.Get("x-amz-access-token")]
-		s := a.st.Sellers[t.Seller]
-		if !ok || s == nil || s.Refused || time.Now().After(t.Exp) {
-			sandbox.WriteJSON(w, http.StatusForbidden, errorList(Error{Code: "Unauthorized",
-				Message: "Access to requested resource is denied.", Details: "The access token you provided is revoked, malformed or invalid."}))
-			return
-		}
-		if q := a.refuse[op]; len(q) > 0 {
-			a.refuse[op] = q[1:]
-			sandbox.WriteJSON(w, http.StatusBadRequest, errorList(q[0]))
-			return
-		}
-		if q := a.broken[op]; len(q) > 0 {
-			a.broken[op] = q[1:]
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, q[0])
-			return
-		}
-		h(w, r, s)
-		a.saveLocked()
+		a.Unlock()
+		a.Authed(deny, func(w http.ResponseWriter, r *http.Request, s *Seller) { a.serve(w, r, op, s, h) })(w, r)
 	})
 }
 
-// sellerOf is the seller id a request's access token stands for ("" for none).
-func (a *Amazon) sellerOf(r *http.Request) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if r.URL.Path == TokenPath {
-		return ""
-	}
-	return a.st.Tokens[r.Header.Get("x-amz-access-token")].Seller
+// deny is Amazon's answer to a refused access token: 403 Unauthorized.
+func deny(w http.ResponseWriter, _ *http.Request) {
+	sandbox.WriteJSON(w, http.StatusForbidden, errorList(Error{Code: "Unauthorized",
+		Message: "Access to requested resource is denied.", Details: "The access token you provided is revoked, malformed or invalid."}))
 }
 
-// lwaError answers a Login with Amazon error.
-func lwaError(w http.ResponseWriter, status int, code, desc string) {
-	sandbox.WriteJSON(w, status, map[string]string{"error": code, "error_description": desc})
-}
-
-// token is the Login with Amazon refresh-token grant (form-encoded).
-func (a *Amazon) token(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil || r.PostForm.Get("grant_type") != "refresh_token" {
-		lwaError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be refresh_token")
+// serve answers a call of op by the seller s, its token checked (the lock held): an error or
+// a broken body set up by RefuseNext or BreakNext, else h, and saves the state.
+func (a *Amazon) serve(w http.ResponseWriter, r *http.Request, op string, s *Seller, h func(http.ResponseWriter, *http.Request, *Seller)) {
+	if q := a.refuse[op]; len(q) > 0 {
+		a.refuse[op] = q[1:]
+		sandbox.WriteJSON(w, http.StatusBadRequest, errorList(q[0]))
 		return
 	}
-	f := r.PostForm
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var s *Seller
-	for _, c := range a.st.Sellers {
-		if c.ClientID == f.Get("client_id") && c.RefreshToken == f.Get("refresh_token") {
-			s = c
-		}
-	}
-	switch {
-	case s == nil && f.Get("refresh_token") == "":
-		lwaError(w, http.StatusBadRequest, "invalid_request", "refresh_token is required")
-		return
-	case s == nil || s.Refused:
-		lwaError(w, http.StatusBadRequest, "invalid_grant", "The request has an invalid grant parameter : refresh_token")
-		return
-	case s.ClientSecret != f.Get("client_secret"):
-		lwaError(w, http.StatusUnauthorized, "invalid_client", "Client authentication failed")
+	if q := a.broken[op]; len(q) > 0 {
+		a.broken[op] = q[1:]
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, q[0])
 		return
 	}
-	ttl := cmp.Or(a.TokenTTL, time.Hour)
-	now := time.Now()
-	maps.DeleteFunc(a.st.Tokens, func(_ string, t token) bool { return now.After(t.Exp) })
-	v := "Atza|" + rand.Text()
-	a.st.Tokens[v] = token{Seller: s.ID, Exp: now.Add(ttl)}
-	a.saveLocked()
-	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"access_token": v, "token_type": "bearer",
-		"expires_in": int(ttl.Seconds()), "refresh_token": s.RefreshToken})
+	h(w, r, s)
+	a.Save()
 }
 
 // AddSeller adds a selling partner (its seller id, marketplace and its app's credentials),
 // without listings or orders; adding it again keeps its listings and orders.
 func (a *Amazon) AddSeller(id, marketplace, clientID, secret, refresh string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s := a.st.Sellers[id]
-	if s == nil {
-		s = &Seller{Listings: map[string]*Listing{}, Orders: map[string]*StoredOrder{}, Confirmations: map[string][]PackageDetail{}}
-		a.st.Sellers[id] = s
-	}
-	s.ID, s.MarketplaceID, s.ClientID, s.ClientSecret, s.RefreshToken = id, marketplace, clientID, secret, refresh
-	a.saveLocked()
-}
-
-// Refuse revokes the seller's refresh token and access tokens (on), or accepts them again.
-func (a *Amazon) Refuse(seller string, on bool) {
-	a.change(seller, func(s *Seller) { s.Refused = on })
-}
-
-// BindChannel records that the seller is multisell's channel channelUUID, so that an
-// order placed for that channel (POST /sandbox/orders) is the seller's.
-func (a *Amazon) BindChannel(seller, channelUUID string) {
-	a.change(seller, func(s *Seller) { s.Channel = channelUUID })
+	a.Add(id, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Seller {
+		return &Seller{ID: id, Listings: map[string]*Listing{}, Orders: map[string]*StoredOrder{}, Confirmations: map[string][]PackageDetail{}}
+	})
+	a.Change(id, func(s *Seller) { s.MarketplaceID = marketplace })
 }
 
 // PutListing adds or replaces a listing of the seller.
 func (a *Amazon) PutListing(seller string, l Listing) {
 	l.ProductType = cmp.Or(l.ProductType, "PRODUCT")
-	a.change(seller, func(s *Seller) { s.Listings[l.SKU] = &l })
+	a.Change(seller, func(s *Seller) { s.Listings[l.SKU] = &l })
 }
 
 // Quantity is the quantity the seller's listing sku shows (for an FBA listing, Amazon's).
 func (a *Amazon) Quantity(seller, sku string) (q int64, ok bool) {
-	a.with(seller, func(s *Seller) {
+	a.With(seller, func(s *Seller) {
 		if l := s.Listings[sku]; l != nil {
 			q, ok = l.Quantity, true
 		}
@@ -300,46 +231,29 @@ func (a *Amazon) Quantity(seller, sku string) (q int64, ok bool) {
 // Confirmations are the shipment confirmations posted on the seller's order.
 func (a *Amazon) Confirmations(seller, order string) []PackageDetail {
 	var out []PackageDetail
-	a.with(seller, func(s *Seller) { out = append(out, s.Confirmations[order]...) })
+	a.With(seller, func(s *Seller) { out = append(out, s.Confirmations[order]...) })
 	return out
 }
 
 // RefuseNext answers the next call of op 400 with the error e (after its token is checked).
 func (a *Amazon) RefuseNext(op string, e Error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.Lock()
+	defer a.Unlock()
 	a.refuse[op] = append(a.refuse[op], e)
 }
 
 // BreakNext answers the next call of op 200 with body as it is (a malformed answer).
 func (a *Amazon) BreakNext(op, body string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.Lock()
+	defer a.Unlock()
 	a.broken[op] = append(a.broken[op], body)
 }
 
 // Requests are the API calls served so far (the token's excepted), in order.
 func (a *Amazon) Requests() []Request {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.Lock()
+	defer a.Unlock()
 	return append([]Request(nil), a.requests...)
-}
-
-// with runs f on the seller (nothing when there is none) under the lock.
-func (a *Amazon) with(seller string, f func(*Seller)) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if s := a.st.Sellers[seller]; s != nil {
-		f(s)
-	}
-}
-
-// change runs f on the seller as with does, then saves the state.
-func (a *Amazon) change(seller string, f func(*Seller)) {
-	a.with(seller, func(s *Seller) {
-		f(s)
-		a.saveLocked()
-	})
 }
 
 // nextID is a new identifier with prefix (the lock held).
@@ -348,11 +262,9 @@ func (a *Amazon) nextID(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, 50000+a.st.Seq)
 }
 
-// saveLocked writes the state to the file, if the sandbox has one (the lock held).
-func (a *Amazon) saveLocked() { a.file.Save(a.state) }
-
 // state is what the sandbox keeps in its file (the lock held).
 func (a *Amazon) state() any {
-	a.st.Addr = strings.TrimPrefix(a.URL, "http://")
-	return a.st
+	st := a.st
+	st.Addr, st.Sellers, st.Tokens = strings.TrimPrefix(a.URL, "http://"), a.Sellers(), a.Tokens()
+	return st
 }

@@ -8,13 +8,13 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
-// TestOpenAmazonKeepsState: a sandbox opened on a file starts again on its address with its
+// TestOpenKeepsState: a sandbox opened on a file starts again on its address with its
 // sellers, listings, orders and the access tokens it gave; an order placed for a bound
 // channel (POST /sandbox/orders, as `multisell sandbox order` does) is the seller's.
-func TestOpenAmazonKeepsState(t *testing.T) {
+func TestOpenKeepsState(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "sandbox", "amazon.json")
-	a, err := OpenAmazon(file)
+	a, err := Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,10 +22,10 @@ func TestOpenAmazonKeepsState(t *testing.T) {
 	a.BindChannel("S1", "ch-1")
 	a.PutListing("S1", Listing{SKU: "FBA-1", FBA: true, Quantity: 9})
 	a.PutListing("S1", Listing{SKU: "SKU-1", Quantity: 4})
-	a.mu.Lock()
-	a.st.Tokens["tok"] = token{Seller: "S1"}
-	a.saveLocked()
-	a.mu.Unlock()
+	a.Lock()
+	a.Permanent("tok", "S1")
+	a.Save()
+	a.Unlock()
 	o, err := sandbox.PlaceOrder(context.Background(), a.URL, sandbox.OrderRequest{ChannelUUID: "ch-1", Quantity: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestOpenAmazonKeepsState(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	again, err := OpenAmazon(file)
+	again, err := Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,13 @@ func TestOpenAmazonKeepsState(t *testing.T) {
 		t.Errorf("listing after a restart: %d %v, want 4", q, ok)
 	}
 	var got *StoredOrder
-	again.with("S1", func(s *Seller) { got = s.Orders[o.ID] })
+	again.With("S1", func(s *Seller) { got = s.Orders[o.ID] })
 	if got == nil || got.Items[0].SellerSKU != "SKU-1" || got.Items[0].QuantityOrdered != 2 || got.Order.OrderStatus != "Unshipped" {
 		t.Errorf("the placed order after a restart: %+v", got)
 	}
-	if again.st.Tokens["tok"].Seller != "S1" {
-		t.Errorf("tokens after a restart: %v", again.st.Tokens)
+	again.Lock()
+	defer again.Unlock()
+	if id, _, ok := again.Lookup("tok"); id != "S1" || !ok {
+		t.Errorf("tokens after a restart: %v", again.Tokens())
 	}
 }

@@ -70,8 +70,8 @@ func (a *Amazon) createFeedDocument(w http.ResponseWriter, r *http.Request, s *S
 // upload takes a document's content (PUT to its URL).
 func (a *Amazon) upload(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.Lock()
+	defer a.Unlock()
 	d := a.st.Docs[r.PathValue("id")]
 	if err != nil || d == nil {
 		http.Error(w, "NoSuchUpload", http.StatusNotFound)
@@ -79,14 +79,14 @@ func (a *Amazon) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Content = body
 	a.requests = append(a.requests, Request{Op: amazon.OpUploadFeedDocument, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-	a.saveLocked()
+	a.Save()
 	w.WriteHeader(http.StatusOK)
 }
 
 // download answers a document's content.
 func (a *Amazon) download(w http.ResponseWriter, r *http.Request) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	a.Lock()
+	defer a.Unlock()
 	d := a.st.Docs[r.PathValue("id")]
 	if d == nil {
 		http.Error(w, "NoSuchKey", http.StatusNotFound)

@@ -86,7 +86,7 @@ const itemsPage = 20
 // PutOrder places or replaces an order of the seller (its LastUpdateDate now when empty).
 func (a *Amazon) PutOrder(seller string, o StoredOrder) {
 	o.Order.LastUpdateDate = cmp.Or(o.Order.LastUpdateDate, time.Now().UTC().Format(time.RFC3339))
-	a.change(seller, func(s *Seller) {
+	a.Change(seller, func(s *Seller) {
 		o.Order.MarketplaceID = cmp.Or(o.Order.MarketplaceID, s.MarketplaceID)
 		s.Orders[o.Order.AmazonOrderID] = &o
 	})
@@ -95,7 +95,7 @@ func (a *Amazon) PutOrder(seller string, o StoredOrder) {
 // SetOrderStatus changes an order's status at the time at (Shipped ships every line), as a
 // change made in Seller Central or by the buyer would.
 func (a *Amazon) SetOrderStatus(seller, order, status string, at time.Time) {
-	a.change(seller, func(s *Seller) {
+	a.Change(seller, func(s *Seller) {
 		o := s.Orders[order]
 		if o == nil {
 			return
@@ -257,10 +257,10 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s := sandbox.Bound(a.st.Sellers, in.ChannelUUID, func(s *Seller) string { return s.Channel })
-	if s == nil {
+	a.Lock()
+	defer a.Unlock()
+	s, ok := a.Bound(in.ChannelUUID)
+	if !ok {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
 		return
 	}
@@ -284,7 +284,7 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 			ItemPrice: &Money{CurrencyCode: "USD", Amount: price}}},
 	}
 	s.Orders[id] = o
-	a.saveLocked()
+	a.Save()
 	doc, _ := json.Marshal(o)
 	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "updated_at": now, "document": json.RawMessage(doc)})
 }

@@ -9,16 +9,15 @@ import (
 	"strings"
 	"time"
 
-	conn "github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
 // state is what a sandbox keeps in its file: its address (the URL channels keep), its
 // sellers and the access tokens it gave.
 type state struct {
-	Addr    string             `json:"addr"`
-	Sellers map[string]*Seller `json:"sellers"`
-	Tokens  map[string]token   `json:"tokens"`
+	Addr    string                   `json:"addr"`
+	Sellers map[string]*Seller       `json:"sellers"`
+	Tokens  map[string]sandbox.Token `json:"tokens"`
 }
 
 // Open returns a started sandbox whose state is kept in file (JSON, the owner's only), read
@@ -26,65 +25,45 @@ type state struct {
 // Every change is written to the file.
 func Open(file string) (*Sandbox, error) {
 	s := newSandbox()
-	err := sandbox.OpenState(s.Server, file, func(st *state) string {
-		if st.Sellers != nil {
-			s.sellers = st.Sellers
-		}
-		if st.Tokens != nil {
-			s.tokens = st.Tokens
-		}
+	err := sandbox.OpenState(s.Server, s.Registry, file, func(st *state) string {
+		s.Restore(st.Sellers, st.Tokens)
 		return st.Addr
-	}, &s.mu, &s.file, s.state)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// saveLocked writes the state when the sandbox has a file (the lock held).
-func (s *Sandbox) saveLocked() { s.file.Save(s.state) }
-
 // state is what the sandbox keeps in its file (the lock held).
 func (s *Sandbox) state() any {
-	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.sellers, Tokens: s.tokens}
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.Sellers(), Tokens: s.Tokens()}
 }
 
 // AddSeller opens a seller account for the client id, its secret and refresh token, on the
 // marketplace (EBAY_US).
 func (s *Sandbox) AddSeller(clientID, secret, refresh, marketplace string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sellers[clientID] = &Seller{Secret: secret, Refresh: refresh, Marketplace: marketplace,
-		Orders: map[string]*conn.Order{}, Listings: map[string]int64{}, Revisions: map[string]int{},
-		Fulfillments: map[string][]conn.ShippingFulfillmentDetails{}}
-	s.saveLocked()
-}
-
-// Refuse makes the seller's refresh token and access tokens refused (on) or accepted again.
-func (s *Sandbox) Refuse(clientID string, on bool) {
-	s.change(clientID, func(sl *Seller) { sl.Refused = on })
-}
-
-// BindChannel records that the seller is multisell's channel channelUUID (for
-// POST /sandbox/orders).
-func (s *Sandbox) BindChannel(clientID, channelUUID string) {
-	s.change(clientID, func(sl *Seller) { sl.Channel = channelUUID })
+	s.Add(clientID, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Seller {
+		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Revisions: map[string]int{},
+			Fulfillments: map[string][]ShippingFulfillmentDetails{}}
+	})
+	s.Change(clientID, func(sl *Seller) { sl.Marketplace = marketplace })
 }
 
 // AddListing lists sku for the seller, showing quantity.
 func (s *Sandbox) AddListing(clientID, sku string, quantity int64) {
-	s.change(clientID, func(sl *Seller) { sl.Listings[sku] = quantity })
+	s.Change(clientID, func(sl *Seller) { sl.Listings[sku] = quantity })
 }
 
 // PutOrder places or replaces an order of the seller.
-func (s *Sandbox) PutOrder(clientID string, o conn.Order) {
-	s.change(clientID, func(sl *Seller) { sl.Orders[o.OrderID] = &o })
+func (s *Sandbox) PutOrder(clientID string, o Order) {
+	s.Change(clientID, func(sl *Seller) { sl.Orders[o.OrderID] = &o })
 }
 
 // ChangeOrder changes an order of the seller with f and sets its lastModifiedDate to now;
 // false when there is no such order.
-func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*conn.Order)) (ok bool) {
-	s.change(clientID, func(sl *Seller) {
+func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*Order)) (ok bool) {
+	s.Change(clientID, func(sl *Seller) {
 		if o := sl.Orders[orderID]; o != nil {
 			f(o)
 			o.LastModifiedDate, ok = Now(), true
@@ -95,55 +74,38 @@ func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*conn.Order)) (ok
 
 // Quantity is what the seller's listing sku shows, and whether it is listed.
 func (s *Sandbox) Quantity(clientID, sku string) (q int64, ok bool) {
-	s.with(clientID, func(sl *Seller) { q, ok = sl.Listings[sku] })
+	s.With(clientID, func(sl *Seller) { q, ok = sl.Listings[sku] })
 	return q, ok
 }
 
 // Revisions is how many revisions the seller's listing sku had today.
 func (s *Sandbox) Revisions(clientID, sku string) (n int) {
-	s.with(clientID, func(sl *Seller) { n = sl.Revisions[time.Now().UTC().Format(time.DateOnly)+" "+sku] })
+	s.With(clientID, func(sl *Seller) { n = sl.Revisions[time.Now().UTC().Format(time.DateOnly)+" "+sku] })
 	return n
 }
 
 // Fulfillments are the shipping fulfillments posted on the seller's order.
-func (s *Sandbox) Fulfillments(clientID, orderID string) (out []conn.ShippingFulfillmentDetails) {
-	s.with(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
+func (s *Sandbox) Fulfillments(clientID, orderID string) (out []ShippingFulfillmentDetails) {
+	s.With(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
 	return out
-}
-
-// with runs f on the seller (nothing when there is none) under the lock.
-func (s *Sandbox) with(clientID string, f func(*Seller)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sl := s.sellers[clientID]; sl != nil {
-		f(sl)
-	}
-}
-
-// change runs f on the seller as with does, then saves the state.
-func (s *Sandbox) change(clientID string, f func(*Seller)) {
-	s.with(clientID, func(sl *Seller) {
-		f(sl)
-		s.saveLocked()
-	})
 }
 
 // NewOrder is an order of one line: quantity of sku at 19.99 each, paid, not shipped,
 // shipping to a sandbox buyer, created and modified at.
-func NewOrder(id, sku string, quantity int64, at time.Time) conn.Order {
-	ts := at.UTC().Format(conn.TimeFormat)
+func NewOrder(id, sku string, quantity int64, at time.Time) Order {
+	ts := at.UTC().Format(TimeFormat)
 	total := fmt.Sprintf("%d.%02d", 1999*quantity/100, 1999*quantity%100)
-	usd := func(v string) *conn.Amount { return &conn.Amount{Value: v, Currency: "USD"} }
-	return conn.Order{OrderID: id, CreationDate: ts, LastModifiedDate: ts,
+	usd := func(v string) *Amount { return &Amount{Value: v, Currency: "USD"} }
+	return Order{OrderID: id, CreationDate: ts, LastModifiedDate: ts,
 		OrderFulfillmentStatus: "NOT_STARTED", OrderPaymentStatus: "PAID",
-		CancelStatus:   &conn.CancelStatus{CancelState: "NONE_REQUESTED"},
-		PricingSummary: &conn.PricingSummary{PriceSubtotal: usd(total), Total: usd(total)},
-		PaymentSummary: &conn.PaymentSummary{Payments: []conn.Payment{{PaymentDate: ts, PaymentStatus: "PAID"}}},
-		FulfillmentStartInstructions: []conn.FulfillmentStartInstruction{{ShippingStep: &conn.ShippingStep{
+		CancelStatus:   &CancelStatus{CancelState: "NONE_REQUESTED"},
+		PricingSummary: &PricingSummary{PriceSubtotal: usd(total), Total: usd(total)},
+		PaymentSummary: &PaymentSummary{Payments: []Payment{{PaymentDate: ts, PaymentStatus: "PAID"}}},
+		FulfillmentStartInstructions: []FulfillmentStartInstruction{{ShippingStep: &ShippingStep{
 			ShippingCarrierCode: "USPS", ShippingServiceCode: "USPSPriority",
-			ShipTo: &conn.ExtendedContact{FullName: "Sandbox Buyer", ContactAddress: &conn.Address{
+			ShipTo: &ExtendedContact{FullName: "Sandbox Buyer", ContactAddress: &Address{
 				AddressLine1: "1 Test Street", City: "San Jose", StateOrProvince: "CA", PostalCode: "95125", CountryCode: "US"}}}}},
-		LineItems: []conn.LineItem{{LineItemID: id + "-1", SKU: sku, Title: "Sandbox item " + sku, Quantity: quantity,
+		LineItems: []LineItem{{LineItemID: id + "-1", SKU: sku, Title: "Sandbox item " + sku, Quantity: quantity,
 			LineItemCost: usd(total), Total: usd(total), LineItemFulfillmentStatus: "NOT_STARTED"}},
 	}
 }
@@ -156,10 +118,10 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sl := sandbox.Bound(s.sellers, in.ChannelUUID, func(sl *Seller) string { return sl.Channel })
-	if sl == nil {
+	s.Lock()
+	defer s.Unlock()
+	sl, ok := s.Bound(in.ChannelUUID)
+	if !ok {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
 		return
 	}
@@ -173,7 +135,7 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	o := NewOrder(fmt.Sprintf("%02d-%05d-%05d", 10+len(sl.Orders)%90, now.Unix()%100000, len(sl.Orders)+1), in.SKU, int64(in.Quantity), now)
 	sl.Orders[o.OrderID] = &o
-	s.saveLocked()
+	s.Save()
 	doc, _ := json.Marshal(o)
 	sandbox.WriteJSON(w, http.StatusCreated, sandbox.GenericOrder{ID: o.OrderID, UpdatedAt: now.UTC(), Document: doc})
 }

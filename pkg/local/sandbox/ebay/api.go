@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	conn "github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
@@ -40,17 +39,17 @@ func (s *Sandbox) getOrders(w http.ResponseWriter, r *http.Request, sl *Seller) 
 			return
 		}
 	}
-	var list []*conn.Order
+	var list []*Order
 	for _, o := range sl.Orders {
 		at, _ := time.Parse(time.RFC3339Nano, o.LastModifiedDate)
 		if !at.Before(from) && (to.IsZero() || !at.After(to)) {
 			list = append(list, o)
 		}
 	}
-	slices.SortFunc(list, func(a, b *conn.Order) int {
+	slices.SortFunc(list, func(a, b *Order) int {
 		return cmp.Or(strings.Compare(a.LastModifiedDate, b.LastModifiedDate), strings.Compare(a.OrderID, b.OrderID))
 	})
-	page := conn.OrderPage{Href: r.URL.String(), Limit: limit, Offset: offset, Total: len(list), Orders: []conn.Order{}}
+	page := OrderSearchPagedCollection{Href: r.URL.String(), Limit: limit, Offset: offset, Total: len(list), Orders: []Order{}}
 	for _, o := range list[min(offset, len(list)):min(offset+limit, len(list))] {
 		page.Orders = append(page.Orders, *o)
 	}
@@ -97,7 +96,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusNotFound, 32100, domain, "REQUEST", "Invalid order ID: "+r.PathValue("orderId"))
 		return
 	}
-	var in conn.ShippingFulfillmentDetails
+	var in ShippingFulfillmentDetails
 	if err := json.NewDecoder(io.LimitReader(r.Body, maxBody)).Decode(&in); err != nil || len(in.LineItems) == 0 {
 		writeError(w, http.StatusBadRequest, 32800, domain, "REQUEST", "Invalid request body: lineItems are required")
 		return
@@ -112,7 +111,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	}
 	shipped := s.shippedLocked(sl, o.OrderID)
 	for _, ref := range in.LineItems {
-		i := slices.IndexFunc(o.LineItems, func(li conn.LineItem) bool { return li.LineItemID == ref.LineItemID })
+		i := slices.IndexFunc(o.LineItems, func(li LineItem) bool { return li.LineItemID == ref.LineItemID })
 		if i < 0 {
 			writeError(w, http.StatusBadRequest, 32400, domain, "REQUEST", "Invalid line item ID: "+ref.LineItemID)
 			return
@@ -138,7 +137,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	}
 	o.OrderFulfillmentStatus = map[bool]string{true: "FULFILLED", false: "IN_PROGRESS"}[all]
 	o.LastModifiedDate = Now()
-	s.saveLocked()
+	s.Save()
 	id := strconv.Itoa(len(sl.Fulfillments[o.OrderID]))
 	w.Header().Set("Location", ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+id)
 	sandbox.WriteJSON(w, http.StatusCreated, struct{}{})
@@ -164,18 +163,18 @@ func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusUnsupportedMediaType, 25709, domain, "REQUEST", "Invalid value for header Content-Type")
 		return
 	}
-	var in conn.BulkPriceQuantity
-	if err := json.NewDecoder(io.LimitReader(r.Body, maxBody)).Decode(&in); err != nil || len(in.Requests) == 0 || len(in.Requests) > conn.MaxBatch {
+	var in BulkPriceQuantity
+	if err := json.NewDecoder(io.LimitReader(r.Body, maxBody)).Decode(&in); err != nil || len(in.Requests) == 0 || len(in.Requests) > MaxBulkRequests {
 		writeError(w, http.StatusBadRequest, 25734, domain, "REQUEST", "The request must hold 1 to 25 requests")
 		return
 	}
 	day := time.Now().UTC().Format(time.DateOnly)
-	out := conn.BulkPriceQuantityResponse{Responses: []conn.PriceQuantityResponse{}}
+	out := BulkPriceQuantityResponse{Responses: []PriceQuantityResponse{}}
 	status := http.StatusOK
 	for _, pq := range in.Requests {
-		res := conn.PriceQuantityResponse{SKU: pq.SKU, StatusCode: http.StatusOK}
+		res := PriceQuantityResponse{SKU: pq.SKU, StatusCode: http.StatusOK}
 		fail := func(id int, msg string) {
-			res.StatusCode, res.Errors = http.StatusBadRequest, []conn.Error{{ErrorID: id, Domain: domain, Category: "REQUEST", Message: msg}}
+			res.StatusCode, res.Errors = http.StatusBadRequest, []Error{{ErrorID: id, Domain: domain, Category: "REQUEST", Message: msg}}
 			status = http.StatusMultiStatus
 		}
 		_, known := sl.Listings[pq.SKU]
@@ -183,19 +182,19 @@ func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		switch {
 		case !known:
 			fail(25702, "SKU "+pq.SKU+" is not available in the system")
-		case pq.ShipToLocationAvailability == nil || pq.ShipToLocationAvailability.Quantity < 0:
+		case pq.ShipToLocationAvailability == nil || pq.ShipToLocationAvailability.Quantity == nil || *pq.ShipToLocationAvailability.Quantity < 0:
 			fail(25604, "Invalid quantity: shipToLocationAvailability.quantity must be 0 or more")
 		case sl.Revisions[key] >= DailyRevisions:
 			fail(25019, "The listing has reached its limit of 250 revisions today")
 		default:
 			sl.Revisions[key]++
-			sl.Listings[pq.SKU] = pq.ShipToLocationAvailability.Quantity
+			sl.Listings[pq.SKU] = *pq.ShipToLocationAvailability.Quantity
 		}
 		out.Responses = append(out.Responses, res)
 	}
-	s.saveLocked()
+	s.Save()
 	sandbox.WriteJSON(w, status, out)
 }
 
 // Now is the sandbox's time in eBay's format.
-func Now() string { return time.Now().UTC().Format(conn.TimeFormat) }
+func Now() string { return time.Now().UTC().Format(TimeFormat) }

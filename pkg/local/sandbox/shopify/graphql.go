@@ -159,12 +159,11 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"errors": "a JSON body with a query is required"})
 		return
 	}
-	token := r.Header.Get(tokenHeader)
-	s.mu.Lock()
+	s.Lock()
 	s.log = append(s.log, req)
-	sh := s.shops[token]
-	s.mu.Unlock()
-	if sh == nil || sh.Refused {
+	_, sh, ok := s.Lookup(r.Header.Get(tokenHeader))
+	s.Unlock()
+	if !ok {
 		sandbox.WriteJSON(w, http.StatusUnauthorized, map[string]string{"errors": "[API] Invalid API key or access token (unrecognized login or wrong password)"})
 		return
 	}
@@ -176,8 +175,8 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 	if op.Operation == ast.Mutation && s.BeforeSet != nil && op.SelectionSet != nil && hasField(op.SelectionSet, "inventorySetQuantities") {
 		s.BeforeSet()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	requested := queryCost(op, vars)
 	cost, ok := sh.charge(float64(requested), time.Now())
 	cost["requestedQueryCost"] = requested
@@ -209,7 +208,7 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		}
 		data[cmp.Or(f.Alias, f.Name)] = v
 	}
-	s.saveLocked()
+	s.Save()
 	out := map[string]any{"data": data, "extensions": map[string]any{"cost": cost}}
 	if errs != nil {
 		out["errors"] = errs

@@ -9,10 +9,8 @@ package shopify
 import (
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/local/sandbox"
@@ -21,8 +19,19 @@ import (
 // Version is the Admin API version the sandbox serves (its path /admin/api/{Version}/graphql.json).
 const Version = "2026-07"
 
-// OpGraphQL is the sandbox.Server operation of every GraphQL call (FailNext, Calls).
-const OpGraphQL = "graphql"
+// OpGraphQL is the sandbox.Server operation of every GraphQL call (FailNext, Calls); OpToken
+// the token endpoint's.
+const (
+	OpGraphQL = "graphql"
+	OpToken   = "token"
+)
+
+// TokenPath is the path of the client-credentials grant; ClientCredentialsTTL the life of
+// the access token it gives (24 hours, as Shopify's; the kit's TokenTTL shortens it).
+const (
+	TokenPath            = "/admin/oauth/access_token"
+	ClientCredentialsTTL = 24 * time.Hour
+)
 
 // Default cost bucket of a shop: Shopify's published figures for a standard plan.
 const (
@@ -37,11 +46,10 @@ type Shop struct {
 	// sandbox's lock: a test changes a level there, between the connector's read and write.
 	BeforeSet func()
 
-	mu    sync.Mutex
-	shops map[string]*shopState // by access token
-	log   []Request
-	over  int // calls refused for cost
-	file  sandbox.StateFile
+	// The shops by their Admin API access token, each its own permanent token.
+	*sandbox.Registry[*shopState]
+	log  []Request
+	over int // calls refused for cost
 }
 
 // Request is one GraphQL request the sandbox received.
@@ -53,10 +61,9 @@ type Request struct {
 
 // shopState is one shop (in JSON in the Shop's file).
 type shopState struct {
+	sandbox.Account
 	Domain   string                `json:"domain"`
 	Location string                `json:"location"`
-	Channel  string                `json:"channel_uuid,omitempty"`
-	Refused  bool                  `json:"refused,omitempty"`
 	NextID   int64                 `json:"next_id"`
 	Variants map[string]*Variant   `json:"variants"` // by variant gid
 	Levels   map[string]int64      `json:"levels"`   // inventory item gid -> available at the location
@@ -153,9 +160,16 @@ func New() (*Shop, error) {
 
 // newShop returns a sandbox Shopify with its routes, not started.
 func newShop() *Shop {
-	s := &Shop{Server: sandbox.NewServer(), shops: map[string]*shopState{}}
-	s.Seller = func(r *http.Request) string { return r.Header.Get(tokenHeader) }
+	s := &Shop{Server: sandbox.NewServer()}
+	s.Registry = sandbox.NewRegistry[*shopState](s.state)
+	s.AccessToken = sandbox.HeaderToken(tokenHeader)
+	s.Seller = s.SellerOf
 	s.Handle("POST /admin/api/{version}/graphql.json", OpGraphQL, s.graphql)
+	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
+		Grants: []string{sandbox.GrantClientCredentials}, Prefix: "shpat_", TTL: ClientCredentialsTTL,
+		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
+			return map[string]any{"access_token": v, "scope": "read_orders,write_inventory,write_fulfillments", "expires_in": int(ttl.Seconds())}
+		}}))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	return s
 }
@@ -164,42 +178,44 @@ func newShop() *Shop {
 // bucket holds DefaultMaximum points restoring DefaultRestore a second; it returns the
 // location's id.
 func (s *Shop) AddShop(token, domain string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sh := &shopState{Domain: domain, NextID: 1000, Variants: map[string]*Variant{}, Levels: map[string]int64{},
-		Orders: map[string]*Order{}, Keys: map[string]idempotent{}}
-	sh.Location = sh.gid("Location")
-	sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
-	s.shops[token] = sh
-	s.saveLocked()
-	return sh.Location
+	s.Add(token, sandbox.Account{}, func() *shopState {
+		sh := &shopState{NextID: 1000, Variants: map[string]*Variant{}, Levels: map[string]int64{},
+			Orders: map[string]*Order{}, Keys: map[string]idempotent{}}
+		sh.Location = sh.gid("Location")
+		return sh
+	})
+	var location string
+	s.Change(token, func(sh *shopState) {
+		s.Permanent(token, token)
+		sh.Domain, location = domain, sh.Location
+		sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
+	})
+	return location
+}
+
+// SetApp gives the shop an app's client id and secret, which the client-credentials grant
+// (TokenPath) takes for an access token of the shop that expires.
+func (s *Shop) SetApp(token, clientID, secret string) {
+	s.Change(token, func(sh *shopState) { sh.ClientID, sh.Secret = clientID, secret })
 }
 
 // SetBucket sets the shop's cost bucket: maximum points, restoring restore a second (full now).
 func (s *Shop) SetBucket(token string, maximum, restore float64) {
-	s.with(token, func(sh *shopState) {
+	s.Change(token, func(sh *shopState) {
 		sh.Bucket = bucket{Maximum: maximum, Restore: restore, Available: maximum, At: time.Now()}
 	})
 }
 
 // Spend takes points of the shop's bucket now, as another app of the shop would.
 func (s *Shop) Spend(token string, points float64) {
-	s.with(token, func(sh *shopState) { sh.charge(math.Min(points, sh.Bucket.Maximum), time.Now()) })
-}
-
-// Refuse makes the shop refuse its access token (on) or accept it again.
-func (s *Shop) Refuse(token string, on bool) { s.with(token, func(sh *shopState) { sh.Refused = on }) }
-
-// BindChannel records that the shop is multisell's channel channelUUID (for placed orders).
-func (s *Shop) BindChannel(token, channelUUID string) {
-	s.with(token, func(sh *shopState) { sh.Channel = channelUUID })
+	s.Change(token, func(sh *shopState) { sh.charge(math.Min(points, sh.Bucket.Maximum), time.Now()) })
 }
 
 // AddVariant adds a product variant of sku showing available at the shop's location, and
 // returns its inventory item's id.
 func (s *Shop) AddVariant(token, sku string, available int64) string {
 	var item string
-	s.with(token, func(sh *shopState) {
+	s.Change(token, func(sh *shopState) {
 		v := &Variant{ID: sh.gid("ProductVariant"), SKU: sku, Title: sku, InventoryItem: sh.gid("InventoryItem")}
 		sh.Variants[v.ID] = v
 		sh.Levels[v.InventoryItem] = available
@@ -210,19 +226,19 @@ func (s *Shop) AddVariant(token, sku string, available int64) string {
 
 // SetAvailable sets what an inventory item shows available (a change made in Shopify).
 func (s *Shop) SetAvailable(token, item string, available int64) {
-	s.with(token, func(sh *shopState) { sh.Levels[item] = available })
+	s.Change(token, func(sh *shopState) { sh.Levels[item] = available })
 }
 
 // Available is what the inventory item shows available, and whether the shop has it.
 func (s *Shop) Available(token, item string) (q int64, ok bool) {
-	s.view(token, func(sh *shopState) { q, ok = sh.Levels[item] })
+	s.With(token, func(sh *shopState) { q, ok = sh.Levels[item] })
 	return q, ok
 }
 
 // Item is the inventory item of the shop's variant of sku ("" without one).
 func (s *Shop) Item(token, sku string) string {
 	var item string
-	s.view(token, func(sh *shopState) { item = sh.item0(sku) })
+	s.With(token, func(sh *shopState) { item = sh.item0(sku) })
 	return item
 }
 
@@ -237,7 +253,7 @@ type LineInput struct {
 // It returns the order.
 func (s *Shop) PutOrder(token string, at time.Time, lines ...LineInput) Order {
 	var o Order
-	s.with(token, func(sh *shopState) { o = *sh.newOrder(at, lines) })
+	s.Change(token, func(sh *shopState) { o = *sh.newOrder(at, lines) })
 	return o
 }
 
@@ -264,7 +280,7 @@ func (sh *shopState) newOrder(at time.Time, lines []LineInput) *Order {
 
 // ChangeOrder changes the shop's order id with f (cancel, refund) and marks it updated at.
 func (s *Shop) ChangeOrder(token, id string, at time.Time, f func(*Order)) {
-	s.with(token, func(sh *shopState) {
+	s.Change(token, func(sh *shopState) {
 		if o := sh.Orders[id]; o != nil {
 			f(o)
 			o.UpdatedAt = at
@@ -294,7 +310,7 @@ func Refund(o *Order) {
 
 // GetOrder returns the shop's order id.
 func (s *Shop) GetOrder(token, id string) (o Order, ok bool) {
-	s.view(token, func(sh *shopState) {
+	s.With(token, func(sh *shopState) {
 		if p := sh.Orders[id]; p != nil {
 			o, ok = *p, true
 		}
@@ -305,7 +321,7 @@ func (s *Shop) GetOrder(token, id string) (o Order, ok bool) {
 // Fulfillments are the fulfillments created on the shop's order id.
 func (s *Shop) Fulfillments(token, order string) []Fulfillment {
 	var out []Fulfillment
-	s.view(token, func(sh *shopState) {
+	s.With(token, func(sh *shopState) {
 		for _, f := range sh.Fulfills {
 			if f.Order == order {
 				out = append(out, f)
@@ -317,33 +333,16 @@ func (s *Shop) Fulfillments(token, order string) []Fulfillment {
 
 // Requests returns the GraphQL requests received so far.
 func (s *Shop) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	return slices.Clone(s.log)
 }
 
 // Throttled is the number of calls refused for cost (THROTTLED).
 func (s *Shop) Throttled() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	return s.over
-}
-
-// view runs f on the shop of token (nothing without one) under the lock.
-func (s *Shop) view(token string, f func(*shopState)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sh := s.shops[token]; sh != nil {
-		f(sh)
-	}
-}
-
-// with runs f on the shop of token as view does, then saves the state.
-func (s *Shop) with(token string, f func(*shopState)) {
-	s.view(token, func(sh *shopState) {
-		f(sh)
-		s.saveLocked()
-	})
 }
 
 // gid is a new global id of a resource type of the shop.

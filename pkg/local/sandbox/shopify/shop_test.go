@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,5 +125,53 @@ func TestOpenKeepsState(t *testing.T) {
 	placed, ok := s.GetOrder("tok", o.ID)
 	if s.URL != url || got != 4 || !ok || placed.Lines[0].SKU != "MUG" || placed.Lines[0].Quantity != 2 {
 		t.Errorf("reopened: url %s (was %s), available %d, order %+v", s.URL, url, got, placed)
+	}
+}
+
+// TestClientCredentials: an app of the shop gets an access token of 24 hours by the
+// client-credentials grant, and the token reaches the shop's API; a wrong secret is refused.
+func TestClientCredentials(t *testing.T) {
+	t.Parallel()
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	s.AddShop("shpat_static", "cc.myshopify.com")
+	s.SetApp("shpat_static", "app-id", "app-secret")
+	tests := []struct {
+		name, secret string
+		wantStatus   int
+	}{
+		{"the app's secret", "app-secret", http.StatusOK},
+		{"a wrong secret", "wrong", http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			form := url.Values{"grant_type": {"client_credentials"}, "client_id": {"app-id"}, "client_secret": {tt.secret}}
+			resp, err := http.PostForm(s.URL+TokenPath, form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			var got struct {
+				AccessToken string `json:"access_token"`
+				ExpiresIn   int    `json:"expires_in"`
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&got)
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if tt.wantStatus != http.StatusOK {
+				return
+			}
+			if got.ExpiresIn != int(ClientCredentialsTTL.Seconds()) {
+				t.Errorf("expires_in %d, want %d", got.ExpiresIn, int(ClientCredentialsTTL.Seconds()))
+			}
+			if status, answer := post(t, s.URL+"/admin/api/"+Version+"/graphql.json", got.AccessToken, "{ shop { name } }", nil); status != http.StatusOK || answer["data"] == nil {
+				t.Errorf("the token's call: %d %v", status, answer)
+			}
+		})
 	}
 }

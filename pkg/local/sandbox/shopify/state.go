@@ -11,10 +11,12 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
-// state is what a Shop keeps in its file: its address and its shops by access token.
+// state is what a Shop keeps in its file: its address, its shops by access token and the
+// tokens its client-credentials grant gave.
 type state struct {
-	Addr  string                `json:"addr"`
-	Shops map[string]*shopState `json:"shops"`
+	Addr   string                   `json:"addr"`
+	Shops  map[string]*shopState    `json:"shops"`
+	Tokens map[string]sandbox.Token `json:"tokens,omitempty"`
 }
 
 // Open returns a started sandbox Shopify whose state is kept in file (JSON, readable by the
@@ -22,24 +24,22 @@ type state struct {
 // free loopback port the first time), as sandbox.OpenGeneric does.
 func Open(file string) (*Shop, error) {
 	s := newShop()
-	err := sandbox.OpenState(s.Server, file, func(st *state) string {
-		if st.Shops != nil {
-			s.shops = st.Shops
+	err := sandbox.OpenState(s.Server, s.Registry, file, func(st *state) string {
+		s.Restore(st.Shops, st.Tokens)
+		for token := range st.Shops {
+			s.Permanent(token, token)
 		}
 		return st.Addr
-	}, &s.mu, &s.file, s.state)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// saveLocked writes the state to the file, if the Shop has one (the lock held).
-func (s *Shop) saveLocked() { s.file.Save(s.state) }
-
 // state is what the Shop keeps in its file (the lock held).
 func (s *Shop) state() any {
-	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.shops}
+	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.Sellers(), Tokens: s.Tokens()}
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
@@ -50,10 +50,10 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sh := sandbox.Bound(s.shops, in.ChannelUUID, func(sh *shopState) string { return sh.Channel })
-	if sh == nil {
+	s.Lock()
+	defer s.Unlock()
+	sh, ok := s.Bound(in.ChannelUUID)
+	if !ok {
 		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
 		return
 	}
@@ -71,7 +71,7 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := sh.newOrder(time.Now().UTC(), []LineInput{{SKU: in.SKU, Quantity: int64(in.Quantity), Price: "19.99"}})
-	s.saveLocked()
+	s.Save()
 	doc, _ := json.Marshal(o)
 	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": o.ID, "updated_at": o.UpdatedAt, "document": json.RawMessage(doc)})
 }

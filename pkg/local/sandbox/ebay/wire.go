@@ -1,0 +1,185 @@
+package ebay
+
+// The sandbox's own wire types: the parts of eBay's Sell Fulfillment and Sell Inventory
+// OpenAPI documents (sell_fulfillment_v1_oas3, sell_inventory_v1_oas3) it reads and writes,
+// each named as the documents' schema it stands for. They are not the connector's: a
+// request the connector sends with a wrong JSON name decodes here without the field, and the
+// sandbox refuses it as eBay would. TestWireMatchesModels checks every JSON name against the
+// documents.
+
+// TimeFormat is eBay's timestamp format (ISO 8601, milliseconds, UTC).
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// MaxBulkRequests is the most requests one bulkUpdatePriceQuantity call takes (the
+// BulkPriceQuantity.requests description: up to 25).
+const MaxBulkRequests = 25
+
+// Amount is a money amount (Amount).
+type Amount struct {
+	Value    string `json:"value,omitempty"`
+	Currency string `json:"currency,omitempty"`
+}
+
+// OrderSearchPagedCollection is getOrders' answer.
+type OrderSearchPagedCollection struct {
+	Href   string  `json:"href,omitempty"`
+	Limit  int     `json:"limit"`
+	Offset int     `json:"offset"`
+	Total  int     `json:"total"`
+	Next   string  `json:"next,omitempty"`
+	Orders []Order `json:"orders"`
+}
+
+// Order is an eBay order (Order).
+type Order struct {
+	OrderID                      string                        `json:"orderId"`
+	CreationDate                 string                        `json:"creationDate"`
+	LastModifiedDate             string                        `json:"lastModifiedDate"`
+	OrderFulfillmentStatus       string                        `json:"orderFulfillmentStatus,omitempty"`
+	OrderPaymentStatus           string                        `json:"orderPaymentStatus,omitempty"`
+	CancelStatus                 *CancelStatus                 `json:"cancelStatus,omitempty"`
+	PricingSummary               *PricingSummary               `json:"pricingSummary,omitempty"`
+	PaymentSummary               *PaymentSummary               `json:"paymentSummary,omitempty"`
+	FulfillmentStartInstructions []FulfillmentStartInstruction `json:"fulfillmentStartInstructions,omitempty"`
+	LineItems                    []LineItem                    `json:"lineItems"`
+	BuyerCheckoutNotes           string                        `json:"buyerCheckoutNotes,omitempty"`
+}
+
+// CancelStatus is an order's cancellation state (CancelStatus).
+type CancelStatus struct {
+	CancelState   string `json:"cancelState,omitempty"`
+	CancelledDate string `json:"cancelledDate,omitempty"`
+}
+
+// PricingSummary is an order's money (PricingSummary).
+type PricingSummary struct {
+	PriceSubtotal *Amount `json:"priceSubtotal,omitempty"`
+	PriceDiscount *Amount `json:"priceDiscount,omitempty"`
+	DeliveryCost  *Amount `json:"deliveryCost,omitempty"`
+	Tax           *Amount `json:"tax,omitempty"`
+	Total         *Amount `json:"total,omitempty"`
+}
+
+// PaymentSummary holds an order's payments (PaymentSummary).
+type PaymentSummary struct {
+	Payments []Payment `json:"payments,omitempty"`
+}
+
+// Payment is one payment of an order (Payment).
+type Payment struct {
+	PaymentDate   string `json:"paymentDate,omitempty"`
+	PaymentStatus string `json:"paymentStatus,omitempty"`
+}
+
+// FulfillmentStartInstruction says where and how an order ships (FulfillmentStartInstruction).
+type FulfillmentStartInstruction struct {
+	MaxEstimatedDeliveryDate string        `json:"maxEstimatedDeliveryDate,omitempty"`
+	ShippingStep             *ShippingStep `json:"shippingStep,omitempty"`
+}
+
+// ShippingStep is the ship-to and the service the buyer chose (ShippingStep).
+type ShippingStep struct {
+	ShippingCarrierCode string           `json:"shippingCarrierCode,omitempty"`
+	ShippingServiceCode string           `json:"shippingServiceCode,omitempty"`
+	ShipTo              *ExtendedContact `json:"shipTo,omitempty"`
+}
+
+// ExtendedContact is a contact and its address (ExtendedContact).
+type ExtendedContact struct {
+	FullName       string       `json:"fullName,omitempty"`
+	CompanyName    string       `json:"companyName,omitempty"`
+	Email          string       `json:"email,omitempty"`
+	PrimaryPhone   *PhoneNumber `json:"primaryPhone,omitempty"`
+	ContactAddress *Address     `json:"contactAddress,omitempty"`
+}
+
+// PhoneNumber is a phone number (PhoneNumber).
+type PhoneNumber struct {
+	PhoneNumber string `json:"phoneNumber,omitempty"`
+}
+
+// Address is a postal address (Address).
+type Address struct {
+	AddressLine1    string `json:"addressLine1,omitempty"`
+	AddressLine2    string `json:"addressLine2,omitempty"`
+	City            string `json:"city,omitempty"`
+	StateOrProvince string `json:"stateOrProvince,omitempty"`
+	PostalCode      string `json:"postalCode,omitempty"`
+	CountryCode     string `json:"countryCode,omitempty"`
+}
+
+// LineItem is an order line (LineItem).
+type LineItem struct {
+	LineItemID                string  `json:"lineItemId"`
+	LegacyItemID              string  `json:"legacyItemId,omitempty"`
+	SKU                       string  `json:"sku,omitempty"`
+	Title                     string  `json:"title,omitempty"`
+	Quantity                  int64   `json:"quantity"`
+	LineItemCost              *Amount `json:"lineItemCost,omitempty"`
+	Total                     *Amount `json:"total,omitempty"`
+	LineItemFulfillmentStatus string  `json:"lineItemFulfillmentStatus,omitempty"`
+}
+
+// ShippingFulfillmentDetails is createShippingFulfillment's request.
+type ShippingFulfillmentDetails struct {
+	LineItems           []LineItemReference `json:"lineItems"`
+	ShippedDate         string              `json:"shippedDate,omitempty"`
+	ShippingCarrierCode string              `json:"shippingCarrierCode"`
+	TrackingNumber      string              `json:"trackingNumber"`
+}
+
+// LineItemReference is a line and the quantity a fulfillment ships of it (LineItemReference).
+type LineItemReference struct {
+	LineItemID string `json:"lineItemId"`
+	Quantity   int64  `json:"quantity"`
+}
+
+// BulkPriceQuantity is bulkUpdatePriceQuantity's request.
+type BulkPriceQuantity struct {
+	Requests []PriceQuantity `json:"requests"`
+}
+
+// PriceQuantity sets one SKU's quantity (PriceQuantity).
+type PriceQuantity struct {
+	SKU                        string                      `json:"sku"`
+	ShipToLocationAvailability *ShipToLocationAvailability `json:"shipToLocationAvailability,omitempty"`
+}
+
+// ShipToLocationAvailability is an inventory item's quantity available to buyers.
+type ShipToLocationAvailability struct {
+	Quantity *int64 `json:"quantity,omitempty"`
+}
+
+// BulkPriceQuantityResponse is bulkUpdatePriceQuantity's answer: one response per SKU.
+type BulkPriceQuantityResponse struct {
+	Responses []PriceQuantityResponse `json:"responses"`
+}
+
+// PriceQuantityResponse is how one SKU went (PriceQuantityResponse).
+type PriceQuantityResponse struct {
+	SKU        string  `json:"sku"`
+	OfferID    string  `json:"offerId,omitempty"`
+	StatusCode int     `json:"statusCode"`
+	Errors     []Error `json:"errors,omitempty"`
+}
+
+// ErrorBody is eBay's error answer: {"errors":[Error]}.
+type ErrorBody struct {
+	Errors []Error `json:"errors"`
+}
+
+// Error is one eBay error (Error).
+type Error struct {
+	ErrorID     int    `json:"errorId"`
+	Domain      string `json:"domain,omitempty"`
+	Category    string `json:"category,omitempty"`
+	Message     string `json:"message"`
+	LongMessage string `json:"longMessage,omitempty"`
+}
+
+// TokenAnswer is the token endpoint's answer (eBay's OAuth guide; no document holds it).
+type TokenAnswer struct {
+	AccessToken string `json:"access_token"`
+	ExpiresIn   int64  `json:"expires_in"`
+	TokenType   string `json:"token_type"`
+}
