@@ -218,7 +218,7 @@ func TestConnectLifecycle(t *testing.T) {
 	if r.Status != http.StatusOK || len(connectedRefs(t, svc, acct.ID)) != 1 {
 		t.Fatalf("patch active: %d %s", r.Status, r)
 	}
-	r = c.Do(http.MethodPatch, "/channels/"+ch.UUID, map[string]any{"channel": map[string]any{"credentials": creds(map[string]any{"refresh_token": "revoked"})}})
+	r = c.Do(http.MethodPatch, "/channels/"+ch.UUID, map[string]any{"channel": map[string]any{"credentials": creds(map[string]any{"refresh_token": "x1-revoked-refresh"})}})
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), "the refresh token was revoked") {
 		t.Errorf("patch with refused credentials: %d %s", r.Status, r)
 	}
@@ -280,7 +280,7 @@ func TestConnectLifecycle(t *testing.T) {
 func TestConnectRefused(t *testing.T) {
 	t.Parallel()
 	env, sb, acct, c := fixture(t)
-	r := c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": "wrong"})))
+	r := c.Do(http.MethodPost, "/channels", connectBody(sb, "generic", creds(map[string]any{"client_secret": "wrong-secret-x1"})))
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), "unknown client or wrong secret") ||
 		strings.Contains(r.String(), "wrong\"") {
 		t.Errorf("refused: %d %s", r.Status, r)

@@ -375,7 +375,7 @@ func TestVerify(t *testing.T) {
 		want  string
 	}{
 		{"accepted", ch, creds("s3cr3t-value"), ""},
-		{"refused", ch, creds("wrong"), "channel refused the credentials: invalid_client: unknown client or wrong secret"},
+		{"refused", ch, creds("wrong-secret-x1"), "channel refused the credentials: invalid_client: unknown client or wrong secret"},
 		{"extra field", ch, []byte(`{"client_id":"a","client_secret":"b","refresh_token":"c","x":1}`), "invalid: credentials.x is not a field of this channel type"},
 		{"endpoint not loopback", far, creds("s3cr3t-value"), "invalid: endpoints.api must be an https URL unless its host is loopback (localhost, 127.0.0.1 or ::1)"},
 	}

@@ -23,6 +23,10 @@ const MaxText = 500
 // flag) would take out ordinary words and tell little anyway.
 const minSecret = 4
 
+// minTail is the shortest start of a known secret that cutTail takes out: a shorter one is
+// as likely a word of the text ("revoked" ending a message, a secret starting with it).
+const minTail = 8
+
 // shapes are what looks like a secret whatever its value: an Authorization header, a bearer
 // or basic value, and a key=value or "key":"value" pair of a secret's name.
 var shapes = []struct {
@@ -74,7 +78,7 @@ func forms(v string) []string {
 // connector leaves it.
 func cutTail(s string, known []string) string {
 	for _, v := range known {
-		for n := len(v) - 1; n >= minSecret; n-- {
+		for n := len(v) - 1; n >= minTail; n-- {
 			if strings.HasSuffix(s, v[:n]) {
 				return s[:len(s)-n] + Mark
 			}

@@ -23,6 +23,7 @@ func TestText(t *testing.T) {
 		{"bare bearer", "token bearer abc.def.ghi refused", []string{"abc.def.ghi"}, "refused"},
 		{"secret cut short at the end", "status 400: echo refresh-val", []string{"refresh-val"}, "status 400"},
 		{"short values left", "ab is no secret", nil, "ab is no secret"},
+		{"a word that starts a secret is left", "the refresh token was refresh", nil, "was refresh"},
 		{"next_page_token is no secret", `{"next_page_token":"17"}`, nil, `"17"`},
 	}
 	for _, tt := range tests {
