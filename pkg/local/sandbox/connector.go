@@ -143,19 +143,15 @@ func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 // call makes an authorized call of op and returns the body of a 2xx answer; a 401 is a
 // *connectors.AuthError, another status an error with the marketplace's message.
 func (c *Connector) call(ctx context.Context, s *connectors.Session, op, method, path string, in any) ([]byte, error) {
-	tok, err := s.AccessToken(ctx, func(ctx context.Context) (connectors.Token, error) { return exchange(ctx, s) })
+	req, err := connectors.JSONRequest(method, s.Endpoints.API+path, nil, in)
 	if err != nil {
 		return nil, err
 	}
-	req, err := connectors.JSONRequest(method, s.Endpoints.API+path, http.Header{"Authorization": {"Bearer " + tok}}, in)
+	resp, err := s.Authorized(ctx, op, req, connectors.Authorized{Exchange: exchange, Error: answerError})
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.Call(ctx, op, req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.Body, answerError(resp)
+	return resp.Body, nil
 }
 
 // exchange trades the refresh token for an access token at the auth endpoint.
@@ -167,28 +163,10 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 	if err != nil {
 		return connectors.Token{}, err
 	}
-	if err := answerError(resp); err != nil {
-		return connectors.Token{}, err
-	}
-	var t struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int64  `json:"expires_in"`
-	}
-	if err := json.Unmarshal(resp.Body, &t); err != nil || t.AccessToken == "" {
-		return connectors.Token{}, fmt.Errorf("generic token: no access_token in the answer")
-	}
-	return connectors.Token{Value: t.AccessToken, ExpiresAt: time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)}, nil
+	return connectors.ParseTokenAnswer("generic", resp.Status, resp.Body, time.Now())
 }
 
-// answerError is the error of a non-2xx answer: the marketplace's message, a
-// *connectors.AuthError for a 401.
-func answerError(resp *connectors.Response) error {
-	if resp.Status/100 == 2 {
-		return nil
-	}
-	msg := connectors.ParseOAuthError(resp.Body).Message()
-	if resp.Status == http.StatusUnauthorized {
-		return &connectors.AuthError{Message: msg}
-	}
-	return fmt.Errorf("generic: status %d: %s", resp.Status, msg)
+// answerError is the error of an answer of op other than 2xx: the marketplace's message.
+func answerError(op string, status int, body []byte) error {
+	return fmt.Errorf("generic %s: status %d: %s", op, status, connectors.ParseOAuthError(body).Message())
 }
