@@ -1,11 +1,14 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -59,9 +62,13 @@ func (c *Connector) Verify(ctx context.Context, s *connectors.Session) error {
 	return err
 }
 
-// PollOrders implements connectors.Connector.
+// GenericPageSize is the most orders a page of the connector's poll asks for.
+const GenericPageSize = 50
+
+// PollOrders implements connectors.Connector. An order whose document is not a JSON object
+// is skipped (logged): it does not hold up the orders after it.
 func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
-	v := url.Values{"updated_since": {q.Since.UTC().Format(time.RFC3339Nano)}, "limit": {"50"}}
+	v := url.Values{"updated_since": {q.Since.UTC().Format(time.RFC3339Nano)}, "limit": {strconv.Itoa(GenericPageSize)}}
 	if q.Page != "" {
 		v.Set("page_token", q.Page)
 	}
@@ -78,6 +85,10 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	}
 	out := connectors.OrderPage{Next: page.Next}
 	for _, o := range page.Orders {
+		if !bytes.HasPrefix(bytes.TrimSpace(o.Document), []byte("{")) {
+			slog.WarnContext(ctx, "generic: an order without a document skipped", "order", o.ID, "channel", s.Channel)
+			continue
+		}
 		out.Orders = append(out.Orders, connectors.Order{Ref: o.ID, UpdatedAt: o.UpdatedAt, Document: o.Document})
 	}
 	return out, nil
