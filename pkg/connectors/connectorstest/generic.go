@@ -37,9 +37,9 @@ func startGeneric(t *testing.T, channel string) Sandbox {
 		Endpoints: connectors.Endpoints{API: g.URL, Auth: g.URL + "/oauth/token"},
 		Refuse:    func(on bool) { g.Refuse(id, on) },
 		Quantity:  func(sku string) (int64, bool) { return g.Quantity(id, sku) },
-		Trackings: func(order string) int { return len(g.Fulfillments(id, order)) },
+		Trackings: func(order, _ string) int { return len(g.Fulfillments(id, order)) },
 		Orders:    func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/v1/orders" },
-		BadOrder:  func() { put("BAD-1", "not an order document") },
+		BadOrder:  func() string { put("BAD-1", "not an order document"); return "BAD-1" },
 		ForeignOrder: func(other string) {
 			put("FOREIGN-1", map[string]any{"channel_uuid": other, "display_ref": "FOREIGN-1"})
 		},

@@ -49,13 +49,14 @@ type Sandbox struct {
 	Refuse func(on bool)
 	// Quantity is what the seller's listing sku shows.
 	Quantity func(sku string) (int64, bool)
-	// Trackings is the number of trackings posted on the order of display ref order.
-	Trackings func(order string) int
+	// Trackings is the number of trackings posted on the order the sandbox placed as id
+	// (sandbox.AdminOrdersPath's answer), display ref ref.
+	Trackings func(id, ref string) int
 	// Orders reports whether a request is one for a page of orders of a poll.
 	Orders func(r *http.Request) bool
 	// BadOrder, when set, places an order of the seller the connector cannot turn into an
-	// order document (nil: the marketplace has none).
-	BadOrder func()
+	// order document and returns its display ref (nil: the marketplace has none).
+	BadOrder func() string
 	// ForeignOrder, when set, places an order whose document names the channel other (nil:
 	// the connector names the session's channel in every document it builds).
 	ForeignOrder func(other string)
@@ -110,6 +111,7 @@ type C struct {
 	inbox   *Inbox
 	faults  *Faults
 	secrets []string
+	seen    map[string]bool // display refs sent in the case (fresh)
 }
 
 // newCase starts a case's sandbox and channel; setup reports to setupT, the case to t.
@@ -126,9 +128,9 @@ func newCase(setupT *testing.T, t T, h Harness, env *testenv.Env, acct string) *
 		setupT.Fatal(err)
 	}
 	ch.Credentials = sealed
-	c := &C{T: t, h: h, sb: sb, conn: conn, ch: ch, inbox: &Inbox{}, faults: &Faults{}}
+	c := &C{T: t, h: h, sb: sb, conn: conn, ch: ch, inbox: &Inbox{}, faults: &Faults{}, seen: map[string]bool{}}
 	c.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: sealer, Inbox: c.inbox, Channels: Channels{Ch: ch},
-		Policy: webhookhttp.Policy{Local: true}, MaxWait: 3 * time.Second, Overlap: time.Second,
+		Policy: webhookhttp.Policy{Local: true}, MaxWait: 10 * time.Second, Overlap: time.Second,
 		HTTP: &http.Client{Timeout: 30 * time.Second, Transport: c.faults}}
 	var creds map[string]any
 	_ = json.Unmarshal(sb.Credentials, &creds)
