@@ -138,13 +138,7 @@ func notRefusalCase(c *C) {
 			c.Errorf("poll %d against a failing marketplace: got %v, want an error that is no refusal", i+1, err)
 		}
 	}
-	c.faults.clear()
-	if _, err := c.poll(); err != nil {
-		c.Errorf("poll after the failures: %v", err)
-	}
-	if got := c.take(); len(got) != 1 {
-		c.Errorf("after the failures, %d orders sent, want 1", len(got))
-	}
+	c.recovers("the failures")
 }
 
 // throttlingCase: a 429 with a short Retry-After is waited and the poll goes on; one longer
@@ -335,13 +329,7 @@ func badAnswersCase(c *C) {
 			c.Errorf("%s answer: %d orders sent", b.name, len(got))
 		}
 	}
-	c.faults.clear()
-	if _, err := c.poll(); err != nil {
-		c.Errorf("poll after the bad answers: %v", err)
-	}
-	if got := c.take(); len(got) != 1 {
-		c.Errorf("after the bad answers, %d orders sent, want 1", len(got))
-	}
+	c.recovers("the bad answers")
 }
 
 // endlessCase: a marketplace that answers the same page for ever (its next page token
@@ -459,6 +447,18 @@ func throttled(d time.Duration) func(*http.Request) (*http.Response, error) {
 func jsonOf(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// recovers clears the faults and checks that the next poll imports the one order placed.
+func (c *C) recovers(after string) {
+	c.Helper()
+	c.faults.clear()
+	if _, err := c.poll(); err != nil {
+		c.Errorf("poll after %s: %v", after, err)
+	}
+	if got := c.take(); len(got) != 1 {
+		c.Errorf("after %s, %d orders sent, want 1", after, len(got))
+	}
 }
 
 // fresh are the display refs of got not sent before in the case, which it remembers.
