@@ -177,7 +177,7 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 	return connectors.ParseTokenAnswer("generic", resp.Status, resp.Body, time.Now())
 }
 
-// answerError is the error of an answer of op other than 2xx: the marketplace's message.
-func answerError(op string, status int, body []byte) error {
-	return fmt.Errorf("generic %s: status %d: %s", op, status, connectors.ParseOAuthError(body).Message())
+// answerError is the error of an answer other than 2xx: the marketplace's message.
+func answerError(_ string, status int, body []byte) error {
+	return fmt.Errorf("generic: status %d: %s", status, connectors.ParseOAuthError(body).Message())
 }
