@@ -8,6 +8,14 @@
 //
 // Every instance shares its state through the table: the per-channel, per-operation token
 // buckets, the sealed access tokens and the count of refusals, the poll cursors and leases
-// (store.go). How to add a connector, and why the runtime works as it does, is in
+// (store.go).
+//
+// What a connector implements and uses is the surface: connector.go (Connector, Spec and
+// the values it takes and returns, AuthError, Throttled), session.go (Session, Request,
+// Response, Token), call.go (the authorised call), grant.go (the OAuth refresh-token grant),
+// oauth.go, credentials.go, cost.go, keyed.go and registry.go. The rest is the runtime that
+// runs connectors (queues, handlers, the table); a connector does not use it.
+// pkg/connectors/connectorstest is the conformance suite every connector runs. How to add a
+// connector, and why the runtime works as it does, is in
 // docs/connectors.md.
 package connectors

@@ -1,6 +1,8 @@
-// Package connectorstest holds test helpers for connector tests: a Sealer under a test key,
-// an Inbox that records what the runtime sends, and the Channels of one channel. It is
-// imported by tests only.
+// Package connectorstest is the conformance suite every connector runs (Run, with the
+// Harness of its sandbox; suite.go, cases.go) and the test helpers it and connector tests
+// use: a Sealer under a test key, an Inbox that records what the runtime sends, and the
+// Channels of one channel. It is imported by tests only; docs/connectors.md ("The
+// conformance suite") describes it.
 package connectorstest
 
 import (

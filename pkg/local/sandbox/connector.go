@@ -1,11 +1,14 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -59,9 +62,13 @@ func (c *Connector) Verify(ctx context.Context, s *connectors.Session) error {
 	return err
 }
 
-// PollOrders implements connectors.Connector.
+// GenericPageSize is the most orders a page of the connector's poll asks for.
+const GenericPageSize = 50
+
+// PollOrders implements connectors.Connector. An order whose document is not a JSON object
+// is skipped (logged): it does not hold up the orders after it.
 func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
-	v := url.Values{"updated_since": {q.Since.UTC().Format(time.RFC3339Nano)}, "limit": {"50"}}
+	v := url.Values{"updated_since": {q.Since.UTC().Format(time.RFC3339Nano)}, "limit": {strconv.Itoa(GenericPageSize)}}
 	if q.Page != "" {
 		v.Set("page_token", q.Page)
 	}
@@ -78,6 +85,10 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	}
 	out := connectors.OrderPage{Next: page.Next}
 	for _, o := range page.Orders {
+		if !bytes.HasPrefix(bytes.TrimSpace(o.Document), []byte("{")) {
+			slog.WarnContext(ctx, "generic: an order without a document skipped", "order", o.ID, "channel", s.Channel)
+			continue
+		}
 		out.Orders = append(out.Orders, connectors.Order{Ref: o.ID, UpdatedAt: o.UpdatedAt, Document: o.Document})
 	}
 	return out, nil
@@ -143,19 +154,15 @@ func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 // call makes an authorized call of op and returns the body of a 2xx answer; a 401 is a
 // *connectors.AuthError, another status an error with the marketplace's message.
 func (c *Connector) call(ctx context.Context, s *connectors.Session, op, method, path string, in any) ([]byte, error) {
-	tok, err := s.AccessToken(ctx, func(ctx context.Context) (connectors.Token, error) { return exchange(ctx, s) })
+	req, err := connectors.JSONRequest(method, s.Endpoints.API+path, nil, in)
 	if err != nil {
 		return nil, err
 	}
-	req, err := connectors.JSONRequest(method, s.Endpoints.API+path, http.Header{"Authorization": {"Bearer " + tok}}, in)
+	resp, err := s.Authorized(ctx, op, req, connectors.Authorized{Exchange: exchange, Error: answerError})
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.Call(ctx, op, req)
-	if err != nil {
-		return nil, err
-	}
-	return resp.Body, answerError(resp)
+	return resp.Body, nil
 }
 
 // exchange trades the refresh token for an access token at the auth endpoint.
@@ -167,29 +174,10 @@ func exchange(ctx context.Context, s *connectors.Session) (connectors.Token, err
 	if err != nil {
 		return connectors.Token{}, err
 	}
-	if err := answerError(resp); err != nil {
-		return connectors.Token{}, err
-	}
-	var t struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int64  `json:"expires_in"`
-	}
-	if err := json.Unmarshal(resp.Body, &t); err != nil || t.AccessToken == "" {
-		return connectors.Token{}, fmt.Errorf("generic token: no access_token in the answer")
-	}
-	return connectors.Token{Value: t.AccessToken, ExpiresAt: time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)}, nil
+	return connectors.ParseTokenAnswer("generic", resp.Status, resp.Body, time.Now())
 }
 
-// answerError is the error of a non-2xx answer: the marketplace's message, a
-// *connectors.AuthError for a 401 or a refused grant (invalid_grant).
-func answerError(resp *connectors.Response) error {
-	if resp.Status/100 == 2 {
-		return nil
-	}
-	e := connectors.ParseOAuthError(resp.Body)
-	msg := e.Message()
-	if resp.Status == http.StatusUnauthorized || e.Code == "invalid_grant" {
-		return &connectors.AuthError{Message: msg}
-	}
-	return fmt.Errorf("generic: status %d: %s", resp.Status, msg)
+// answerError is the error of an answer other than 2xx: the marketplace's message.
+func answerError(_ string, status int, body []byte) error {
+	return fmt.Errorf("generic: status %d: %s", status, connectors.ParseOAuthError(body).Message())
 }

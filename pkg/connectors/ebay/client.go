@@ -15,30 +15,17 @@ import (
 // in is not nil) and returns the answer of a 2xx. A 401 is a *connectors.AuthError; another
 // status an error with eBay's messages.
 func call(ctx context.Context, s *connectors.Session, op, method, path string, in any) (*connectors.Response, error) {
-	tok, err := accessToken(ctx, s)
-	if err != nil {
-		return nil, err
-	}
 	req, err := connectors.JSONRequest(method, strings.TrimSuffix(s.Endpoints.API, "/")+path, http.Header{
-		"Authorization":           {"Bearer " + tok},
 		"Accept":                  {"application/json"},
 		"X-Ebay-C-Marketplace-Id": {s.Credentials.(credentials).MarketplaceID},
 	}, in)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := s.Call(ctx, op, req)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Status/100 == 2 {
-		return resp, nil
-	}
-	msg := errorMessage(resp.Body)
-	if resp.Status == http.StatusUnauthorized {
-		return nil, &connectors.AuthError{Message: msg}
-	}
-	return nil, fmt.Errorf("ebay %s %s: status %d: %s", method, strings.SplitN(path, "?", 2)[0], resp.Status, msg)
+	return s.Authorized(ctx, op, req, connectors.Authorized{Exchange: exchange,
+		Error: func(_ string, status int, body []byte) error {
+			return fmt.Errorf("ebay %s %s: status %d: %s", method, strings.SplitN(path, "?", 2)[0], status, errorMessage(body))
+		}})
 }
 
 // errorMessage is eBay's messages in an error body, else the start of the body.

@@ -2,11 +2,8 @@ package ebay
 
 import (
 	"encoding/json"
-	"errors"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
 )
@@ -94,37 +91,6 @@ func TestParseBulk(t *testing.T) {
 	}
 }
 
-// TestParseToken: invalid_grant and invalid_client are refusals of the credentials (they
-// count toward disconnection); a 5xx or an answer without a token is an error of its own.
-func TestParseToken(t *testing.T) {
-	t.Parallel()
-	now := time.Unix(1_800_000_000, 0)
-	for _, tc := range []struct {
-		name   string
-		status int
-		body   string
-		auth   bool
-	}{
-		{"invalid_grant", http.StatusBadRequest, `{"error":"invalid_grant","error_description":"revoked"}`, true},
-		{"invalid_client", http.StatusUnauthorized, `{"error":"invalid_client"}`, true},
-		{"5xx", http.StatusServiceUnavailable, `oops`, false},
-		{"no token", http.StatusOK, `{"expires_in":7200}`, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, err := parseToken(tc.status, []byte(tc.body), now)
-			var ae *connectors.AuthError
-			if err == nil || errors.As(err, &ae) != tc.auth {
-				t.Errorf("got %v, want an error, an AuthError: %v", err, tc.auth)
-			}
-		})
-	}
-	tok, err := parseToken(http.StatusOK, []byte(`{"access_token":"v^1","expires_in":7200}`), now)
-	if err != nil || tok.Value != "v^1" || !tok.ExpiresAt.Equal(now.Add(2*time.Hour)) {
-		t.Errorf("got %+v, %v", tok, err)
-	}
-}
-
 // TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes.
 func TestCarrierCode(t *testing.T) {
 	t.Parallel()
@@ -168,18 +134,6 @@ func FuzzParseBulk(f *testing.F) {
 		res, err := parseBulk(asked, body)
 		if err == nil && len(res) != len(asked) {
 			t.Fatalf("%d results for %d SKUs", len(res), len(asked))
-		}
-	})
-}
-
-// FuzzParseToken: no token answer panics the parser; a token it accepts is not empty.
-func FuzzParseToken(f *testing.F) {
-	f.Add(200, []byte(`{"access_token":"x","expires_in":7200}`))
-	f.Add(400, []byte(`{"error":"invalid_grant"}`))
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		tok, err := parseToken(status, body, time.Unix(0, 0))
-		if err == nil && tok.Value == "" {
-			t.Fatal("an empty token accepted")
 		}
 	})
 }
