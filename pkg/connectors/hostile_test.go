@@ -60,11 +60,11 @@ func verifyAt(t *testing.T, api, auth string) error {
 		Endpoints: connectors.Endpoints{API: api, Auth: auth}}, creds)
 }
 
-// echo answers status with the request (its headers and body) in an OAuth error.
-func echo(status int) http.HandlerFunc {
+// echo answers status with the request (its headers and body) in an OAuth error of code.
+func echo(status int, code string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		sandbox.WriteJSON(w, status, map[string]string{"error": "invalid_grant",
+		sandbox.WriteJSON(w, status, map[string]string{"error": code,
 			"error_description": "you sent " + string(body) + " with " + jsonOf(r.Header)})
 	}
 }
@@ -85,10 +85,11 @@ func TestChannelWordsCleaned(t *testing.T) {
 		token, api http.HandlerFunc
 		refusal    bool
 	}{
-		{"token endpoint echoes the request", echo(http.StatusUnauthorized), nil, true},
-		{"token endpoint fails with the request", echo(http.StatusBadRequest), nil, false},
-		{"API echoes the Authorization header", nil, echo(http.StatusInternalServerError), false},
-		{"API refuses with the Authorization header", nil, echo(http.StatusUnauthorized), true},
+		{"token endpoint echoes the request", echo(http.StatusUnauthorized, "invalid_client"), nil, true},
+		{"token endpoint refuses the grant with the request", echo(http.StatusBadRequest, "invalid_grant"), nil, true},
+		{"token endpoint fails with the request", echo(http.StatusInternalServerError, "server_error"), nil, false},
+		{"API echoes the Authorization header", nil, echo(http.StatusInternalServerError, "server_error"), false},
+		{"API refuses with the Authorization header", nil, echo(http.StatusUnauthorized, "invalid_token"), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
 // Unreachable is a channel call that got no answer: the channel's address refused or reset
@@ -27,10 +28,11 @@ func (e *Unreachable) Error() string {
 }
 
 // unreachable is the error of a channel call that failed without an answer: *Unreachable,
-// unless ctx ended (the caller's deadline or cancellation, kept as it is) or err is already
-// of a kind (the Policy refusing the address).
+// unless ctx ended (the caller's deadline or cancellation, kept as it is), err is already of
+// a kind, or it is the Policy refusing the address (*webhookhttp.AddrError, kept to be found).
 func unreachable(ctx context.Context, method string, u *url.URL, err error) error {
-	if _, typed := errs.As(err); typed || ctx.Err() != nil {
+	var refused *webhookhttp.AddrError
+	if _, typed := errs.As(err); typed || ctx.Err() != nil || errors.As(err, &refused) {
 		return fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
 	}
 	reason := err

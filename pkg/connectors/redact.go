@@ -8,12 +8,21 @@ import (
 )
 
 // secretsOf are the values of a channel's plaintext credentials (JSON) that redact.Text takes
-// out of what the channel answers.
+// out of what the channel answers: all but those that name the marketplace account or its
+// address (identities), which every error would lose and which are no secret.
 func secretsOf(credentials []byte) []string {
-	var v any
+	var v map[string]any
 	_ = json.Unmarshal(credentials, &v)
+	for _, k := range Identities {
+		delete(v, k)
+	}
 	return redact.Secrets(v)
 }
+
+// Identities are the credential fields that name the account on the marketplace, its shop
+// or its location: no secrets, so an error may name them (docs/connectors.md, "What a channel
+// answers").
+var Identities = []string{"shop_domain", "seller_id", "marketplace_id", "location_id", "shop_id"}
 
 // Clean is s with the session's credential values and access token, and anything shaped like
 // a secret, taken out (redact.Text): what the channel's words may carry before anything of

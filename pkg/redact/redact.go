@@ -27,15 +27,21 @@ const minSecret = 4
 // as likely a word of the text ("revoked" ending a message, a secret starting with it).
 const minTail = 8
 
+// hold stands for Mark while the shapes run, so that a value already taken out is not taken
+// out again (a shape's value class excludes it).
+const hold = "\x00"
+
 // shapes are what looks like a secret whatever its value: an Authorization header, a bearer
-// or basic value, and a key=value or "key":"value" pair of a secret's name.
+// or basic value, and a pair of a secret's name and its value: name=value, "name":"value",
+// or name:value as Go prints a header map (name: followed by a space is prose, "token:
+// the ...", and left).
 var shapes = []struct {
 	re  *regexp.Regexp
 	out string
 }{
-	{regexp.MustCompile(`(?i)((?:proxy-)?authorization"?\s*[:=]\s*\[?"?)[^"\r\n\]}]*`), "${1}" + Mark},
-	{regexp.MustCompile(`(?i)\b(bearer|basic)(\s+|%20|\+)[A-Za-z0-9\-._~+/=%]+`), "${1}${2}" + Mark},
-	{regexp.MustCompile(`(?i)\b((?:client_secret|refresh_token|access_token|id_token|password|passwd|api_key|apikey|x-api-key|secret|token|assertion|private_key)"?\s*[:=]\s*\[?"?)[^"&\s,;}\]]+`), "${1}" + Mark},
+	{regexp.MustCompile(`(?i)((?:proxy-)?authorization"?\s*[:=]\s*\[?"?)[^"\r\n\]}\x00]+`), "${1}" + hold},
+	{regexp.MustCompile(`(?i)\b(bearer|basic)(\s+|%20|\+)[A-Za-z0-9\-._~+/=%]+`), "${1}${2}" + hold},
+	{regexp.MustCompile(`(?i)\b((?:client_secret|refresh_token|access_token|access-token|id_token|password|passwd|api_key|api-key|apikey|x-api-key|secret|token|assertion|private_key)(?:"\s*:\s*\[?"?|=|:\[?"?))[^"&\s,;}\]\x00]+`), "${1}" + hold},
 }
 
 // Text returns s with every value of secrets (the channel's credential values and tokens, as
@@ -50,15 +56,16 @@ func Text(s string, secrets ...string) string {
 	}
 	// The longest first, so a secret holding another is taken out whole.
 	slices.SortFunc(known, func(a, b string) int { return len(b) - len(a) })
+	s = strings.ReplaceAll(s, hold, "")
 	for _, v := range known {
 		for _, form := range forms(v) {
-			s = strings.ReplaceAll(s, form, Mark)
+			s = strings.ReplaceAll(s, form, hold)
 		}
 	}
 	for _, sh := range shapes {
 		s = sh.re.ReplaceAllString(s, sh.out)
 	}
-	s = cutTail(s, known)
+	s = strings.ReplaceAll(cutTail(s, known), hold, Mark)
 	return Clip(s, MaxText)
 }
 

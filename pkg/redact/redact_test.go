@@ -25,6 +25,9 @@ func TestText(t *testing.T) {
 		{"short values left", "ab is no secret", nil, "ab is no secret"},
 		{"a word that starts a secret is left", "the refresh token was refresh", nil, "was refresh"},
 		{"next_page_token is no secret", `{"next_page_token":"17"}`, nil, `"17"`},
+		{"a token URL in prose", "POST https://x.example/o2/token: the channel is unreachable", nil, "token: the channel"},
+		{"a known value in a secret's pair, once", `{"client_secret":"s3cr3t/value+1"}`, []string{"s3cr3t", "]]"}, `{"client_secret":"[redacted]"}`},
+		{"a Go header map", "map[X-Shopify-Access-Token:[shpat_0123456789] Accept:[*/*]]", []string{"shpat_0123"}, "Access-Token:[[redacted]] Accept"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -100,7 +100,7 @@ func tokenRefused(e *apiError) bool {
 func decode(ctx context.Context, s *connectors.Session, op string, body []byte, v any) error {
 	err := connectors.DecodeAnswer("amazon", op, body, v)
 	if err != nil {
-		slog.WarnContext(ctx, "amazon: malformed answer", "op", op, "account", s.Account, "channel", s.Channel, "error", err.Error())
+		slog.WarnContext(ctx, "amazon: malformed answer", "op", op, "account", s.Account, "channel", s.Channel, "error", s.Clean(err.Error()))
 	}
 	return err
 }

@@ -21,7 +21,7 @@ func TestConformance(t *testing.T) {
 			connectorstest.CaseBadOrder: "an order of a getOrders page lacking a required field fails the whole page, and so every poll after it",
 		},
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
-			sb, err := amazonsb.NewAmazon()
+			sb, err := amazonsb.New()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -106,7 +106,7 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	}
 	orders, next, err := parseOrders(body)
 	if err != nil {
-		slog.WarnContext(ctx, "amazon: bad getOrders answer", "account", s.Account, "channel", s.Channel, "error", err.Error())
+		slog.WarnContext(ctx, "amazon: bad getOrders answer", "account", s.Account, "channel", s.Channel, "error", s.Clean(err.Error()))
 		return connectors.OrderPage{}, err
 	}
 	out := connectors.OrderPage{Next: next}
@@ -121,7 +121,7 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		}
 		doc, err := document(s.Channel, o, items)
 		if err != nil {
-			slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "order", o.AmazonOrderID, "error", err.Error())
+			slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "order", o.AmazonOrderID, "error", s.Clean(err.Error()))
 			return connectors.OrderPage{}, err
 		}
 		if doc == nil {
@@ -172,7 +172,7 @@ func orderItems(ctx context.Context, s *connectors.Session, id string) ([]orderI
 		}
 		items, tok, err := parseItems(body)
 		if err != nil {
-			slog.WarnContext(ctx, "amazon: bad getOrderItems answer", "account", s.Account, "channel", s.Channel, "order", id, "error", err.Error())
+			slog.WarnContext(ctx, "amazon: bad getOrderItems answer", "account", s.Account, "channel", s.Channel, "order", id, "error", s.Clean(err.Error()))
 			return nil, fmt.Errorf("order %s: %w", id, err)
 		}
 		all = append(all, items...)

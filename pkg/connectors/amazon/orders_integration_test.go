@@ -41,7 +41,7 @@ func TestOrdersImport(t *testing.T) {
 	doc := got["111-0000007-0000001"][0]
 	items := doc["items"].([]any)
 	line := items[0].(map[string]any)
-	for k, want := range map[string]any{"payment_status": "all", "total": "19.99", "shipping_city": "Seattle", "shipping_country_code": "US"} {
+	for k, want := range map[string]any{"payment_status": "all", "total": 19.99, "shipping_city": "Seattle", "shipping_country_code": "US"} {
 		if doc[k] != want {
 			t.Errorf("document %s = %v, want %v", k, doc[k], want)
 		}

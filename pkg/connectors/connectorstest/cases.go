@@ -193,7 +193,9 @@ func resumeCase(c *C) {
 	if got := c.fresh(c.take()); len(got) != 3 {
 		c.Errorf("first poll: %d orders, want 3", len(got))
 	}
-	time.Sleep(1500 * time.Millisecond) // past the runtime's overlap of a second
+	// Marketplaces stamp changes in whole seconds: 2.1 s on, the next orders' stamp is at least
+	// 2 s later, so the runtime's overlap of a second stays short of the orders before.
+	time.Sleep(2100 * time.Millisecond)
 	c.place(1)
 	if _, err := c.poll(); err != nil {
 		c.Fatalf("poll: %v", err)
@@ -201,7 +203,7 @@ func resumeCase(c *C) {
 	if got := c.fresh(c.take()); len(got) != 1 {
 		c.Errorf("second poll: %d new orders (%v), want 1", len(got), got)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(2100 * time.Millisecond)
 	c.place(2)
 	c.faults.add(c.sb.Orders, 1, answer(http.StatusInternalServerError, `{"error":"server_error"}`))
 	if _, err := c.poll(); err == nil {
@@ -333,8 +335,9 @@ func badAnswersCase(c *C) {
 }
 
 // endlessCase: a marketplace that answers the same page for ever (its next page token
-// leading back to itself) does not hold a poll for ever: the runtime stops it with an error
-// of its own, well before the poll's context ends.
+// leading back to itself, or on to ever new ones) does not hold a poll for ever: the runtime
+// ends it itself, on a page token answered twice or after MaxPollPages pages, well before the
+// poll's context ends.
 func endlessCase(c *C) {
 	c.place(c.h.PageSize + 1)
 	var first []byte
@@ -351,11 +354,14 @@ func endlessCase(c *C) {
 	})
 	ctx, cancel := c.ctx(time.Minute)
 	defer cancel()
-	_, err := c.rt.Poll(ctx, c.ch)
+	res, err := c.rt.Poll(ctx, c.ch)
 	c.checkErr("endless poll", err)
 	var th *connectors.Throttled
-	if err == nil || ctx.Err() != nil || errors.As(err, &th) || errors.Is(err, context.DeadlineExceeded) {
-		c.Errorf("endless paging: got %v, want the runtime to stop the poll with an error of its own, not its context's end", err)
+	switch {
+	case ctx.Err() != nil || errors.As(err, &th) || errors.Is(err, context.DeadlineExceeded):
+		c.Errorf("endless paging: got %v, want the runtime to end the poll itself, not its context's end", err)
+	case res.Pages > connectors.MaxPollPages:
+		c.Errorf("endless paging: %d pages read, want at most %d a poll", res.Pages, connectors.MaxPollPages)
 	}
 }
 

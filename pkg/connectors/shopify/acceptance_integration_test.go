@@ -45,7 +45,7 @@ func TestPollOrders(t *testing.T) {
 	line := items[0].(map[string]any)
 	if got, want := fmt.Sprint(first["channel_uuid"], first["payment_status"], first["total"], first["shipping_country_code"], len(items),
 		line["sku"], line["quantity"], line["unit_price"], strings.HasPrefix(line["order_item_ref"].(string), "gid://shopify/LineItem/")),
-		fmt.Sprint(f.ch.UUID, "all", "50.00", "US", 2, "MUG-1", 2, "12.50", true); got != want {
+		fmt.Sprint(f.ch.UUID, "all", 50.0, "US", 2, "MUG-1", 2, 12.5, true); got != want {
 		t.Errorf("first document %v\n= %s, want %s", first, got, want)
 	}
 

@@ -113,13 +113,13 @@ func call(ctx context.Context, s *connectors.Session, query string, vars map[str
 			var ae *AnswerError
 			if errors.As(err, &ae) {
 				slog.WarnContext(ctx, "shopify answer refused", "account", s.Account, "channel", s.Channel,
-					"status", ae.Status, "codes", ae.Codes, "error", ae.Message)
+					"status", ae.Status, "codes", ae.Codes, "error", s.Clean(ae.Message))
 			}
 			return err
 		}
 		if err := json.Unmarshal(data, out); err != nil {
 			err = &AnswerError{Status: resp.Status, Message: "the answer's data is not what was asked: " + err.Error()}
-			slog.WarnContext(ctx, "shopify answer refused", "account", s.Account, "channel", s.Channel, "error", err.Error())
+			slog.WarnContext(ctx, "shopify answer refused", "account", s.Account, "channel", s.Channel, "error", s.Clean(err.Error()))
 			return err
 		}
 		return nil

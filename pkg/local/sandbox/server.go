@@ -42,6 +42,7 @@ type Server struct {
 
 	mux  *http.ServeMux
 	srv  *http.Server
+	ln   net.Listener // closed by Close too: Serve, in its goroutine, may not have taken it yet
 	mu   sync.Mutex
 	ops  map[string]*operation
 	tats map[[2]string]time.Time // (seller, op) -> theoretical arrival time of the limit
@@ -209,17 +210,21 @@ func (s *Server) StartAt(addr string) error {
 		return fmt.Errorf("sandbox: listen: %w", err)
 	}
 	s.URL = "http://" + ln.Addr().String()
+	s.ln = ln
 	s.srv = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.srv.Serve(ln) }()
 	return nil
 }
 
-// Close stops the server.
+// Close stops the server; its address is free when Close returns (a sandbox opened again on
+// its state file listens there).
 func (s *Server) Close() error {
 	if s.srv == nil {
 		return nil
 	}
-	return s.srv.Close()
+	err := s.srv.Close()
+	_ = s.ln.Close() // already closed if Serve had taken it
+	return err
 }
 
 // WriteJSON answers status with v as JSON.

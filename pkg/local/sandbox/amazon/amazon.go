@@ -7,7 +7,7 @@
 // getFeedDocument) with JSON_LISTINGS_FEED processing reports. Errors are Amazon's
 // {"errors":[{"code","message","details"}]}, every answer states its operation's rate in
 // x-amzn-RateLimit-Limit, and each seller has its listings, orders and shipment
-// confirmations. OpenAmazon keeps the state in a file across restarts.
+// confirmations. Open keeps the state in a file across restarts.
 package amazon
 
 import (
