@@ -4,7 +4,8 @@
 // minutes of silence in CI behind one slow package). A test's output is printed only
 // when it fails (without go test's "=== RUN" lines); build errors and lines that are not
 // JSON are printed as they come. Last
-// it prints how many packages passed and failed. go test's exit status is the caller's
+// it prints how many packages passed and failed, then how many tests passed, failed and were
+// skipped, in the plain "tests: N passed, N failed, N skipped" form any CI reader knows. go test's exit status is the caller's
 // (set -o pipefail). Run: go test -json ... | go run .ci/testlines.go
 package main
 
@@ -33,6 +34,7 @@ func main() {
 	out := bufio.NewWriter(os.Stdout)
 	held := map[string][]string{} // a running test's output, by package and test
 	passed, failed := 0, 0
+	tests := map[string]int{} // test outcomes: pass, fail, skip
 	for in.Scan() {
 		line := in.Bytes()
 		var e event
@@ -53,9 +55,11 @@ func main() {
 		case e.Action == "output":
 			held[key] = append(held[key], e.Output)
 		case e.Test != "" && e.Action == "fail":
+			tests["fail"]++
 			fmt.Fprint(out, strings.Join(held[key], ""))
 			delete(held, key)
 		case e.Test != "" && (e.Action == "pass" || e.Action == "skip"):
+			tests[e.Action]++
 			delete(held, key)
 		case e.Action == "pass":
 			passed++
@@ -72,5 +76,6 @@ func main() {
 		_ = out.Flush()
 	}
 	fmt.Fprintf(out, "go test: %d packages passed, %d failed\n", passed, failed)
+	fmt.Fprintf(out, "tests: %d passed, %d failed, %d skipped\n", tests["pass"], tests["fail"], tests["skip"])
 	_ = out.Flush()
 }
