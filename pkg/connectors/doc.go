@@ -15,7 +15,7 @@
 // Response, Token), call.go (the authorised call), grant.go (the OAuth refresh-token grant),
 // oauth.go, credentials.go, cost.go, keyed.go and registry.go. The rest is the runtime that
 // runs connectors (queues, handlers, the table); a connector does not use it.
-// pkg/connectors/connectorstest is the conformance suite every connector runs. How to add a
+// pkg/testenv/connectorstest is the conformance suite every connector runs. How to add a
 // connector, and why the runtime works as it does, is in
 // docs/connectors.md.
 package connectors

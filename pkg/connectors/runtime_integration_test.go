@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/connectors/connectorstest"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/connectors/connectorstest"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/store"

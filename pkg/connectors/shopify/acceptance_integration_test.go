@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/connectors/connectorstest"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 )

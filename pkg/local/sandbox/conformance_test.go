@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/connectors/connectorstest"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/testenv"
 )
