@@ -17,6 +17,7 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // tracked is a fixture with helpers for shipments' tracking.
@@ -153,7 +154,7 @@ func TestTrackingPerChannelType(t *testing.T) {
 		}
 		want := connectorsim.Shipment{DisplayRef: "R-" + tt.typ, CarrierName: tt.wantCarrier, CarrierNameGiven: tt.carrier,
 			TrackingNumber: fmt.Sprint("TN-", i), TrackingURL: tt.urlSent, ShippingMethod: tt.wantMethod,
-			Items: []connectorsim.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 3}}, ShippedAt: got.ShippedAt, PostedAt: got.PostedAt}
+			Items: []wire.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 3}}, ShippedAt: got.ShippedAt, PostedAt: got.PostedAt}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: posted %+v\nwant %+v", tt.typ, got, want)
 		}
@@ -207,10 +208,10 @@ func TestPartialShipmentsAndReplays(t *testing.T) {
 	if len(posted) != 2 {
 		t.Fatalf("the channel shows %d shipments, want 2", len(posted))
 	}
-	if got, want := posted[first].Items, []connectorsim.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := posted[first].Items, []wire.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("first shipment's items = %+v, want %+v", got, want)
 	}
-	if got, want := posted[second].Items, []connectorsim.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}, {OrderItemRef: "L2", SKU: "T", Quantity: 2}}; !reflect.DeepEqual(got, want) {
+	if got, want := posted[second].Items, []wire.TrackingItem{{OrderItemRef: "L1", SKU: "S", Quantity: 2}, {OrderItemRef: "L2", SKU: "T", Quantity: 2}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("second shipment's items = %+v, want %+v", got, want)
 	}
 	list := tr.list(fmt.Sprintf("sb_order_seq=%d", seq))

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Channel is a simulated channel of one account: the file
@@ -35,15 +37,15 @@ type Listing struct {
 
 // Shipment is the tracking posted for an order.
 type Shipment struct {
-	DisplayRef       string         `json:"display_ref"`
-	CarrierName      string         `json:"carrier_name"`
-	CarrierNameGiven string         `json:"carrier_name_given,omitempty"`
-	TrackingNumber   string         `json:"tracking_number"`
-	TrackingURL      string         `json:"tracking_url,omitempty"`
-	ShippingMethod   string         `json:"shipping_method,omitempty"`
-	Items            []TrackingItem `json:"items"`
-	ShippedAt        string         `json:"shipped_at"`
-	PostedAt         time.Time      `json:"posted_at"`
+	DisplayRef       string              `json:"display_ref"`
+	CarrierName      string              `json:"carrier_name"`
+	CarrierNameGiven string              `json:"carrier_name_given,omitempty"`
+	TrackingNumber   string              `json:"tracking_number"`
+	TrackingURL      string              `json:"tracking_url,omitempty"`
+	ShippingMethod   string              `json:"shipping_method,omitempty"`
+	Items            []wire.TrackingItem `json:"items"`
+	ShippedAt        string              `json:"shipped_at"`
+	PostedAt         time.Time           `json:"posted_at"`
 }
 
 // channelPath is where a channel's file is. account and channel have matched idPattern.
@@ -118,11 +120,11 @@ func (ch *Channel) save(dir string) (err error) {
 // whether the channel changed. A version the listing already has (or an older one) changes
 // nothing and is answered ok with the current quantity; otherwise fail, asked only then,
 // decides whether the channel refuses the update.
-func (ch *Channel) applyQuantity(m *QuantityMessage, fail func() bool, now time.Time) (ListingResult, bool) {
+func (ch *Channel) applyQuantity(m *wire.QuantityMessage, fail func() bool, now time.Time) (wire.ListingResult, bool) {
 	l, had := ch.Listings[m.ChannelSKU]
-	res := ListingResult{
-		Type: TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU,
-		Version: m.Version, ChannelQuantity: l.Quantity,
+	res := wire.ListingResult{
+		Type: wire.TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU,
+		Version: m.Version, ChannelQuantity: new(l.Quantity),
 	}
 	switch {
 	case had && m.Version <= l.Version:
@@ -135,30 +137,30 @@ func (ch *Channel) applyQuantity(m *QuantityMessage, fail func() bool, now time.
 		res.Error = SimulatedError
 		return res, false
 	}
-	if m.ListingRef != "" {
-		l.ListingRef = m.ListingRef
+	if m.ListingRef != nil && *m.ListingRef != "" {
+		l.ListingRef = *m.ListingRef
 	}
 	l.Quantity, l.Version, l.UpdatedAt = m.Quantity, m.Version, now.UTC()
 	ch.Listings[m.ChannelSKU] = l
 	if m.ChannelType != "" {
 		ch.ChannelType = m.ChannelType
 	}
-	res.OK, res.ChannelQuantity = true, l.Quantity
+	res.OK, res.ChannelQuantity = true, new(l.Quantity)
 	return res, true
 }
 
 // applyTracking posts a shipment's tracking and returns the answer and whether the channel
 // changed. The same tracking twice is answered ok and changes nothing; different tracking
 // for a shipment already posted replaces it (a correction).
-func (ch *Channel) applyTracking(m *TrackingMessage, fail func() bool, now time.Time) (ShipmentResult, bool) {
-	res := ShipmentResult{Type: TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID}
+func (ch *Channel) applyTracking(m *wire.TrackingMessage, fail func() bool, now time.Time) (wire.ShipmentResult, bool) {
+	res := wire.ShipmentResult{Type: wire.TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID}
 	s := Shipment{
 		DisplayRef: m.DisplayRef, CarrierName: m.CarrierName, CarrierNameGiven: m.CarrierNameGiven,
-		TrackingNumber: m.TrackingNumber, TrackingURL: m.TrackingURL, ShippingMethod: m.ShippingMethod,
+		TrackingNumber: m.TrackingNumber, TrackingURL: text(m.TrackingURL), ShippingMethod: text(m.ShippingMethod),
 		Items: slices.Clone(m.Items), ShippedAt: m.ShippedAt,
 	}
 	if s.Items == nil {
-		s.Items = []TrackingItem{}
+		s.Items = []wire.TrackingItem{}
 	}
 	if old, ok := ch.Shipments[m.ShipmentID]; ok {
 		if sameShipment(old, s) {
@@ -188,4 +190,12 @@ func sameShipment(a, b Shipment) bool {
 	return a.DisplayRef == b.DisplayRef && a.CarrierName == b.CarrierName && a.CarrierNameGiven == b.CarrierNameGiven &&
 		a.TrackingNumber == b.TrackingNumber && a.TrackingURL == b.TrackingURL && a.ShippingMethod == b.ShippingMethod &&
 		a.ShippedAt == b.ShippedAt && slices.Equal(a.Items, b.Items)
+}
+
+// text is the string p points at, "" for nil (a key the message has as null).
+func text(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -5,6 +5,7 @@
 // connector would.
 //
 // It stands for software outside multisell, so it reads and writes the documented JSON of the
-// two queues with its own types and imports nothing of multisell's domains. The formats, the
+// two queues with pkg/wire's types (the leaf contract every connector uses) and imports
+// nothing of multisell's domains. The formats, the
 // files and how `make run` starts it are in docs/local-stack.md ("The connector sim").
 package connectorsim

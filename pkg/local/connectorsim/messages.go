@@ -10,14 +10,16 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/multisell/multisell/pkg/wire"
 )
 
-// The logical ids of the two queues in template.yaml.
 // RejectedTrackingPrefix starts the tracking numbers the simulated channels never accept
 // (any case): a shipment that stays failed and is retried, as a channel refusing a
 // malformed number would leave it.
 const RejectedTrackingPrefix = "INVALID"
 
+// The logical ids of the two queues in template.yaml.
 const (
 	// OutboxQueue is the channel outbox: what multisell asks the channels to do.
 	OutboxQueue = "ChannelOutboxQueue"
@@ -25,79 +27,11 @@ const (
 	InboxQueue = "ChannelInboxQueue"
 )
 
-// The message types: the first two come from the outbox, the others go to the inbox.
-const (
-	TypeListingQuantity  = "listing.quantity"
-	TypeShipmentTracking = "shipment.tracking"
-	TypeListingResult    = "listing.result"
-	TypeShipmentResult   = "shipment.result"
-	TypeListing          = "listing"
-)
-
 // SimulatedError is the error of a result the sim fails on purpose (Sim.FailRate).
 const SimulatedError = "simulated channel error"
 
-// QuantityMessage (outbox, type listing.quantity) asks the channel to show Quantity for a
-// listing. Version strictly increases per listing; the same version may come twice.
-type QuantityMessage struct {
-	Type        string `json:"type"`
-	AccountID   string `json:"account_id"`
-	ChannelUUID string `json:"channel_uuid"`
-	ChannelType string `json:"channel_type"`
-	ChannelSKU  string `json:"channel_sku"`
-	ListingRef  string `json:"listing_ref"`
-	SKU         string `json:"sku"`
-	Quantity    int64  `json:"quantity"`
-	Version     int64  `json:"version"`
-	At          string `json:"at"`
-}
-
-// TrackingMessage (outbox, type shipment.tracking) posts a shipment's tracking for an order.
-type TrackingMessage struct {
-	Type             string         `json:"type"`
-	AccountID        string         `json:"account_id"`
-	ChannelUUID      string         `json:"channel_uuid"`
-	ChannelType      string         `json:"channel_type"`
-	DisplayRef       string         `json:"display_ref"`
-	ShipmentID       string         `json:"shipment_id"`
-	CarrierName      string         `json:"carrier_name"`
-	CarrierNameGiven string         `json:"carrier_name_given"`
-	TrackingNumber   string         `json:"tracking_number"`
-	TrackingURL      string         `json:"tracking_url"`
-	ShippingMethod   string         `json:"shipping_method"`
-	Items            []TrackingItem `json:"items"`
-	ShippedAt        string         `json:"shipped_at"`
-}
-
-// TrackingItem is an order line a shipment carries.
-type TrackingItem struct {
-	OrderItemRef string `json:"order_item_ref"`
-	SKU          string `json:"sku"`
-	Quantity     int64  `json:"quantity"`
-}
-
-// ListingResult (inbox, type listing.result) answers a QuantityMessage. ChannelQuantity is
-// what the channel shows after applying it, or before when it failed.
-type ListingResult struct {
-	Type            string `json:"type"`
-	ChannelUUID     string `json:"channel_uuid"`
-	ChannelSKU      string `json:"channel_sku"`
-	Version         int64  `json:"version"`
-	OK              bool   `json:"ok"`
-	Error           string `json:"error,omitempty"`
-	ChannelQuantity int64  `json:"channel_quantity"`
-}
-
-// ShipmentResult (inbox, type shipment.result) answers a TrackingMessage.
-type ShipmentResult struct {
-	Type        string `json:"type"`
-	ChannelUUID string `json:"channel_uuid"`
-	ShipmentID  string `json:"shipment_id"`
-	OK          bool   `json:"ok"`
-	Error       string `json:"error,omitempty"`
-}
-
-// ListingReport (inbox, type listing) tells multisell about a listing the channel has.
+// ListingReport (inbox, type listing) tells multisell about a listing the channel has;
+// pkg/wire has no type for it.
 type ListingReport struct {
 	Type            string `json:"type"`
 	ChannelUUID     string `json:"channel_uuid"`
@@ -113,7 +47,8 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`)
 // gzipBase64 starts a body made by multisell's internal queue codec (gzip in base64).
 const gzipBase64 = "H4sI"
 
-// decode reads an outbox message body into a *QuantityMessage or a *TrackingMessage.
+// decode reads an outbox message body into a *wire.QuantityMessage or a
+// *wire.TrackingMessage.
 // attrAccount is the message's account_id attribute, used when the body has none. An error
 // means the message cannot be applied at all (the sim drops it).
 func decode(body, attrAccount string) (any, error) {
@@ -134,10 +69,10 @@ func decode(body, attrAccount string) (any, error) {
 		required []string
 	)
 	switch typ {
-	case TypeListingQuantity:
-		msg, required = &QuantityMessage{}, []string{"channel_uuid", "channel_sku", "quantity", "version"}
-	case TypeShipmentTracking:
-		msg, required = &TrackingMessage{}, []string{"channel_uuid", "shipment_id"}
+	case wire.TypeListingQuantity:
+		msg, required = &wire.QuantityMessage{}, []string{"channel_uuid", "channel_sku", "quantity", "version"}
+	case wire.TypeShipmentTracking:
+		msg, required = &wire.TrackingMessage{}, []string{"channel_uuid", "shipment_id"}
 	default:
 		return nil, fmt.Errorf("unknown type %q", typ)
 	}
@@ -151,12 +86,12 @@ func decode(body, attrAccount string) (any, error) {
 	}
 	var account, channel *string
 	switch m := msg.(type) {
-	case *QuantityMessage:
+	case *wire.QuantityMessage:
 		account, channel = &m.AccountID, &m.ChannelUUID
 		if m.ChannelSKU == "" {
 			return nil, fmt.Errorf("%s: empty channel_sku", typ)
 		}
-	case *TrackingMessage:
+	case *wire.TrackingMessage:
 		account, channel = &m.AccountID, &m.ChannelUUID
 		if m.ShipmentID == "" {
 			return nil, fmt.Errorf("%s: empty shipment_id", typ)

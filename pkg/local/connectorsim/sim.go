@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Sim is a stand-in channel connector: it answers every message of the channel outbox with
@@ -177,18 +179,18 @@ func (s *Sim) handle(ctx context.Context, m sqstypes.Message) error {
 		answer  any
 	)
 	switch msg := msg.(type) {
-	case *QuantityMessage:
+	case *wire.QuantityMessage:
 		account = msg.AccountID
 		res := s.applyQuantity(msg)
 		answer = res
-		log.Info("connector sim: "+TypeListingQuantity, "account_id", account, "channel_uuid", msg.ChannelUUID,
+		log.Info("connector sim: "+wire.TypeListingQuantity, "account_id", account, "channel_uuid", msg.ChannelUUID,
 			"channel_sku", msg.ChannelSKU, "version", msg.Version, "quantity", msg.Quantity,
-			"ok", res.OK, "error", res.Error, "channel_quantity", res.ChannelQuantity)
-	case *TrackingMessage:
+			"ok", res.OK, "error", res.Error, "channel_quantity", *res.ChannelQuantity)
+	case *wire.TrackingMessage:
 		account = msg.AccountID
 		res := s.applyTracking(msg)
 		answer = res
-		log.Info("connector sim: "+TypeShipmentTracking, "account_id", account, "channel_uuid", msg.ChannelUUID,
+		log.Info("connector sim: "+wire.TypeShipmentTracking, "account_id", account, "channel_uuid", msg.ChannelUUID,
 			"shipment_id", msg.ShipmentID, "display_ref", msg.DisplayRef, "tracking_number", msg.TrackingNumber,
 			"ok", res.OK, "error", res.Error)
 	}
@@ -200,19 +202,20 @@ func (s *Sim) handle(ctx context.Context, m sqstypes.Message) error {
 
 // applyQuantity loads the channel, applies the message and saves the channel when it
 // changed. A state file it cannot read or write fails the update.
-func (s *Sim) applyQuantity(m *QuantityMessage) ListingResult {
+func (s *Sim) applyQuantity(m *wire.QuantityMessage) wire.ListingResult {
 	ch, err := LoadChannel(s.Dir, m.AccountID, m.ChannelUUID)
 	if err != nil {
 		s.logger().Error("connector sim: state", "error", err.Error())
-		return ListingResult{Type: TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU,
-			Version: m.Version, Error: "connector sim: " + err.Error()}
+		// Every listing.result of the sim has channel_quantity (docs/local-stack.md): 0 here.
+		return wire.ListingResult{Type: wire.TypeListingResult, ChannelUUID: m.ChannelUUID, ChannelSKU: m.ChannelSKU,
+			Version: m.Version, Error: "connector sim: " + err.Error(), ChannelQuantity: new(int64(0))}
 	}
 	before := ch.Listings[m.ChannelSKU].Quantity
 	res, changed := ch.applyQuantity(m, s.failFor(m.AccountID), time.Now())
 	if changed {
 		if err := ch.save(s.Dir); err != nil {
 			s.logger().Error("connector sim: state", "error", err.Error())
-			res.OK, res.Error, res.ChannelQuantity = false, "connector sim: "+err.Error(), before
+			res.OK, res.Error, res.ChannelQuantity = false, "connector sim: "+err.Error(), &before
 		}
 	}
 	return res
@@ -220,7 +223,7 @@ func (s *Sim) applyQuantity(m *QuantityMessage) ListingResult {
 
 // applyTracking loads the channel, posts the tracking and saves the channel when it
 // changed. A state file it cannot read or write fails the post.
-func (s *Sim) applyTracking(m *TrackingMessage) ShipmentResult {
+func (s *Sim) applyTracking(m *wire.TrackingMessage) wire.ShipmentResult {
 	ch, err := LoadChannel(s.Dir, m.AccountID, m.ChannelUUID)
 	if err == nil {
 		res, changed := ch.applyTracking(m, s.failFor(m.AccountID), time.Now())
@@ -232,7 +235,7 @@ func (s *Sim) applyTracking(m *TrackingMessage) ShipmentResult {
 		}
 	}
 	s.logger().Error("connector sim: state", "error", err.Error())
-	return ShipmentResult{Type: TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID,
+	return wire.ShipmentResult{Type: wire.TypeShipmentResult, ChannelUUID: m.ChannelUUID, ShipmentID: m.ShipmentID,
 		Error: "connector sim: " + err.Error()}
 }
 
@@ -331,7 +334,7 @@ func (s *Sim) report(ctx context.Context) (int, error) {
 			slices.Sort(skus)
 			for _, sku := range skus {
 				l := ch.Listings[sku]
-				r := ListingReport{Type: TypeListing, ChannelUUID: uuid, ChannelSKU: sku, ListingRef: l.ListingRef, ChannelQuantity: l.Quantity}
+				r := ListingReport{Type: wire.TypeListing, ChannelUUID: uuid, ChannelSKU: sku, ListingRef: l.ListingRef, ChannelQuantity: l.Quantity}
 				if err := s.send(ctx, a.Name(), r, nonce); err != nil {
 					return n, err
 				}

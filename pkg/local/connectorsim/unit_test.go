@@ -8,32 +8,34 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, body, attr string
-		want             any    // *QuantityMessage or *TrackingMessage
+		want             any    // *wire.QuantityMessage or *wire.TrackingMessage
 		err              string // part of the error, when it fails
 	}{
 		{
 			name: "quantity",
 			body: `{"type":"listing.quantity","account_id":"acct_1","channel_uuid":"ch-1","channel_type":"eBay","channel_sku":"E-1","listing_ref":"L1","sku":"WIDGET","quantity":5,"version":3,"at":"2026-01-02T03:04:05Z"}`,
-			want: &QuantityMessage{Type: TypeListingQuantity, AccountID: "acct_1", ChannelUUID: "ch-1", ChannelType: "eBay", ChannelSKU: "E-1",
-				ListingRef: "L1", SKU: "WIDGET", Quantity: 5, Version: 3, At: "2026-01-02T03:04:05Z"},
+			want: &wire.QuantityMessage{Header: wire.Header{Type: wire.TypeListingQuantity, AccountID: "acct_1", ChannelUUID: "ch-1", ChannelType: "eBay"},
+				ChannelSKU: "E-1", ListingRef: new("L1"), SKU: new("WIDGET"), Quantity: 5, Version: 3, At: "2026-01-02T03:04:05Z"},
 		},
 		{
 			name: "quantity zero, version zero, account from the attribute, unknown fields ignored",
 			body: ` {"type":"listing.quantity","channel_uuid":"ch-1","channel_sku":"E 1/é","quantity":0,"version":0,"extra":[1]} `, attr: "acct_2",
-			want: &QuantityMessage{Type: TypeListingQuantity, AccountID: "acct_2", ChannelUUID: "ch-1", ChannelSKU: "E 1/é"},
+			want: &wire.QuantityMessage{Header: wire.Header{Type: wire.TypeListingQuantity, AccountID: "acct_2", ChannelUUID: "ch-1"}, ChannelSKU: "E 1/é"},
 		},
 		{
 			name: "tracking",
 			body: `{"type":"shipment.tracking","account_id":"acct_1","channel_uuid":"ch-1","display_ref":"111-1","shipment_id":"s1","carrier_name":"UPS","carrier_name_given":"ups","tracking_number":"1Z","tracking_url":null,"shipping_method":"Ground","items":[{"order_item_ref":"1","sku":"A","quantity":2}],"shipped_at":"2026-01-02"}`,
-			want: &TrackingMessage{Type: TypeShipmentTracking, AccountID: "acct_1", ChannelUUID: "ch-1", DisplayRef: "111-1", ShipmentID: "s1",
-				CarrierName: "UPS", CarrierNameGiven: "ups", TrackingNumber: "1Z", ShippingMethod: "Ground",
-				Items: []TrackingItem{{OrderItemRef: "1", SKU: "A", Quantity: 2}}, ShippedAt: "2026-01-02"},
+			want: &wire.TrackingMessage{Header: wire.Header{Type: wire.TypeShipmentTracking, AccountID: "acct_1", ChannelUUID: "ch-1"}, DisplayRef: "111-1", ShipmentID: "s1",
+				CarrierName: "UPS", CarrierNameGiven: "ups", TrackingNumber: "1Z", ShippingMethod: new("Ground"),
+				Items: []wire.TrackingItem{{OrderItemRef: "1", SKU: "A", Quantity: 2}}, ShippedAt: "2026-01-02"},
 		},
 		{name: "empty", body: ``, err: "not a JSON object"},
 		{name: "not JSON", body: `hello`, err: "not a JSON object"},
@@ -75,7 +77,7 @@ func TestEncodeIsASCIIJSON(t *testing.T) {
 	t.Parallel()
 	for _, sku := range []string{"plain", "café", "日本-1", "emoji-😀", `quote"and\back`, "<tag>&"} {
 		t.Run(sku, func(t *testing.T) {
-			want := ListingResult{Type: TypeListingResult, ChannelUUID: "c", ChannelSKU: sku, Version: 2, OK: true, ChannelQuantity: 3}
+			want := wire.ListingResult{Type: wire.TypeListingResult, ChannelUUID: "c", ChannelSKU: sku, Version: 2, OK: true, ChannelQuantity: new(int64(3))}
 			body, err := encode(want)
 			if err != nil {
 				t.Fatal(err)
@@ -85,8 +87,8 @@ func TestEncodeIsASCIIJSON(t *testing.T) {
 					t.Fatalf("body %q has %q", body, r)
 				}
 			}
-			var got ListingResult
-			if err := json.Unmarshal([]byte(body), &got); err != nil || got != want {
+			var got wire.ListingResult
+			if err := json.Unmarshal([]byte(body), &got); err != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("round trip of %q: got %+v, %v", body, got, err)
 			}
 			if strings.Contains(body, `"error"`) {
@@ -116,41 +118,41 @@ func TestApplyQuantity(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		listing     *Listing // on the channel before
-		msg         QuantityMessage
+		msg         wire.QuantityMessage
 		fail        func() bool
-		want        ListingResult
+		want        wire.ListingResult
 		wantListing *Listing // after; nil: unchanged
 		wantDraw    bool     // whether the fail function is asked
 	}{
 		{
-			name: "new listing", msg: QuantityMessage{ChannelSKU: "S", ListingRef: "L9", Quantity: 7, Version: 1, ChannelType: "eBay"}, fail: never,
-			want:        ListingResult{Version: 1, OK: true, ChannelQuantity: 7},
+			name: "new listing", msg: wire.QuantityMessage{Header: wire.Header{ChannelType: "eBay"}, ChannelSKU: "S", ListingRef: new("L9"), Quantity: 7, Version: 1}, fail: never,
+			want:        wire.ListingResult{Version: 1, OK: true, ChannelQuantity: new(int64(7))},
 			wantListing: &Listing{ListingRef: "L9", Quantity: 7, Version: 1, UpdatedAt: now}, wantDraw: true,
 		},
 		{
-			name: "newer version", listing: &have, msg: QuantityMessage{ChannelSKU: "S", Quantity: 0, Version: 6}, fail: never,
-			want:        ListingResult{Version: 6, OK: true, ChannelQuantity: 0},
+			name: "newer version", listing: &have, msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: 0, Version: 6}, fail: never,
+			want:        wire.ListingResult{Version: 6, OK: true, ChannelQuantity: new(int64(0))},
 			wantListing: &Listing{ListingRef: "L1", Quantity: 0, Version: 6, UpdatedAt: now}, wantDraw: true,
 		},
 		{
-			name: "same version again", listing: &have, msg: QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 5}, fail: always,
-			want: ListingResult{Version: 5, OK: true, ChannelQuantity: 4},
+			name: "same version again", listing: &have, msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 5}, fail: always,
+			want: wire.ListingResult{Version: 5, OK: true, ChannelQuantity: new(int64(4))},
 		},
 		{
-			name: "older version", listing: &have, msg: QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 2}, fail: always,
-			want: ListingResult{Version: 2, OK: true, ChannelQuantity: 4},
+			name: "older version", listing: &have, msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 2}, fail: always,
+			want: wire.ListingResult{Version: 2, OK: true, ChannelQuantity: new(int64(4))},
 		},
 		{
-			name: "refused", listing: &have, msg: QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 6}, fail: always,
-			want: ListingResult{Version: 6, Error: SimulatedError, ChannelQuantity: 4}, wantDraw: true,
+			name: "refused", listing: &have, msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 6}, fail: always,
+			want: wire.ListingResult{Version: 6, Error: SimulatedError, ChannelQuantity: new(int64(4))}, wantDraw: true,
 		},
 		{
-			name: "refused, new listing", msg: QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 1}, fail: always,
-			want: ListingResult{Version: 1, Error: SimulatedError, ChannelQuantity: 0}, wantDraw: true,
+			name: "refused, new listing", msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: 9, Version: 1}, fail: always,
+			want: wire.ListingResult{Version: 1, Error: SimulatedError, ChannelQuantity: new(int64(0))}, wantDraw: true,
 		},
 		{
-			name: "negative quantity", listing: &have, msg: QuantityMessage{ChannelSKU: "S", Quantity: -1, Version: 6}, fail: never,
-			want: ListingResult{Version: 6, Error: "quantity -1 is negative", ChannelQuantity: 4},
+			name: "negative quantity", listing: &have, msg: wire.QuantityMessage{ChannelSKU: "S", Quantity: -1, Version: 6}, fail: never,
+			want: wire.ListingResult{Version: 6, Error: "quantity -1 is negative", ChannelQuantity: new(int64(4))},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,8 +166,8 @@ func TestApplyQuantity(t *testing.T) {
 			msg.ChannelUUID = "c"
 			got, changed := ch.applyQuantity(&msg, func() bool { drew = true; return tc.fail() }, now)
 			want := tc.want
-			want.Type, want.ChannelUUID, want.ChannelSKU = TypeListingResult, "c", "S"
-			if got != want {
+			want.Type, want.ChannelUUID, want.ChannelSKU = wire.TypeListingResult, "c", "S"
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("result:\n got %+v\nwant %+v", got, want)
 			}
 			if drew != tc.wantDraw {
@@ -188,8 +190,8 @@ func TestApplyQuantity(t *testing.T) {
 func TestApplyTracking(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	msg := TrackingMessage{ChannelUUID: "c", ShipmentID: "s1", DisplayRef: "111", CarrierName: "UPS", TrackingNumber: "1Z",
-		Items: []TrackingItem{{OrderItemRef: "1", SKU: "A", Quantity: 1}}, ShippedAt: "2026-01-01"}
+	msg := wire.TrackingMessage{Header: wire.Header{ChannelUUID: "c"}, ShipmentID: "s1", DisplayRef: "111", CarrierName: "UPS", TrackingNumber: "1Z",
+		Items: []wire.TrackingItem{{OrderItemRef: "1", SKU: "A", Quantity: 1}}, ShippedAt: "2026-01-01"}
 	posted := Shipment{DisplayRef: "111", CarrierName: "UPS", TrackingNumber: "1Z", Items: msg.Items, ShippedAt: "2026-01-01",
 		PostedAt: now.Add(-time.Hour)}
 	corrected := msg
@@ -197,7 +199,7 @@ func TestApplyTracking(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		have         *Shipment
-		msg          TrackingMessage
+		msg          wire.TrackingMessage
 		fail         func() bool
 		wantOK       bool
 		wantShipment *Shipment // after; nil: unchanged
@@ -208,8 +210,8 @@ func TestApplyTracking(t *testing.T) {
 		{name: "a correction", have: &posted, msg: corrected, fail: never, wantOK: true,
 			wantShipment: &Shipment{DisplayRef: "111", CarrierName: "UPS", TrackingNumber: "1Z-fixed", Items: msg.Items, ShippedAt: "2026-01-01", PostedAt: now}},
 		{name: "refused", msg: msg, fail: always},
-		{name: "no items", msg: TrackingMessage{ChannelUUID: "c", ShipmentID: "s1"}, fail: never, wantOK: true,
-			wantShipment: &Shipment{Items: []TrackingItem{}, PostedAt: now}},
+		{name: "no items", msg: wire.TrackingMessage{Header: wire.Header{ChannelUUID: "c"}, ShipmentID: "s1"}, fail: never, wantOK: true,
+			wantShipment: &Shipment{Items: []wire.TrackingItem{}, PostedAt: now}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ch := &Channel{AccountID: "a", ChannelUUID: "c", Listings: map[string]Listing{}, Shipments: map[string]Shipment{}}
@@ -218,7 +220,7 @@ func TestApplyTracking(t *testing.T) {
 			}
 			before, had := ch.Shipments["s1"]
 			got, changed := ch.applyTracking(&tc.msg, tc.fail, now)
-			want := ShipmentResult{Type: TypeShipmentResult, ChannelUUID: "c", ShipmentID: "s1", OK: tc.wantOK}
+			want := wire.ShipmentResult{Type: wire.TypeShipmentResult, ChannelUUID: "c", ShipmentID: "s1", OK: tc.wantOK}
 			if !tc.wantOK {
 				want.Error = SimulatedError
 			}
@@ -247,7 +249,7 @@ func TestChannelFile(t *testing.T) {
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	ch.Listings["S"] = Listing{ListingRef: "L", Quantity: 3, Version: 2, UpdatedAt: at}
-	ch.Shipments["s1"] = Shipment{TrackingNumber: "1Z", Items: []TrackingItem{}, PostedAt: at}
+	ch.Shipments["s1"] = Shipment{TrackingNumber: "1Z", Items: []wire.TrackingItem{}, PostedAt: at}
 	for range 2 { // a second save replaces the file
 		if err := ch.save(dir); err != nil {
 			t.Fatal(err)
