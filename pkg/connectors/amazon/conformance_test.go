@@ -8,8 +8,8 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestConformance runs the connector conformance suite on the Amazon sandbox (pages of 10

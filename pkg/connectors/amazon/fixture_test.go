@@ -9,11 +9,11 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/webhookhttp"
 	"github.com/multisell/multisell/pkg/wire"
 )

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestConformance runs the connector conformance suite on the eBay sandbox.

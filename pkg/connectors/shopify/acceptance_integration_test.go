@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestPollOrders: 300 orders import in 2 pages, once each; a cancellation and a refund made

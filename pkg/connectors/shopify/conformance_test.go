@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestConformance runs the connector conformance suite on the Shopify sandbox.

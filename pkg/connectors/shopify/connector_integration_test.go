@@ -14,11 +14,11 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 
 	"github.com/multisell/multisell/pkg/connectors"
-	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
