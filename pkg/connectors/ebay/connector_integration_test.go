@@ -217,8 +217,9 @@ func TestRevisionLimit(t *testing.T) {
 }
 
 // TestTracking: a shipment posts one shipping fulfillment with its lines (eBay line item
-// ids), quantities, eBay's carrier code and the shipped date; a shipment eBay refuses (the
-// lines shipped already) is answered failed with eBay's message.
+// ids), quantities, eBay's carrier code and the shipped date; the same shipment again is ok
+// (its tracking is on the lines already); another eBay refuses (the lines shipped already)
+// is answered failed with eBay's message.
 func TestTracking(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -244,6 +245,12 @@ func TestTracking(t *testing.T) {
 	}
 	if r := f.inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true {
 		t.Errorf("results %v, want one ok", r)
+	}
+	rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S1", "Royal Mail",
+		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 2},
+		map[string]any{"order_item_ref": "12-00001-00001-2", "sku": "SKU-B", "quantity": 1})})
+	if r := f.inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true || len(f.sb.Fulfillments(seller, o.OrderID)) != 1 {
+		t.Errorf("the same shipment again: results %v, want one ok and still one fulfillment", r)
 	}
 	rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S2", "USPS",
 		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 1})})

@@ -18,14 +18,62 @@ var rules = carriers.RulesFor("eBay")
 // PostTracking implements connectors.Connector: one createShippingFulfillment on the order
 // with the shipment's lines (their order_item_ref is eBay's lineItemId) and quantities, the
 // carrier code of the shipment's carrier under eBay's rules, the tracking number and the
-// shipped date.
+// shipped date. The push is idempotent: when eBay refuses it (the lines are shipped
+// already) or its answer is lost, getShippingFulfillments tells whether the order holds the
+// same tracking on the shipment's lines, and then it is done; otherwise eBay's failure stands.
 func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
 	in, err := fulfillment(t)
 	if err != nil {
 		return err
 	}
-	_, err = call(ctx, s, OpFulfillment, http.MethodPost, "/sell/fulfillment/v1/order/"+url.PathEscape(t.DisplayRef)+"/shipping_fulfillment", in)
-	return err
+	path := "/sell/fulfillment/v1/order/" + url.PathEscape(t.DisplayRef) + "/shipping_fulfillment"
+	_, err = call(ctx, s, OpFulfillment, http.MethodPost, path, in)
+	var ae *connectors.AuthError
+	if err == nil || errors.As(err, &ae) || ctx.Err() != nil {
+		return err
+	}
+	if done, lookErr := posted(ctx, s, path, in); lookErr != nil || !done {
+		return err
+	}
+	return nil
+}
+
+// posted reports whether the order's shipping fulfillments already hold the fulfillment's
+// tracking number (with its carrier, when eBay tells it) on each of its lines.
+func posted(ctx context.Context, s *connectors.Session, path string, in ShippingFulfillmentDetails) (bool, error) {
+	resp, err := call(ctx, s, OpFulfillment, http.MethodGet, path, nil)
+	if err != nil {
+		return false, err
+	}
+	var got ShippingFulfillmentPagedCollection
+	if err := connectors.DecodeAnswer("ebay", "getShippingFulfillments", resp.Body, &got); err != nil {
+		return false, err
+	}
+	return holds(got.Fulfillments, in), nil
+}
+
+// holds reports whether fulfillments with in's tracking number and carrier cover each of
+// in's lines.
+func holds(fulfillments []ShippingFulfillment, in ShippingFulfillmentDetails) bool {
+	if in.TrackingNumber == "" {
+		return false
+	}
+	covered := map[string]bool{}
+	for _, f := range fulfillments {
+		if f.ShipmentTrackingNumber != in.TrackingNumber ||
+			(f.ShippingCarrierCode != "" && !strings.EqualFold(f.ShippingCarrierCode, in.ShippingCarrierCode)) {
+			continue
+		}
+		for _, li := range f.LineItems {
+			covered[li.LineItemID] = true
+		}
+	}
+	for _, li := range in.LineItems {
+		if !covered[li.LineItemID] {
+			return false
+		}
+	}
+	return true
 }
 
 // fulfillment is the shipping fulfillment of a shipment.

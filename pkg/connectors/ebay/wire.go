@@ -147,6 +147,22 @@ type ShippingFulfillmentDetails struct {
 	TrackingNumber      string              `json:"trackingNumber"`
 }
 
+// ShippingFulfillmentPagedCollection is getShippingFulfillments' answer: an order's
+// shipping fulfillments.
+type ShippingFulfillmentPagedCollection struct {
+	Fulfillments []ShippingFulfillment `json:"fulfillments"`
+	Total        int                   `json:"total"`
+}
+
+// ShippingFulfillment is a shipping fulfillment of an order as getShippingFulfillments
+// answers it (its tracking number is shipmentTrackingNumber there).
+type ShippingFulfillment struct {
+	FulfillmentID          string              `json:"fulfillmentId"`
+	LineItems              []LineItemReference `json:"lineItems"`
+	ShipmentTrackingNumber string              `json:"shipmentTrackingNumber"`
+	ShippingCarrierCode    string              `json:"shippingCarrierCode"`
+}
+
 // LineItemReference is a line and the quantity a fulfillment ships of it.
 type LineItemReference struct {
 	LineItemID string `json:"lineItemId"`

@@ -19,9 +19,6 @@ import (
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	connectorstest.Run(t, connectorstest.Harness{Connector: shopify.Connector, PageSize: shopify.OrdersPage,
-		Gaps: map[string]string{
-			connectorstest.CaseTracking: "a shipment posted again finds its fulfillment order closed and is refused: the connector does not treat it as done",
-		},
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
 			sb, err := sbx.New()
 			if err != nil {

@@ -9,16 +9,18 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 )
 
-// fulfillmentOrdersQuery finds an order by its name with its fulfillment orders' lines.
+// fulfillmentOrdersQuery finds an order by its name with its fulfillment orders' lines and
+// the tracking numbers of its fulfillments.
 const fulfillmentOrdersQuery = `query FulfillmentOrders($query: String!) {
   orders(first: 1, query: $query) {
     nodes { id name fulfillmentOrders(first: 10) { nodes { id status
-      lineItems(first: 100) { nodes { id remainingQuantity lineItem { id sku } } } } } }
+      lineItems(first: 100) { nodes { id remainingQuantity lineItem { id sku } } } } }
+      fulfillments(first: 10) { status trackingInfo(first: 5) { number } } }
   }
 }`
 
 // fulfillmentOrdersCost is fulfillmentOrdersQuery's requested cost.
-const fulfillmentOrdersCost = 2 + 1 + 2 + 10 + 2 + 100 + 5
+const fulfillmentOrdersCost = 2 + 1 + 2 + 10 + 2 + 100 + 5 + 2 + 10 + 2 + 5
 
 // fulfillMutation creates one fulfillment with its tracking.
 const fulfillMutation = `mutation Fulfill($fulfillment: FulfillmentInput!) {
@@ -36,6 +38,7 @@ type fulfillmentOrdersAnswer struct {
 			FulfillmentOrders struct {
 				Nodes []fulfillmentOrder `json:"nodes"`
 			} `json:"fulfillmentOrders"`
+			Fulfillments []orderFulfillment `json:"fulfillments"`
 		} `json:"nodes"`
 	} `json:"orders"`
 }
@@ -52,6 +55,15 @@ type fulfillmentOrder struct {
 	} `json:"lineItems"`
 }
 
+// orderFulfillment is a fulfillment of an order: its status and tracking numbers.
+type orderFulfillment struct {
+	Status       string
+	TrackingInfo []struct{ Number string } `json:"trackingInfo"`
+}
+
+// open reports whether the fulfillment order takes fulfillments (open or in progress).
+func (fo fulfillmentOrder) open() bool { return fo.Status == "OPEN" || fo.Status == "IN_PROGRESS" }
+
 // fulfillAnswer is fulfillMutation's data.
 type fulfillAnswer struct {
 	Create *struct {
@@ -64,7 +76,9 @@ type fulfillAnswer struct {
 // and its fulfillment orders in one query, then one fulfillmentCreate of the shipment's
 // lines (an item's order item ref is its line item id) on the fulfillment orders that hold
 // them, open ones first, with the tracking number, URL and company. Shopify's userErrors
-// are the failure.
+// are the failure. The push is idempotent: when the order holds a fulfillment with the
+// tracking number already and nothing of the shipment's lines is left open, the shipment
+// was posted (a retry, a redelivery) and it is done.
 func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
 	var a fulfillmentOrdersAnswer
 	q := `name:"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.DisplayRef) + `"`
@@ -74,9 +88,13 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 	if len(a.Orders.Nodes) == 0 || a.Orders.Nodes[0].Name != t.DisplayRef {
 		return fmt.Errorf("shopify: no order of the shop is named %q", t.DisplayRef)
 	}
-	groups, err := lineItemsByFulfillmentOrder(a.Orders.Nodes[0].FulfillmentOrders.Nodes, t.Items)
+	o := a.Orders.Nodes[0]
+	groups, err := lineItemsByFulfillmentOrder(o.FulfillmentOrders.Nodes, t.Items)
 	if err != nil {
 		return fmt.Errorf("shopify: order %s: %w", t.DisplayRef, err)
+	}
+	if tracked(o.Fulfillments, t.TrackingNumber) && !leftOpen(o.FulfillmentOrders.Nodes, t.Items) {
+		return nil
 	}
 	company := t.CarrierName
 	if company == "Other" && t.CarrierNameGiven != "" {
@@ -106,6 +124,39 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 	return nil
 }
 
+// tracked reports whether a fulfillment that stands (not cancelled nor failed) has the
+// tracking number.
+func tracked(fs []orderFulfillment, number string) bool {
+	for _, f := range fs {
+		if number == "" || f.Status == "CANCELLED" || f.Status == "ERROR" || f.Status == "FAILURE" {
+			continue
+		}
+		for _, ti := range f.TrackingInfo {
+			if ti.Number == number {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leftOpen reports whether an open fulfillment order has some of the items' line items left
+// to ship.
+func leftOpen(fos []fulfillmentOrder, items []connectors.TrackingItem) bool {
+	refs := map[string]bool{}
+	for _, it := range items {
+		refs[it.OrderItemRef] = true
+	}
+	for _, fo := range fos {
+		for _, l := range fo.LineItems.Nodes {
+			if fo.open() && refs[l.LineItem.ID] && l.RemainingQuantity > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // lineItemsByFulfillmentOrder spreads the shipped items over the fulfillment order lines
 // of their line items: open fulfillment orders' remaining quantities first; what they do not
 // hold goes on the first line of the item, for Shopify to judge (its userErrors say why not).
@@ -129,7 +180,7 @@ func lineItemsByFulfillmentOrder(fos []fulfillmentOrder, items []connectors.Trac
 				if first == (key{}) {
 					first = key{fo.ID, l.ID}
 				}
-				if open := fo.Status == "OPEN" || fo.Status == "IN_PROGRESS"; open && left > 0 && l.RemainingQuantity > 0 {
+				if fo.open() && left > 0 && l.RemainingQuantity > 0 {
 					q := min(left, l.RemainingQuantity)
 					add(key{fo.ID, l.ID}, q)
 					left -= q

@@ -143,6 +143,24 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	sandbox.WriteJSON(w, http.StatusCreated, struct{}{})
 }
 
+// fulfillments answers the shipping fulfillments of an order, their ids the ones
+// createShippingFulfillment's Location gave.
+func (s *Sandbox) fulfillments(w http.ResponseWriter, r *http.Request, sl *Seller) {
+	o := sl.Orders[r.PathValue("orderId")]
+	if o == nil {
+		writeError(w, http.StatusBadRequest, 32100, "API_FULFILLMENT", "REQUEST", "Invalid order ID: "+r.PathValue("orderId"))
+		return
+	}
+	out := ShippingFulfillmentPagedCollection{Fulfillments: []ShippingFulfillment{}}
+	for i, f := range sl.Fulfillments[o.OrderID] {
+		out.Fulfillments = append(out.Fulfillments, ShippingFulfillment{FulfillmentID: strconv.Itoa(i + 1),
+			LineItems: f.LineItems, ShipmentTrackingNumber: f.TrackingNumber, ShippedDate: f.ShippedDate,
+			ShippingCarrierCode: f.ShippingCarrierCode})
+	}
+	out.Total = len(out.Fulfillments)
+	sandbox.WriteJSON(w, http.StatusOK, out)
+}
+
 // shippedLocked is what the fulfillments of an order shipped, by line.
 func (s *Sandbox) shippedLocked(sl *Seller, order string) map[string]int64 {
 	out := map[string]int64{}

@@ -1,8 +1,9 @@
 // Package ebay is the local stack's eBay sandbox: a stateful fake, on the sandbox.Server
 // framework, of the operations the eBay connector calls, in eBay's wire format: the OAuth
 // token endpoint (refresh-token grant, Basic client auth), getOrders (lastmodifieddate
-// filter, offset paging), createShippingFulfillment and bulkUpdatePriceQuantity (per-SKU
-// answers, the daily revision limit per listing), with eBay's error bodies. A seller has
+// filter, offset paging), createShippingFulfillment, getShippingFulfillments and
+// bulkUpdatePriceQuantity (per-SKU answers, the daily revision limit per listing), with
+// eBay's error bodies. A seller has
 // listings (SKU -> quantity) and orders of its own; tests and the CLI add and change them
 // (admin.go). docs/connectors.md ("eBay") describes it.
 package ebay
@@ -20,6 +21,7 @@ const (
 	OpToken        = "token"
 	OpGetOrders    = "getOrders"
 	OpFulfill      = "createShippingFulfillment"
+	OpFulfillments = "getShippingFulfillments"
 	OpBulkQuantity = "bulkUpdatePriceQuantity"
 )
 
@@ -73,6 +75,7 @@ func newSandbox() *Sandbox {
 		}}))
 	s.Handle("GET "+ordersPath, OpGetOrders, s.authed(s.getOrders))
 	s.Handle("POST "+fulfillPath, OpFulfill, s.authed(s.fulfill))
+	s.Handle("GET "+fulfillPath, OpFulfillments, s.authed(s.fulfillments))
 	s.Handle("POST "+bulkPath, OpBulkQuantity, s.authed(s.bulk))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	return s

@@ -128,6 +128,22 @@ type ShippingFulfillmentDetails struct {
 	TrackingNumber      string              `json:"trackingNumber"`
 }
 
+// ShippingFulfillmentPagedCollection is getShippingFulfillments' answer.
+type ShippingFulfillmentPagedCollection struct {
+	Fulfillments []ShippingFulfillment `json:"fulfillments"`
+	Total        int                   `json:"total"`
+}
+
+// ShippingFulfillment is a shipping fulfillment of an order as getShippingFulfillments
+// answers it (its tracking number is shipmentTrackingNumber there).
+type ShippingFulfillment struct {
+	FulfillmentID          string              `json:"fulfillmentId"`
+	LineItems              []LineItemReference `json:"lineItems"`
+	ShipmentTrackingNumber string              `json:"shipmentTrackingNumber,omitempty"`
+	ShippedDate            string              `json:"shippedDate,omitempty"`
+	ShippingCarrierCode    string              `json:"shippingCarrierCode,omitempty"`
+}
+
 // LineItemReference is a line and the quantity a fulfillment ships of it (LineItemReference).
 type LineItemReference struct {
 	LineItemID string `json:"lineItemId"`

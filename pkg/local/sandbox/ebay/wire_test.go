@@ -44,6 +44,8 @@ func TestWireMatchesModels(t *testing.T) {
 		{LineItem{}, "fulfillment", "LineItem"},
 		{ShippingFulfillmentDetails{}, "fulfillment", "ShippingFulfillmentDetails"},
 		{LineItemReference{}, "fulfillment", "LineItemReference"},
+		{ShippingFulfillmentPagedCollection{}, "fulfillment", "ShippingFulfillmentPagedCollection"},
+		{ShippingFulfillment{}, "fulfillment", "ShippingFulfillment"},
 		{Error{}, "fulfillment", "Error"},
 		{BulkPriceQuantity{}, "inventory", "BulkPriceQuantity"},
 		{PriceQuantity{}, "inventory", "PriceQuantity"},

@@ -170,6 +170,12 @@ func (sh *shopState) order(o *Order) map[string]any {
 			total += fl.Total
 		}
 	}
+	var fs []any
+	for _, f := range sh.Fulfills {
+		if f.Order == o.ID {
+			fs = append(fs, fulfillment(f))
+		}
+	}
 	fulfilment := "UNFULFILLED"
 	switch {
 	case total > 0 && remaining == 0:
@@ -197,6 +203,7 @@ func (sh *shopState) order(o *Order) map[string]any {
 		"shippingLine":      map[string]any{"__typename": "ShippingLine", "title": "Standard", "code": "STANDARD", "carrierIdentifier": nil},
 		"lineItems":         resolver(func(args map[string]any) any { return connection(lines, args) }),
 		"fulfillmentOrders": resolver(func(args map[string]any) any { return connection(fos, args) }),
+		"fulfillments":      resolver(func(args map[string]any) any { return truncate(fs, args) }),
 	}
 }
 
@@ -461,9 +468,28 @@ func (sh *shopState) fulfill(args map[string]any) map[string]any {
 	}
 	order.UpdatedAt = time.Now()
 	sh.Fulfills = append(sh.Fulfills, f)
-	info := []any{map[string]any{"__typename": "FulfillmentTrackingInfo", "number": f.Number, "url": tr["url"], "company": tr["company"]}}
-	return map[string]any{"fulfillment": map[string]any{"__typename": "Fulfillment", "id": f.ID, "status": "SUCCESS",
-		"trackingInfo": resolver(func(map[string]any) any { return info })}, "userErrors": []any{}}
+	return map[string]any{"fulfillment": fulfillment(f), "userErrors": []any{}}
+}
+
+// fulfillment is a fulfillment as the API shows it, its tracking as trackingInfo.
+func fulfillment(f Fulfillment) map[string]any {
+	orNil := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	info := []any{map[string]any{"__typename": "FulfillmentTrackingInfo", "number": f.Number, "url": orNil(f.URL), "company": orNil(f.Company)}}
+	return map[string]any{"__typename": "Fulfillment", "id": f.ID, "status": "SUCCESS",
+		"trackingInfo": resolver(func(args map[string]any) any { return truncate(info, args) })}
+}
+
+// truncate is a list field's items, at most the first argument's (a list, not a connection).
+func truncate(items []any, args map[string]any) []any {
+	if first, ok := num(args["first"]); ok && first >= 0 && int(first) < len(items) {
+		return items[:first]
+	}
+	return items
 }
 
 // findFulfillmentOrder is the fulfillment order id and its order (nil, nil without one).
