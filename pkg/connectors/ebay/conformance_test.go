@@ -17,7 +17,6 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	connectorstest.Run(t, connectorstest.Harness{Connector: ebay.Connector, PageSize: ebay.PageSize,
 		Gaps: map[string]string{
-			connectorstest.CaseBadOrder: "an order of a getOrders page the connector cannot read (no lineItems) fails the whole page, and so every poll after it",
 			connectorstest.CaseTracking: "a shipment posted again is refused by createShippingFulfillment (the line is shipped already): the connector does not treat it as done",
 		},
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
