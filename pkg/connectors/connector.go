@@ -67,9 +67,13 @@ type OrdersQuery struct {
 }
 
 // OrderPage is a page of orders and the token of the next page ("" after the last).
+// Refused holds a reason for each order of the page the connector could not turn into a
+// document and left out: the runtime records them as the poll's refused orders
+// (PollResult.Refused) and the poll goes on without them (docs/connectors.md).
 type OrderPage struct {
-	Orders []Order
-	Next   string
+	Orders  []Order
+	Next    string
+	Refused []string
 }
 
 // Order is one order as the channel last changed it.

@@ -13,9 +13,10 @@ import (
 // tick (docs/connectors.md).
 const MaxPollPages = 100
 
-// BadAnswer is a channel's answer the runtime refuses: a page token it answered before, or
-// an order document that names another channel. A poll that ends on one keeps its cursor;
-// the Service records it as the channel's last error and counts it (ChannelBadAnswer).
+// BadAnswer is a channel's answer the runtime refuses: a page token it answered before, an
+// order document that names another channel, or an order the connector could not map. A
+// poll that ends on one keeps its cursor; the Service records it as the channel's last error
+// and counts it (ChannelBadAnswer).
 type BadAnswer struct {
 	Channel, Reason string
 }
@@ -71,8 +72,9 @@ func bind(channel string, orders []Order) (kept []Order, refused []string) {
 	return kept, refused
 }
 
-// refusedOrders is the *BadAnswer of the orders bind refused.
+// refusedOrders is the *BadAnswer of the orders a poll refused: those bind refused and those
+// the connector could not map.
 func refusedOrders(s *Session, refused []string) *BadAnswer {
-	return &BadAnswer{Channel: s.Channel, Reason: fmt.Sprintf("%d orders refused, not of this channel: %s",
+	return &BadAnswer{Channel: s.Channel, Reason: fmt.Sprintf("%d orders refused: %s",
 		len(refused), s.Clean(strings.Join(refused, "; ")))}
 }

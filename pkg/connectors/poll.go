@@ -19,7 +19,8 @@ type PollResult struct {
 	// Cursor the channel's cursor after the poll.
 	Since, Cursor time.Time
 	// Refused, when not nil, are the orders the poll refused because their documents name
-	// another channel (bind): the poll went on without them.
+	// another channel (bind) or the connector could not map them (OrderPage.Refused): the
+	// poll went on without them.
 	Refused *BadAnswer
 }
 
@@ -27,7 +28,8 @@ type PollResult struct {
 // lease (another poll holding it makes this one Busy), reads the pages of orders from the
 // cursor (the first poll from Lookback ago; at most MaxPollPages, a page token answered
 // twice ending the poll as a *BadAnswer), sends each page's orders that name the channel to
-// the inbox (the others are refused, PollResult.Refused), and only
+// the inbox (the others, and those the connector could not map, are refused,
+// PollResult.Refused), and only
 // then stores the new cursor: the newest change seen minus the safety Overlap, never before
 // the old one. A poll that fails stores nothing, so the next starts from the same cursor; the
 // inbox's import is idempotent, so an order sent twice is imported once. An *AuthError
@@ -74,6 +76,7 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, cursor time.Time) (PollR
 		}
 		res.Pages++
 		orders, bad := bind(ch.UUID, page.Orders)
+		refused = append(refused, page.Refused...)
 		refused = append(refused, bad...)
 		docs := make([]json.RawMessage, 0, len(orders))
 		for _, o := range orders {

@@ -17,9 +17,6 @@ import (
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	connectorstest.Run(t, connectorstest.Harness{Connector: &amazon.Connector{PageSize: 10}, PageSize: 10,
-		Gaps: map[string]string{
-			connectorstest.CaseBadOrder: "an order of a getOrders page lacking a required field fails the whole page, and so every poll after it",
-		},
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
 			sb, err := amazonsb.New()
 			if err != nil {

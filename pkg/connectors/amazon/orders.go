@@ -1,6 +1,7 @@
 package amazon
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/redact"
 	"github.com/multisell/multisell/pkg/wire"
 )
 
@@ -59,6 +61,7 @@ type order struct {
 
 // orderItem is the part of Amazon's OrderItem the mapping reads.
 type orderItem struct {
+	ASIN            string `json:"ASIN"`
 	SellerSKU       string `json:"SellerSKU"`
 	OrderItemID     string `json:"OrderItemId"`
 	Title           string `json:"Title"`
@@ -88,8 +91,10 @@ type itemsPage struct {
 // fulfills itself (MFN) changed since q.Since, each with its lines (getOrderItems, which has
 // its own limit), oldest change first. When the limit of getOrderItems puts off the rest of
 // a page, the orders read so far are the page and the poll ends there (its cursor moves to
-// them; the next poll goes on from it). A malformed answer or an order that cannot be mapped
-// fails the page: none of it is imported, and the poll is retried from the same cursor.
+// them; the next poll goes on from it). A malformed answer fails the page: none of it is
+// imported, and the poll is retried from the same cursor. An order that cannot be mapped
+// (a required field missing) is left out and named in the page's Refused; the others are
+// imported.
 func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
 	cr := s.Credentials.(credentials)
 	v := url.Values{"MarketplaceIds": {cr.MarketplaceID}}
@@ -104,25 +109,33 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	if err != nil {
 		return connectors.OrderPage{}, err
 	}
-	orders, next, err := parseOrders(body)
+	orders, unmapped, next, err := parseOrders(body)
 	if err != nil {
 		slog.WarnContext(ctx, "amazon: bad getOrders answer", "account", s.Account, "channel", s.Channel, "error", s.Clean(err.Error()))
 		return connectors.OrderPage{}, err
 	}
 	out := connectors.OrderPage{Next: next}
+	refuse := func(err error) {
+		reason := s.Clean(err.Error())
+		slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "error", reason)
+		out.Refused = append(out.Refused, reason)
+	}
+	for _, err := range unmapped {
+		refuse(err)
+	}
 	for _, o := range orders {
 		items, err := orderItems(ctx, s, o.AmazonOrderID)
 		var th *connectors.Throttled
 		if errors.As(err, &th) && len(out.Orders) > 0 {
-			return connectors.OrderPage{Orders: out.Orders}, nil
+			return connectors.OrderPage{Orders: out.Orders, Refused: out.Refused}, nil
 		}
 		if err != nil {
 			return connectors.OrderPage{}, err
 		}
 		doc, err := document(s.Channel, o, items)
 		if err != nil {
-			slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "order", o.AmazonOrderID, "error", s.Clean(err.Error()))
-			return connectors.OrderPage{}, err
+			refuse(err)
+			continue
 		}
 		if doc == nil {
 			continue
@@ -133,28 +146,33 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 }
 
 // parseOrders reads a getOrders answer: its orders (each with its required fields), oldest
-// change first, and the next page's token.
-func parseOrders(body []byte) ([]order, string, error) {
+// change first; the reason of each order it left out (no AmazonOrderId, OrderStatus or
+// PurchaseDate, or an unreadable LastUpdateDate); and the next page's token.
+func parseOrders(body []byte) (orders []order, unmapped []error, next string, err error) {
 	var p ordersPage
 	if err := json.Unmarshal(body, &p); err != nil {
-		return nil, "", fmt.Errorf("amazon getOrders: malformed answer: %w", err)
+		return nil, nil, "", fmt.Errorf("amazon getOrders: malformed answer: %w", err)
 	}
 	if p.Payload == nil {
-		return nil, "", fmt.Errorf("amazon getOrders: the answer has no payload")
+		return nil, nil, "", fmt.Errorf("amazon getOrders: the answer has no payload")
 	}
-	for i := range p.Payload.Orders {
-		o := &p.Payload.Orders[i]
+	for i, o := range p.Payload.Orders {
 		if o.AmazonOrderID == "" || o.OrderStatus == "" || o.PurchaseDate == "" {
-			return nil, "", fmt.Errorf("amazon getOrders: order %d of the page lacks AmazonOrderId, OrderStatus or PurchaseDate", i+1)
+			unmapped = append(unmapped, fmt.Errorf("amazon getOrders: order %d of the page (%q) lacks AmazonOrderId, OrderStatus or PurchaseDate",
+				i+1, redact.Clip(o.AmazonOrderID, 40)))
+			continue
 		}
 		t, err := time.Parse(time.RFC3339, o.LastUpdateDate)
 		if err != nil {
-			return nil, "", fmt.Errorf("amazon getOrders: order %s: LastUpdateDate %q is not an ISO 8601 time", o.AmazonOrderID, o.LastUpdateDate)
+			unmapped = append(unmapped, fmt.Errorf("amazon getOrders: order %s: LastUpdateDate %q is not an ISO 8601 time",
+				redact.Clip(o.AmazonOrderID, 40), redact.Clip(o.LastUpdateDate, 40)))
+			continue
 		}
 		o.updated = t
+		orders = append(orders, o)
 	}
-	slices.SortStableFunc(p.Payload.Orders, func(a, b order) int { return a.updated.Compare(b.updated) })
-	return p.Payload.Orders, p.Payload.NextToken, nil
+	slices.SortStableFunc(orders, func(a, b order) int { return a.updated.Compare(b.updated) })
+	return orders, unmapped, p.Payload.NextToken, nil
 }
 
 // orderItems reads every page of an order's lines.
@@ -183,8 +201,8 @@ func orderItems(ctx context.Context, s *connectors.Session, id string) ([]orderI
 	}
 }
 
-// parseItems reads a getOrderItems answer: its lines, each with OrderItemId, SellerSKU and
-// QuantityOrdered, and the next page's token.
+// parseItems reads a getOrderItems answer: its lines (document checks their fields) and the
+// next page's token.
 func parseItems(body []byte) ([]orderItem, string, error) {
 	var p itemsPage
 	if err := json.Unmarshal(body, &p); err != nil {
@@ -192,14 +210,6 @@ func parseItems(body []byte) ([]orderItem, string, error) {
 	}
 	if p.Payload == nil {
 		return nil, "", fmt.Errorf("amazon getOrderItems: the answer has no payload")
-	}
-	for i, it := range p.Payload.OrderItems {
-		if it.OrderItemID == "" || it.QuantityOrdered == nil || *it.QuantityOrdered < 0 {
-			return nil, "", fmt.Errorf("amazon getOrderItems: line %d lacks OrderItemId or QuantityOrdered", i+1)
-		}
-		if it.SellerSKU == "" {
-			return nil, "", fmt.Errorf("amazon getOrderItems: line %s has no SellerSKU: no listing's SKU to map it to", it.OrderItemID)
-		}
 	}
 	return p.Payload.OrderItems, p.Payload.NextToken, nil
 }
@@ -209,7 +219,9 @@ func parseItems(body []byte) ([]orderItem, string, error) {
 // reserve stock, and the line status says Amazon does not let them ship yet); Canceled and
 // Unfulfillable orders are cancelled at their last change; each line's status is the
 // order's, or Shipped / PartiallyShipped from its QuantityShipped. Lines of no quantity
-// (cancelled before the order was) are left out.
+// (cancelled before the order was) are left out. A line's sku is its SellerSKU, else (an
+// optional field) its ASIN: no product has that SKU, so the line imports unassigned. A line
+// without OrderItemId, QuantityOrdered or both SKU and ASIN fails the order's document.
 func document(channel string, o order, items []orderItem) (json.RawMessage, error) {
 	doc := wire.OrderDocument{ChannelUUID: channel, DisplayRef: o.AmazonOrderID, OrderedAt: o.PurchaseDate,
 		Total: wire.Amount(o.OrderTotal.amount()), RequestedShippingService: o.ShipServiceLevel,
@@ -232,7 +244,14 @@ func document(channel string, o order, items []orderItem) (json.RawMessage, erro
 		doc.ShippingEmail = o.BuyerInfo.BuyerEmail
 	}
 	doc.Items = []wire.OrderItem{}
-	for _, it := range items {
+	for i, it := range items {
+		if it.OrderItemID == "" || it.QuantityOrdered == nil || *it.QuantityOrdered < 0 {
+			return nil, fmt.Errorf("amazon order %s: line %d lacks OrderItemId or QuantityOrdered", o.AmazonOrderID, i+1)
+		}
+		sku := cmp.Or(it.SellerSKU, it.ASIN)
+		if sku == "" {
+			return nil, fmt.Errorf("amazon order %s: line %s has neither SellerSKU nor ASIN", o.AmazonOrderID, redact.Clip(it.OrderItemID, 40))
+		}
 		if *it.QuantityOrdered == 0 {
 			continue
 		}
@@ -243,7 +262,7 @@ func document(channel string, o order, items []orderItem) (json.RawMessage, erro
 		case it.QuantityShipped > 0:
 			status = "PartiallyShipped"
 		}
-		doc.Items = append(doc.Items, wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: it.SellerSKU, Quantity: *it.QuantityOrdered,
+		doc.Items = append(doc.Items, wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: *it.QuantityOrdered,
 			Status: status, Title: it.Title, Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount())})
 	}
 	if len(doc.Items) == 0 && doc.CancelledAt != "" {

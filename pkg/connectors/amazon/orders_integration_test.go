@@ -9,6 +9,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
+	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 )
 
 // TestOrdersImport: a seller's 250 orders across 3 pages of getOrders import once each,
@@ -143,9 +144,8 @@ func TestPendingOrder(t *testing.T) {
 	}
 }
 
-// TestBadAnswers: malformed JSON, missing fields, 500s and an order line without a SKU fail
-// the poll (an error naming what was wrong), nothing of the page is sent, and the next poll
-// imports everything.
+// TestBadAnswers: malformed JSON, a missing payload and 500s fail the poll (an error naming
+// what was wrong), nothing of the page is sent, and the next poll imports everything.
 func TestBadAnswers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -155,13 +155,7 @@ func TestBadAnswers(t *testing.T) {
 	}{
 		{"malformed orders", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrders, `{"payload":{"Orders":[{`) }, "malformed answer"},
 		{"no payload", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrders, `{"errors":[]}`) }, "no payload"},
-		{"order without status", func(f *fixture) {
-			f.sb.BreakNext(amazon.OpGetOrders, `{"payload":{"Orders":[{"AmazonOrderId":"1","PurchaseDate":"2026-01-01T00:00:00Z","LastUpdateDate":"2026-01-01T00:00:00Z"}]}}`)
-		}, "lacks AmazonOrderId, OrderStatus"},
 		{"malformed items", func(f *fixture) { f.sb.BreakNext(amazon.OpGetOrderItems, `not json`) }, "malformed answer"},
-		{"line without SKU", func(f *fixture) {
-			f.sb.BreakNext(amazon.OpGetOrderItems, `{"payload":{"AmazonOrderId":"x","OrderItems":[{"ASIN":"B0","OrderItemId":"9","QuantityOrdered":1}]}}`)
-		}, "has no SellerSKU"},
 		{"500", func(f *fixture) { f.sb.FailNext(amazon.OpGetOrders, 1) }, "status 500: InternalFailure"},
 	}
 	for _, tt := range tests {
@@ -186,6 +180,56 @@ func TestBadAnswers(t *testing.T) {
 			}
 			if got := f.inbox.TakeOrders(); len(got) != 3 {
 				t.Errorf("the next poll sent %d orders, want 3", len(got))
+			}
+		})
+	}
+}
+
+// TestBadOrder: a bad order first on the page does not hold up the good one after it, which
+// is imported in the same poll. A line without SellerSKU (optional) imports with its ASIN as
+// sku (no product has it: the line is unassigned); an order lacking a required field is
+// left out and refused (PollResult.Refused, the channel's last error), and the poll succeeds.
+func TestBadOrder(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		place   func(f *fixture, id string, at time.Time)
+		sku     string // the bad order's line sku once imported, "" for not imported
+		refused bool
+	}{
+		{"line without SellerSKU", func(f *fixture, id string, at time.Time) { f.order(id, "Unshipped", at, "") }, "B000TEST", false},
+		{"order without PurchaseDate", func(f *fixture, id string, at time.Time) {
+			f.sb.PutOrder(sellerID, amazonsb.StoredOrder{Order: amazonsb.Order{AmazonOrderID: id, OrderStatus: "Unshipped",
+				LastUpdateDate: at.UTC().Format(time.RFC3339), FulfillmentChannel: "MFN"}})
+		}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, &amazon.Connector{}, fast)
+			bad, good := "115-0000001-0000001", "115-0000002-0000001"
+			tt.place(f, bad, time.Now().Add(-2*time.Minute))
+			f.order(good, "Unshipped", time.Now().Add(-time.Minute), "SKU-G")
+			res, err := f.runtime(0).Poll(ctx(t, time.Minute), f.ch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := f.inbox.TakeOrders()
+			if len(got[good]) != 1 {
+				t.Errorf("the good order after the bad one: sent %d times, want once", len(got[good]))
+			}
+			sku := ""
+			if docs := got[bad]; len(docs) == 1 {
+				sku, _ = docs[0]["items"].([]any)[0].(map[string]any)["sku"].(string)
+			}
+			if sku != tt.sku {
+				t.Errorf("the bad order's line sku: got %q, want %q", sku, tt.sku)
+			}
+			if gotRefused := res.Refused != nil && contains(res.Refused.Error(), bad); gotRefused != tt.refused {
+				t.Errorf("refused naming %s: got %v (%v), want %v", bad, gotRefused, res.Refused, tt.refused)
+			}
+			if res.Cursor.IsZero() {
+				t.Errorf("the poll kept no cursor")
 			}
 		})
 	}

@@ -16,9 +16,6 @@ import (
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	connectorstest.Run(t, connectorstest.Harness{Connector: ebay.Connector, PageSize: ebay.PageSize,
-		Gaps: map[string]string{
-			connectorstest.CaseBadOrder: "an order of a getOrders page the connector cannot read (no lineItems) fails the whole page, and so every poll after it",
-		},
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
 			sb, err := sbx.New()
 			if err != nil {

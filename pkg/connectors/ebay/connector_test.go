@@ -8,26 +8,34 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 )
 
-// TestParseOrdersBadAnswers: an answer that is not JSON, or holds an order that cannot be
-// mapped, is an error naming what is wrong, and no order of the page comes out.
+// TestParseOrdersBadAnswers: an answer that is not JSON is an error and no order of the page
+// comes out; an order that cannot be mapped is left out with a reason naming what is wrong,
+// and the others of the page come out.
 func TestParseOrdersBadAnswers(t *testing.T) {
 	t.Parallel()
 	good := `{"orderId":"1","creationDate":"2026-01-01T00:00:00.000Z","lastModifiedDate":"2026-01-01T00:00:00.000Z","lineItems":[{"lineItemId":"1-1","sku":"A","quantity":1}]}`
-	for _, tc := range []struct{ name, body, want string }{
-		{"not json", `<html>`, "unreadable answer"},
-		{"no order id", `{"total":2,"orders":[` + good + `,{"lineItems":[]}]}`, "no orderId"},
-		{"bad time", `{"total":1,"orders":[{"orderId":"2","creationDate":"x","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A","quantity":1}]}]}`, "creationDate"},
-		{"no sku", `{"total":1,"orders":[{"orderId":"3","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","quantity":1}]}]}`, "neither sku nor legacyItemId"},
-		{"no quantity", `{"total":1,"orders":[{"orderId":"4","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A"}]}]}`, "no lineItemId or quantity"},
+	for _, tc := range []struct {
+		name, body, want string
+		orders           int
+	}{
+		{"not json", `<html>`, "unreadable answer", 0},
+		{"no order id", `{"total":2,"orders":[{"lineItems":[]},` + good + `]}`, "no orderId", 1},
+		{"bad time", `{"total":1,"orders":[{"orderId":"2","creationDate":"x","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A","quantity":1}]},` + good + `]}`, "creationDate", 1},
+		{"no sku", `{"total":1,"orders":[{"orderId":"3","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","quantity":1}]}]}`, "neither sku nor legacyItemId", 0},
+		{"no quantity", `{"total":1,"orders":[{"orderId":"4","creationDate":"2026-01-01T00:00:00Z","lastModifiedDate":"2026-01-01T00:00:00Z","lineItems":[{"lineItemId":"a","sku":"A"}]}]}`, "no lineItemId or quantity", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			page, err := parseOrders("ch", 0, []byte(tc.body))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want an error with %q", err, tc.want)
+			got := strings.Join(page.Refused, "; ")
+			if err != nil {
+				got = err.Error()
 			}
-			if got := len(page.Orders); got != 0 {
-				t.Errorf("orders: got %d, want none", got)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want an error or a refused order saying %q", got, tc.want)
+			}
+			if got := len(page.Orders); got != tc.orders {
+				t.Errorf("orders: got %d, want %d", got, tc.orders)
 			}
 		})
 	}

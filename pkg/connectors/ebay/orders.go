@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -42,12 +43,18 @@ func (c *connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	if err != nil {
 		return connectors.OrderPage{}, err
 	}
-	return parseOrders(s.Channel, offset, resp.Body)
+	page, err := parseOrders(s.Channel, offset, resp.Body)
+	for i, reason := range page.Refused {
+		page.Refused[i] = s.Clean(reason)
+		slog.WarnContext(ctx, "ebay: order not imported", "account", s.Account, "channel", s.Channel, "error", page.Refused[i])
+	}
+	return page, err
 }
 
 // parseOrders reads a getOrders answer asked from offset into the channel's order documents.
-// Any order it cannot map fails the whole page: nothing of it is imported, and the poll is
-// tried again from the same cursor.
+// An unreadable answer fails the whole page: nothing of it is imported, and the poll is tried
+// again from the same cursor. An order it cannot map is left out, its reason in the page's
+// Refused; the others are imported.
 func parseOrders(channel string, offset int, body []byte) (connectors.OrderPage, error) {
 	var page OrderPage
 	if err := json.Unmarshal(body, &page); err != nil {
@@ -57,7 +64,8 @@ func parseOrders(channel string, offset int, body []byte) (connectors.OrderPage,
 	for i, o := range page.Orders {
 		doc, at, err := document(channel, o)
 		if err != nil {
-			return connectors.OrderPage{}, fmt.Errorf("ebay orders: order %d of the page (offset %d): %w", i, offset, err)
+			out.Refused = append(out.Refused, fmt.Sprintf("ebay orders: order %d of the page (offset %d): %v", i, offset, err))
+			continue
 		}
 		out.Orders = append(out.Orders, connectors.Order{Ref: o.OrderID, UpdatedAt: at, Document: doc})
 	}

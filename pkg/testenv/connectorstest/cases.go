@@ -15,7 +15,7 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 )
 
-// The conformance suite's cases, by name (Harness.Gaps names them).
+// The conformance suite's cases, by name.
 const (
 	CaseCredentials  = "credentials"
 	CaseRefusal      = "refused token disconnects"

@@ -32,9 +32,6 @@ type Harness struct {
 	// Start starts the marketplace's sandbox with one seller whose shop is the channel uuid
 	// (orders placed through sandbox.AdminOrdersPath are its) and has a listing.
 	Start func(t *testing.T, channel string) Sandbox
-	// Gaps are the cases the connector does not pass yet, with why: they are skipped with
-	// that reason (a list to empty, not to grow).
-	Gaps map[string]string
 }
 
 // Sandbox is a started sandbox of one seller, as the suite drives it.
@@ -72,9 +69,6 @@ func Run(t *testing.T, h Harness) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			if why, ok := h.Gaps[c.name]; ok {
-				t.Skip(why)
-			}
 			c.run(newCase(t, t, h, env, acct))
 		})
 	}
