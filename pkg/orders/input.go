@@ -38,12 +38,12 @@ var (
 		"billing_state_region", "billing_postal_code", "billing_country", "billing_country_code",
 		"billing_phone_number", "billing_contact_name", "billing_email", fieldBillCo,
 		"requested_shipping_service", "requested_shipping_provider", "requested_shipping_special",
-		"merchant_notes", "customer_notes",
+		"merchant_notes", "customer_notes", "currency",
 	}
 	orderNumbers = []string{"subtotal", "discount", "tax", "shipping_cost", "total"}
 	orderTimes   = []string{"paid_at", "cancelled_at", "ship_by_date", "deliver_by_date"}
-	itemText     = []string{"title", "status"}
-	itemNumbers  = []string{"unit_price", "price", "total", "tax"}
+	itemText     = []string{"title", "status", "carrier_name", "tracking_number"}
+	itemNumbers  = []string{"unit_price", "price", "total", "tax", "quantity_shipped", "quantity_cancelled"}
 	itemTimes    = []string{"cancelled_at"}
 )
 

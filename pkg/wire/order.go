@@ -21,6 +21,9 @@ type OrderDocument struct {
 	ShipByDate    string `json:"ship_by_date,omitempty"`
 	DeliverByDate string `json:"deliver_by_date,omitempty"`
 
+	// Currency is the ISO 4217 code of every amount of the order ("USD"); "" when the
+	// channel names none.
+	Currency     string `json:"currency,omitempty"`
 	Subtotal     Amount `json:"subtotal,omitempty"`
 	Discount     Amount `json:"discount,omitempty"`
 	Tax          Amount `json:"tax,omitempty"`
@@ -62,7 +65,11 @@ type OrderDocument struct {
 }
 
 // OrderItem is a line of an OrderDocument: order_item_ref is unique in the order, sku the
-// channel's SKU.
+// channel's SKU. QuantityShipped and QuantityCancelled are how much of the line the channel
+// itself says is shipped (by the seller's own tools, the marketplace's fulfillment or a
+// label bought there) and cancelled, each at most Quantity together; CarrierName and
+// TrackingNumber are the channel's shipment of the line when it gives them
+// (docs/orders.md, "Lines shipped or cancelled on the channel").
 type OrderItem struct {
 	OrderItemRef string `json:"order_item_ref"`
 	SKU          string `json:"sku"`
@@ -74,6 +81,11 @@ type OrderItem struct {
 	Total        Amount `json:"total,omitempty"`
 	Tax          Amount `json:"tax,omitempty"`
 	CancelledAt  string `json:"cancelled_at,omitempty"`
+
+	QuantityShipped   int64  `json:"quantity_shipped,omitempty"`
+	QuantityCancelled int64  `json:"quantity_cancelled,omitempty"`
+	CarrierName       string `json:"carrier_name,omitempty"`
+	TrackingNumber    string `json:"tracking_number,omitempty"`
 }
 
 // Amount is a money amount in decimal notation ("12.50", as the channels write them), sent

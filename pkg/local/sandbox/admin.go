@@ -25,12 +25,36 @@ const AdminOrdersPath = "/sandbox/orders"
 const maxOrderQuantity = 1_000_000
 
 // OrderRequest asks the sandbox for a new order on the shop of the seller bound to
-// ChannelUUID (BindChannel): Quantity (default 1) of the listing SKU (default: the first
-// of the seller's listings, by SKU, that shows a quantity, else the first).
+// ChannelUUID (BindChannel): Lines lines (default 1), each Quantity (default 1) of the
+// listing SKU (default: the first of the seller's listings, by SKU, that shows a quantity,
+// else the first), in Currency (ISO 4217, default USD). Shipped places it already shipped
+// whole on the marketplace (by the seller's own tools), with a carrier and tracking number
+// of the marketplace's.
 type OrderRequest struct {
 	ChannelUUID string `json:"channel_uuid"`
 	SKU         string `json:"sku,omitempty"`
 	Quantity    int    `json:"quantity,omitempty"`
+	Lines       int    `json:"lines,omitempty"`
+	Currency    string `json:"currency,omitempty"`
+	Shipped     bool   `json:"shipped,omitempty"`
+}
+
+// AdminLinesPath is a sandbox's own endpoint that changes a line of a placed order as the
+// seller would outside multisell (POST, a LineChange, answered 200 with the changed order as
+// AdminOrdersPath answers it): ships or cancels quantities of it on the marketplace, which
+// also becomes the order's last change. Like AdminOrdersPath it is no part of the
+// marketplace's API.
+const AdminLinesPath = "/sandbox/lines"
+
+// LineChange ships Shipped and cancels Cancelled more units of line Line (1 for the first
+// line placed) of the order OrderID (the id AdminOrdersPath answered) of the seller bound to
+// ChannelUUID. A shipment carries the marketplace's carrier and a tracking number.
+type LineChange struct {
+	ChannelUUID string `json:"channel_uuid"`
+	OrderID     string `json:"order_id"`
+	Line        int    `json:"line"`
+	Shipped     int    `json:"shipped,omitempty"`
+	Cancelled   int    `json:"cancelled,omitempty"`
 }
 
 // unitPrice is the price of every line of a placed order, in cents.
