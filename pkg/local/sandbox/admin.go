@@ -135,36 +135,53 @@ func (s *seller) defaultSKU() string {
 // PlaceOrder asks the generic sandbox at baseURL for a new order (AdminOrdersPath) and
 // returns it; a refusal is an error with the sandbox's message.
 func PlaceOrder(ctx context.Context, baseURL string, in OrderRequest) (GenericOrder, error) {
+	var o GenericOrder
+	err := adminPost(ctx, baseURL+AdminOrdersPath, http.StatusCreated, in, &o)
+	return o, err
+}
+
+// ChangeLine asks the sandbox at baseURL to ship or cancel quantities of an order's line as
+// the seller would on the marketplace (AdminLinesPath); a refusal is an error with the
+// sandbox's message.
+func ChangeLine(ctx context.Context, baseURL string, in LineChange) error {
+	return adminPost(ctx, baseURL+AdminLinesPath, http.StatusOK, in, nil)
+}
+
+// adminPost posts in to a sandbox's admin endpoint url and reads its answer of status want
+// into out (nil: read nothing).
+func adminPost(ctx context.Context, url string, want int, in, out any) error {
 	body, err := json.Marshal(in)
 	if err != nil {
-		return GenericOrder{}, err
+		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+AdminOrdersPath, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+		return fmt.Errorf("sandbox admin: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
 	if err != nil {
-		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+		return fmt.Errorf("sandbox admin: %w", err)
 	}
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+		return fmt.Errorf("sandbox admin: %w", err)
 	}
-	if resp.StatusCode != http.StatusCreated {
+	if resp.StatusCode != want {
 		var e struct {
 			Error string `json:"error"`
 		}
 		if json.Unmarshal(data, &e) != nil || e.Error == "" {
-			return GenericOrder{}, fmt.Errorf("sandbox order: %s answered %d: not a generic sandbox", baseURL, resp.StatusCode)
+			return fmt.Errorf("sandbox admin: %s answered %d: not a sandbox", url, resp.StatusCode)
 		}
-		return GenericOrder{}, fmt.Errorf("sandbox order: %s", e.Error)
+		return fmt.Errorf("sandbox admin: %s", e.Error)
 	}
-	var o GenericOrder
-	if err := json.Unmarshal(data, &o); err != nil {
-		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
+	if out == nil {
+		return nil
 	}
-	return o, nil
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("sandbox admin: %w", err)
+	}
+	return nil
 }
