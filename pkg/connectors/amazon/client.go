@@ -57,7 +57,11 @@ var authorized = connectors.Authorized{
 // call makes an authorized call of op (path and query appended to the API endpoint; in,
 // when set, sent as JSON) and returns the body of a 2xx answer.
 func call(ctx context.Context, s *connectors.Session, op, method, path string, q url.Values, in any) ([]byte, error) {
-	u := s.Endpoints.API + path
+	u, err := apiBase(s)
+	if err != nil {
+		return nil, err
+	}
+	u += path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}

@@ -96,7 +96,7 @@ func (c *Connector) Spec() connectors.Spec {
 		lim = Published
 	}
 	return connectors.Spec{Name: name, ChannelType: typ, Limits: lim,
-		Endpoints:  connectors.Endpoints{API: "https://sellingpartnerapi-na.amazon.com", Auth: "https://api.amazon.com/auth/o2/token"},
+		Endpoints:  connectors.Endpoints{Auth: "https://api.amazon.com/auth/o2/token"}, // the API's host is the marketplace's (regions.go)
 		RateHeader: "x-amzn-RateLimit-Limit", QuantityBatch: QuantityBatch}
 }
 

@@ -2,6 +2,8 @@ package amazon
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -168,4 +170,53 @@ func FuzzReport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPackageReference: a shipment's packageReferenceId is a positive number (Amazon takes
+// no other), the same for the same shipment, another for another.
+func TestPackageReference(t *testing.T) {
+	t.Parallel()
+	ids := []string{"0b7c5d7e-1f52-4c1e-9a7e-2f1f7c9b1a01", "0b7c5d7e-1f52-4c1e-9a7e-2f1f7c9b1a02", "ship-1", ""}
+	seen := map[string]string{}
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			got := packageReference(id)
+			if n, err := strconv.ParseUint(got, 10, 31); err != nil || n == 0 {
+				t.Errorf("packageReference(%q) = %q, want a positive number under 2^31", id, got)
+			}
+			if again := packageReference(id); again != got {
+				t.Errorf("packageReference(%q) = %q then %q, want the same", id, got, again)
+			}
+			if other, ok := seen[got]; ok {
+				t.Errorf("packageReference(%q) = packageReference(%q) = %q", id, other, got)
+			}
+			seen[got] = id
+		})
+	}
+}
+
+// TestAPIBase: the host is the marketplace's region's (an EU and a Far East marketplace
+// among them); the channel's endpoints.api wins; a marketplace Amazon does not list, without
+// endpoints.api, is refused naming marketplace_id.
+func TestAPIBase(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, marketplace, api, want, err string }{
+		{"United States", "ATVPDKIKX0DER", "", "https://sellingpartnerapi-na.amazon.com", ""},
+		{"Germany", "A1PA6795UKMFR9", "", "https://sellingpartnerapi-eu.amazon.com", ""},
+		{"United Kingdom", "A1F83G8C2ARO7P", "", "https://sellingpartnerapi-eu.amazon.com", ""},
+		{"Japan", "A1VC38T7YXB528", "", "https://sellingpartnerapi-fe.amazon.com", ""},
+		{"Australia", "A39IBJ37TRP1C6", "", "https://sellingpartnerapi-fe.amazon.com", ""},
+		{"endpoints.api wins", "A1VC38T7YXB528", "http://127.0.0.1:9999", "http://127.0.0.1:9999", ""},
+		{"unknown", "M1", "", "", "marketplace_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := &connectors.Session{Credentials: credentials{MarketplaceID: tt.marketplace}, Endpoints: connectors.Endpoints{API: tt.api}}
+			got, err := apiBase(s)
+			if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("apiBase = %q, %v; want %q, an error naming %q", got, err, tt.want, tt.err)
+			}
+		})
+	}
 }

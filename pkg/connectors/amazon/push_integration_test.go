@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,8 +167,19 @@ func TestTracking(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d confirmations, want 1", len(got))
 	}
+	// The shipment's retry (its result lost, say) is the same package: the same number.
+	f.runtime(0).Push(c, []connectors.Message{msg})
+	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
+		t.Fatalf("second push of the shipment: %v, want ok", res)
+	}
+	if again := f.sb.Confirmations(sellerID, "115-0000001-0000001"); len(again) != 1 {
+		t.Fatalf("%d confirmations after the shipment's retry, want 1", len(again))
+	}
 	p := got[0]
-	if p.CarrierCode != "UPS" || p.PackageReferenceID != "ship-1" || p.ShipDate != "2026-11-20T15:04:05Z" || len(p.OrderItems) != 2 ||
+	if n, err := strconv.ParseUint(p.PackageReferenceID, 10, 63); err != nil || n == 0 {
+		t.Errorf("packageReferenceId %q, want a positive number", p.PackageReferenceID)
+	}
+	if p.CarrierCode != "UPS" || p.ShipDate != "2026-11-20T15:04:05Z" || len(p.OrderItems) != 2 ||
 		p.OrderItems[0].OrderItemID != "115-0000001-0000001-1" || p.OrderItems[0].Quantity != 1 || p.OrderItems[1].OrderItemID != "115-0000001-0000001-2" {
 		t.Errorf("confirmation %+v", p)
 	}

@@ -3,7 +3,9 @@ package amazon
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,9 +38,18 @@ func carrierCode(name, given string) (code, carrierName string) {
 	return "Other", name
 }
 
+// packageReference is the packageReferenceId of a shipment: Amazon takes only a positive
+// number (ordersV0 PackageReferenceId), so it is a number of 1 to 2^31-1 derived from the
+// shipment's id alone (FNV-1a), the same at every retry; the shipment's UUID stays ours.
+func packageReference(shipmentID string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(shipmentID))
+	return strconv.FormatUint(uint64(max(h.Sum32()&0x7fffffff, 1)), 10)
+}
+
 // PostTracking implements connectors.Connector: one confirmShipment of the order's package
-// (the shipment's id as packageReferenceId, the order item ids and quantities it carries,
-// the carrier's code, the ship date).
+// (packageReferenceId the number of the shipment's id, packageReference; the order item ids
+// and quantities it carries, the carrier's code, the ship date).
 func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
 	cr := s.Credentials.(credentials)
 	shipped, err := time.Parse(time.RFC3339, t.ShippedAt)
@@ -50,7 +61,7 @@ func (c *Connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 		items[i] = map[string]any{"orderItemId": it.OrderItemRef, "quantity": it.Quantity}
 	}
 	code, name := carrierCode(t.CarrierName, t.CarrierNameGiven)
-	pkg := map[string]any{"packageReferenceId": t.ShipmentID, "carrierCode": code, "trackingNumber": t.TrackingNumber,
+	pkg := map[string]any{"packageReferenceId": packageReference(t.ShipmentID), "carrierCode": code, "trackingNumber": t.TrackingNumber,
 		"shipDate": shipped.UTC().Format(time.RFC3339), "orderItems": items}
 	if name != "" {
 		pkg["carrierName"] = name

@@ -195,8 +195,10 @@ func (a *Amazon) getOrderItems(w http.ResponseWriter, r *http.Request, s *Seller
 	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"payload": out})
 }
 
-// confirmShipment records a package's confirmation on an order (204); an order not yet
-// Unshipped (Pending) or cancelled, unknown items or quantities past what is left are 400.
+// confirmShipment records a package's confirmation on an order (204); a packageReferenceId
+// that is not a positive number (Amazon's own message), an order not yet Unshipped (Pending)
+// or cancelled, unknown items or quantities past what is left are 400. A packageReferenceId
+// the order has already is the same package: 204, nothing new.
 func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Seller) {
 	id, o := orderOf(w, r, s)
 	if o == nil {
@@ -213,6 +215,10 @@ func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Sell
 	p := in.PackageDetail
 	if p.PackageReferenceID == "" || p.CarrierCode == "" || p.TrackingNumber == "" || p.ShipDate == "" || len(p.OrderItems) == 0 {
 		writeError(w, http.StatusBadRequest, "InvalidInput", "packageReferenceId, carrierCode, trackingNumber, shipDate and orderItems are required")
+		return
+	}
+	if n, err := strconv.ParseUint(p.PackageReferenceID, 10, 63); err != nil || n == 0 {
+		writeError(w, http.StatusBadRequest, "InvalidInput", "PackageReferenceId: is invalid, must be a positive numeric value")
 		return
 	}
 	switch o.Order.OrderStatus {
