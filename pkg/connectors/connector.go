@@ -70,10 +70,14 @@ type OrdersQuery struct {
 // Refused holds a reason for each order of the page the connector could not turn into a
 // document and left out: the runtime records them as the poll's refused orders
 // (PollResult.Refused) and the poll goes on without them (docs/connectors.md).
+//
+// Notices are what the channel did not allow that the merchant should know of once (a
+// notice Session.Notice found new): the runtime records them on the connection.
 type OrderPage struct {
 	Orders  []Order
 	Next    string
 	Refused []string
+	Notices []string
 }
 
 // Order is one order as the channel last changed it.

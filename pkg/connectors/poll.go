@@ -22,6 +22,8 @@ type PollResult struct {
 	// another channel (bind) or the connector could not map them (OrderPage.Refused): the
 	// poll went on without them.
 	Refused *BadAnswer
+	// Notices are the pages' notices (OrderPage.Notices), each reported once.
+	Notices []string
 }
 
 // Poll imports the orders the channel changed since its cursor: it takes the channel's poll
@@ -78,6 +80,7 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, cursor time.Time) (PollR
 		orders, bad := bind(ch.UUID, page.Orders)
 		refused = append(refused, page.Refused...)
 		refused = append(refused, bad...)
+		res.Notices = append(res.Notices, page.Notices...)
 		docs := make([]json.RawMessage, 0, len(orders))
 		for _, o := range orders {
 			docs = append(docs, o.Document)

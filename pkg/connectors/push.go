@@ -203,7 +203,8 @@ func (r *Runtime) postTrackings(ctx context.Context, s *Session, g *group, decod
 // group off, and judges its error: ok is false when the messages are put off (their
 // Outcomes say until when), else failure is what to answer them with (nil: the call went
 // through). A refused token counts toward the channel's disconnection; until it disconnects
-// the push is put off by AuthRetry.
+// the push is put off by AuthRetry, as it is when the channel named its access token stale
+// (*Forbidden with Token); a *Forbidden operation is the push's failure.
 func (r *Runtime) attempt(ctx context.Context, s *Session, g *group, idx []int, rep *PushReport, call func() error) (failure error, ok bool) {
 	if g.disconnected != nil {
 		return g.disconnected, true
@@ -220,12 +221,13 @@ func (r *Runtime) attempt(ctx context.Context, s *Session, g *group, idx []int, 
 			err = s.Refused(ctx, err)
 			var d *Disconnected
 			var ae *AuthError
+			var fb *Forbidden
 			switch {
 			case errors.As(err, &d):
 				g.disconnected = d
 				rep.Disconnected = append(rep.Disconnected, d)
 				return d, true
-			case errors.As(err, &ae):
+			case errors.As(err, &ae), errors.As(err, &fb) && fb.Token:
 				g.until = r.now().Add(AuthRetry)
 			default:
 				return err, true

@@ -124,7 +124,8 @@ func (s Service) Enqueue(ctx context.Context, ref ChannelRef, slot time.Time) er
 // PollChannel polls the channel ref names (Runtime.Poll). A channel the runtime cannot
 // reach any more (not connected) is errs.NotFound. What the next scheduled poll takes care
 // of is no error: a poll already under way (Busy), the channel's limits (Throttled), a
-// refusal short of the disconnection, a channel's bad answer (counted and recorded); a
+// refusal short of the disconnection, an operation the channel forbids (Forbidden, recorded),
+// a channel's bad answer (counted and recorded); a
 // disconnection is reported. Any other error is a
 // failed poll, which resumes from the same cursor when tried again.
 func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, error) {
@@ -140,13 +141,14 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 		d   *Disconnected
 		th  *Throttled
 		ae  *AuthError
+		fb  *Forbidden
 		bad *BadAnswer
 	)
 	log := logctx.From(ctx).With("channel_uuid", ref.UUID)
 	switch {
 	case errors.As(err, &d):
 		return res, s.disconnect(ctx, d)
-	case errors.As(err, &th), errors.As(err, &ae):
+	case errors.As(err, &th), errors.As(err, &ae), errors.As(err, &fb):
 		log.Warn("poll put off to the next schedule", "reason", err.Error())
 		s.record(ctx, ref, err)
 		return res, nil
@@ -160,6 +162,10 @@ func (s Service) PollChannel(ctx context.Context, ref ChannelRef) (PollResult, e
 	log.Info("poll", "busy", res.Busy, "orders", res.Orders, "pages", res.Pages)
 	if !res.Busy {
 		s.recordPoll(ctx, ref)
+	}
+	for _, n := range res.Notices {
+		logctx.Count(ctx, "ChannelNotice", "account_id", ref.Account, "channel_uuid", ref.UUID, "notice", n)
+		s.record(ctx, ref, errors.New(n))
 	}
 	if res.Refused != nil {
 		s.badAnswer(ctx, ref, res.Refused)

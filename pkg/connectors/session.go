@@ -341,12 +341,16 @@ func (s *Session) exchange(ctx context.Context, id itemID, exchange func(context
 }
 
 // Refused counts err toward the channel's disconnection when it is an *AuthError (the
-// channel refused the token or the credentials): the cached token is dropped, and the
+// channel refused the token or the credentials; a *Forbidden never counts, forbidden.go):
+// the cached token is dropped, and the
 // RefusalsToDisconnect-th refusal in a row is returned as *Disconnected. Any other error is
 // returned as it is. The runtime calls it for the errors of the connector's operations; the
 // error it returns is cleaned of the channel's secrets (Clean).
 func (s *Session) Refused(ctx context.Context, err error) error {
 	err = s.clean(err)
+	if fb := (*Forbidden)(nil); errors.As(err, &fb) {
+		return s.forbidden(ctx, err)
+	}
 	var (
 		ae      *AuthError
 		counted *countedRefusal

@@ -32,6 +32,8 @@ const (
 	OpGetFeeds           = "getFeeds"
 	OpGetFeedDocument    = "getFeedDocument"
 	OpDownloadDocument   = "downloadFeedDocument"
+	// OpCreateRestrictedDataToken is the Tokens API's (restricted.go).
+	OpCreateRestrictedDataToken = "createRestrictedDataToken"
 )
 
 // Published are the operations' published limits (the models' default usage plans): the
@@ -48,6 +50,8 @@ var Published = map[string]connectors.Limit{
 	OpGetFeed:            {Rate: 2, Burst: 15},
 	OpGetFeeds:           {Rate: 0.0222, Burst: 10},
 	OpGetFeedDocument:    {Rate: 0.0222, Burst: 10},
+	// tokens_2021-03-01 createRestrictedDataToken.
+	OpCreateRestrictedDataToken: {Rate: 1, Burst: 10},
 }
 
 // Defaults of a Connector's settings.
@@ -124,7 +128,7 @@ func (c *Connector) Verify(ctx context.Context, s *connectors.Session) error {
 	cr := s.Credentials.(credentials)
 	q := url.Values{"MarketplaceIds": {cr.MarketplaceID}, "MaxResultsPerPage": {"1"},
 		"LastUpdatedAfter": {time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)}}
-	_, err := call(ctx, s, OpGetOrders, "GET", "/orders/v0/orders", q, nil)
+	_, err := call(ctx, s, OpGetOrders, "GET", ordersPath, q, nil)
 	return err
 }
 

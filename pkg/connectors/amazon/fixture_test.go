@@ -133,8 +133,10 @@ func (f *fixture) tracking(order, shipment, carrier string, items ...wire.Tracki
 func (f *fixture) order(id, status string, at time.Time, skus ...string) {
 	o := amazonsb.StoredOrder{Order: amazonsb.Order{AmazonOrderID: id, PurchaseDate: at.Add(-time.Minute).UTC().Format(time.RFC3339),
 		LastUpdateDate: at.UTC().Format(time.RFC3339), OrderStatus: status, FulfillmentChannel: "MFN",
-		OrderTotal:      &amazonsb.Money{CurrencyCode: "USD", Amount: "19.99"},
-		ShippingAddress: &amazonsb.Address{Name: "Jane Buyer", AddressLine1: "1 Main St", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US"}}}
+		OrderTotal: &amazonsb.Money{CurrencyCode: "USD", Amount: "19.99"},
+		ShippingAddress: &amazonsb.Address{Name: "Jane Buyer", AddressLine1: "1 Main St", AddressLine2: "Apt 2", City: "Seattle",
+			StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US", Phone: "+1 206-555-0100"},
+		BuyerInfo: &amazonsb.BuyerInfo{BuyerEmail: "jane@marketplace.amazon.com"}}}
 	for i, sku := range skus {
 		o.Items = append(o.Items, amazonsb.OrderItem{ASIN: "B000TEST", SellerSKU: sku, OrderItemID: fmt.Sprintf("%s-%d", id, i+1),
 			QuantityOrdered: 1, ItemPrice: &amazonsb.Money{CurrencyCode: "USD", Amount: "19.99"}})

@@ -18,7 +18,7 @@ import (
 
 // The models the connector's requests are checked against (Swagger 2.0), and the JSON
 // Schema of the feed documents it uploads.
-var modelFiles = []string{"amazon/ordersV0.json", "amazon/listingsItems_2021-08-01.json", "amazon/feeds_2021-06-30.json"}
+var modelFiles = []string{"amazon/ordersV0.json", "amazon/listingsItems_2021-08-01.json", "amazon/feeds_2021-06-30.json", "amazon/tokens_2021-03-01.json"}
 
 const feedSchema = "amazon/listings-feed-schema-v2.json"
 

@@ -71,6 +71,9 @@ type orderItem struct {
 	ItemTax         *money `json:"ItemTax"`
 }
 
+// ordersPath is getOrders' path.
+const ordersPath = "/orders/v0/orders"
+
 // ordersPage is getOrders' answer.
 type ordersPage struct {
 	Payload *struct {
@@ -105,7 +108,7 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		v.Set("FulfillmentChannels", "MFN")
 		v.Set("MaxResultsPerPage", strconv.Itoa(setting(c.PageSize, DefaultPageSize)))
 	}
-	body, err := call(ctx, s, OpGetOrders, "GET", "/orders/v0/orders", v, nil)
+	body, notices, err := readOrders(ctx, s, v)
 	if err != nil {
 		return connectors.OrderPage{}, err
 	}
@@ -114,7 +117,7 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		slog.WarnContext(ctx, "amazon: bad getOrders answer", "account", s.Account, "channel", s.Channel, "error", s.Clean(err.Error()))
 		return connectors.OrderPage{}, err
 	}
-	out := connectors.OrderPage{Next: next}
+	out := connectors.OrderPage{Next: next, Notices: notices}
 	refuse := func(err error) {
 		reason := s.Clean(err.Error())
 		slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "error", reason)
@@ -127,7 +130,7 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		items, err := orderItems(ctx, s, o.AmazonOrderID)
 		var th *connectors.Throttled
 		if errors.As(err, &th) && len(out.Orders) > 0 {
-			return connectors.OrderPage{Orders: out.Orders, Refused: out.Refused}, nil
+			return connectors.OrderPage{Orders: out.Orders, Refused: out.Refused, Notices: out.Notices}, nil
 		}
 		if err != nil {
 			return connectors.OrderPage{}, err

@@ -232,3 +232,35 @@ func (f *fixture) wantUnder(t *testing.T, ops ...string) {
 		}
 	}
 }
+
+// TestHandlingTimeKept: the seller's handling time (lead_time_to_ship_max_days) survives 20
+// pushes of the listing's quantity, by patches and by a feed: the patch merges
+// fulfillment_availability, which a replace would clear.
+func TestHandlingTimeKept(t *testing.T) {
+	t.Parallel()
+	for _, threshold := range []int{1000, 1} {
+		t.Run(fmt.Sprintf("threshold %d", threshold), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, &amazon.Connector{FeedThreshold: threshold, FeedPoll: 50 * time.Millisecond}, map[string]connectors.Limit{
+				amazon.OpCreateFeedDocument: {Rate: 100, Burst: 100}, amazon.OpCreateFeed: {Rate: 100, Burst: 100},
+				amazon.OpGetFeeds: {Rate: 100, Burst: 100}, amazon.OpGetFeedDocument: {Rate: 100, Burst: 100}})
+			days := int64(3)
+			f.sb.PutListing(sellerID, amazonsb.Listing{SKU: "MFN-1", Quantity: 1, HandlingDays: &days})
+			f.sb.PutListing(sellerID, amazonsb.Listing{SKU: "MFN-2", Quantity: 1})
+			c := ctx(t, time.Minute)
+			for i := range 20 {
+				got, err := f.conn.PushQuantities(c, f.session(t), []connectors.QuantityPush{
+					{ChannelSKU: "MFN-1", Quantity: int64(10 + i)}, {ChannelSKU: "MFN-2", Quantity: int64(i)}})
+				if err != nil || len(got) != 2 || !got[0].OK {
+					t.Fatalf("push %d: %+v, %v", i+1, got, err)
+				}
+			}
+			if q, _ := f.sb.Quantity(sellerID, "MFN-1"); q != 29 {
+				t.Errorf("quantity %d, want the last pushed, 29", q)
+			}
+			if got, ok := f.sb.HandlingDays(sellerID, "MFN-1"); !ok || got != 3 {
+				t.Errorf("handling time after 20 pushes: %d (%v), want the seller's 3", got, ok)
+			}
+		})
+	}
+}

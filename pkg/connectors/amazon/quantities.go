@@ -28,9 +28,11 @@ type patchOp struct {
 	Value []map[string]any `json:"value"`
 }
 
-// quantityPatch is the patch that shows quantity, fulfilled by the seller.
+// quantityPatch is the patch that shows quantity, fulfilled by the seller: a merge, which
+// keeps the attribute's other sub-attributes (the seller's handling time,
+// lead_time_to_ship_max_days, which a replace would clear).
 func quantityPatch(quantity int64) []patchOp {
-	return []patchOp{{Op: "replace", Path: availabilityPath,
+	return []patchOp{{Op: "merge", Path: availabilityPath,
 		Value: []map[string]any{{"fulfillment_channel_code": defaultChannel, "quantity": quantity}}}}
 }
 
@@ -59,11 +61,23 @@ func (c *Connector) PushQuantities(ctx context.Context, s *connectors.Session, b
 	return patchAll(ctx, s, batch)
 }
 
-// patchAll patches each listing of the batch.
+// patchAll patches each listing of the batch. Amazon forbidding the patch to the seller (a
+// 403: the app lacks the Product Listing role) fails that listing and the batch's others
+// with Amazon's message, without asking again: a role is the seller's, not the listing's.
 func patchAll(ctx context.Context, s *connectors.Session, batch []connectors.QuantityPush) ([]connectors.QuantityResult, error) {
 	out := make([]connectors.QuantityResult, 0, len(batch))
+	denied := ""
 	for _, p := range batch {
+		if denied != "" {
+			out = append(out, connectors.QuantityResult{ChannelSKU: p.ChannelSKU, Error: denied})
+			continue
+		}
 		r, err := patch(ctx, s, p)
+		var fb *connectors.Forbidden
+		if errors.As(err, &fb) && !fb.Token {
+			denied, err = fb.Error(), nil
+			r = connectors.QuantityResult{ChannelSKU: p.ChannelSKU, Error: denied}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -118,11 +132,13 @@ func patch(ctx context.Context, s *connectors.Session, p connectors.QuantityPush
 }
 
 // listingRefusal is the result of a listing whose call failed with err: Amazon's 4xx
-// refusal of this listing (not the token's: a *connectors.AuthError stays an error) is its
-// failed result; any other error fails the batch.
+// refusal of this listing (not the token's, a *connectors.AuthError, nor the seller's, a
+// *connectors.Forbidden: those stay errors) is its failed result; any other error fails the
+// batch.
 func listingRefusal(res connectors.QuantityResult, err error) (connectors.QuantityResult, error) {
 	var ae *apiError
-	if errors.As(err, &ae) && ae.Status/100 == 4 && ae.Status != 429 {
+	var fb *connectors.Forbidden
+	if errors.As(err, &ae) && !errors.As(err, &fb) && ae.Status/100 == 4 && ae.Status != 429 {
 		res.Error = ae.Error()
 		return res, nil
 	}

@@ -64,6 +64,7 @@ type state struct {
 	Tokens  map[string]sandbox.Token `json:"tokens"`
 	Docs    map[string]*doc          `json:"docs"`
 	Feeds   map[string]*feed         `json:"feeds"`
+	RDTs    map[string]rdt           `json:"rdts"` // the Restricted Data Tokens given
 	Seq     int                      `json:"seq"`
 }
 
@@ -76,6 +77,24 @@ type Seller struct {
 	Listings      map[string]*Listing        `json:"listings"`
 	Orders        map[string]*StoredOrder    `json:"orders"`
 	Confirmations map[string][]PackageDetail `json:"confirmations"`
+	// Lacks are the roles the seller did not grant the app (LackRole).
+	Lacks map[string]bool `json:"lacks,omitempty"`
+}
+
+// The roles of a Selling Partner API app the sandbox knows (Amazon's "Roles in the Selling
+// Partner API"): Product Listing for the Listings Items and Feeds APIs, and the restricted
+// Direct-to-Consumer Shipping role for a Restricted Data Token of the orders' addresses.
+const (
+	RoleListing    = "Product Listing"
+	RoleRestricted = "Direct-to-Consumer Shipping (Restricted)"
+)
+
+// roleOf is the role each operation needs beyond the Orders one every seller grants.
+var roleOf = map[string]string{
+	amazon.OpPatchListingsItem: RoleListing, amazon.OpGetListingsItem: RoleListing,
+	amazon.OpCreateFeedDocument: RoleListing, amazon.OpCreateFeed: RoleListing, amazon.OpGetFeed: RoleListing,
+	amazon.OpGetFeeds: RoleListing, amazon.OpGetFeedDocument: RoleListing,
+	amazon.OpCreateRestrictedDataToken: RoleRestricted,
 }
 
 // Listing is a seller's listing: its quantity, and whether Amazon fulfills it (FBA: its
@@ -85,6 +104,9 @@ type Listing struct {
 	ProductType string `json:"product_type"`
 	Quantity    int64  `json:"quantity"`
 	FBA         bool   `json:"fba"`
+	// HandlingDays is the seller's handling time (fulfillment_availability's
+	// lead_time_to_ship_max_days; nil: none).
+	HandlingDays *int64 `json:"lead_time_to_ship_max_days,omitempty"`
 }
 
 // New returns a started sandbox on a free port with the published limits
@@ -105,6 +127,7 @@ func Open(file string) (*Amazon, error) {
 		a.Restore(st.Sellers, st.Tokens)
 		maps.Copy(a.st.Docs, st.Docs)
 		maps.Copy(a.st.Feeds, st.Feeds)
+		maps.Copy(a.st.RDTs, st.RDTs)
 		return st.Addr
 	})
 	if err != nil {
@@ -115,7 +138,7 @@ func Open(file string) (*Amazon, error) {
 
 // newAmazon returns the sandbox with its operations and the published limits, not started.
 func newAmazon() *Amazon {
-	a := &Amazon{Server: sandbox.NewServer(), st: state{Docs: map[string]*doc{}, Feeds: map[string]*feed{}},
+	a := &Amazon{Server: sandbox.NewServer(), st: state{Docs: map[string]*doc{}, Feeds: map[string]*feed{}, RDTs: map[string]rdt{}},
 		refuse: map[string][]Error{}, broken: map[string][]string{}}
 	a.Registry = sandbox.NewRegistry[*Seller](a.state)
 	a.AccessToken = sandbox.HeaderToken("x-amz-access-token")
@@ -136,6 +159,7 @@ func newAmazon() *Amazon {
 		Answer: func(v string, ttl time.Duration, acct *sandbox.Account) any {
 			return map[string]any{"access_token": v, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "refresh_token": acct.Refresh}
 		}}))
+	a.api("POST /tokens/2021-03-01/restrictedDataToken", amazon.OpCreateRestrictedDataToken, a.createRestrictedDataToken)
 	a.api("GET /orders/v0/orders", amazon.OpGetOrders, a.getOrders)
 	a.api("GET /orders/v0/orders/{orderId}/orderItems", amazon.OpGetOrderItems, a.getOrderItems)
 	a.api("POST /orders/v0/orders/{orderId}/shipmentConfirmation", amazon.OpConfirmShipment, a.confirmShipment)
@@ -175,7 +199,13 @@ func (a *Amazon) api(pattern, op string, h func(http.ResponseWriter, *http.Reque
 		a.requests = append(a.requests, Request{Op: op, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Header: r.Header.Clone(), Body: body})
 		a.Unlock()
-		a.Authed(deny, func(w http.ResponseWriter, r *http.Request, s *Seller) { a.serve(w, r, op, s, h) })(w, r)
+		a.Authed(deny, func(w http.ResponseWriter, r *http.Request, s *Seller) {
+			if a.expiredRDT(r) {
+				deny(w, r)
+				return
+			}
+			a.serve(w, r, op, s, h)
+		})(w, r)
 	})
 }
 
@@ -185,9 +215,16 @@ func deny(w http.ResponseWriter, _ *http.Request) {
 		Message: "Access to requested resource is denied.", Details: "The access token you provided is revoked, malformed or invalid."}))
 }
 
-// serve answers a call of op by the seller s, its token checked (the lock held): an error or
-// a broken body set up by RefuseNext or BreakNext, else h, and saves the state.
+// serve answers a call of op by the seller s, its token checked (the lock held): 403 when
+// the seller lacks the op's role (LackRole), an error or a broken body set up by RefuseNext
+// or BreakNext, else h, and saves the state.
 func (a *Amazon) serve(w http.ResponseWriter, r *http.Request, op string, s *Seller, h func(http.ResponseWriter, *http.Request, *Seller)) {
+	if s.Lacks[roleOf[op]] {
+		// Amazon's answer to a call the app's roles do not allow: 403 Unauthorized, whose
+		// details, unlike a refused token's, say nothing of the access token.
+		sandbox.WriteJSON(w, http.StatusForbidden, errorList(Error{Code: "Unauthorized", Message: "Access to requested resource is denied."}))
+		return
+	}
 	if q := a.refuse[op]; len(q) > 0 {
 		a.refuse[op] = q[1:]
 		sandbox.WriteJSON(w, http.StatusBadRequest, errorList(q[0]))
@@ -212,6 +249,17 @@ func (a *Amazon) AddSeller(id, marketplace, clientID, secret, refresh string) {
 	a.Change(id, func(s *Seller) { s.MarketplaceID = marketplace })
 }
 
+// LackRole makes the seller lack the role (RoleListing, RoleRestricted) of its app (on), as
+// a seller who did not grant it, or grant it again.
+func (a *Amazon) LackRole(seller, role string, on bool) {
+	a.Change(seller, func(s *Seller) {
+		if s.Lacks == nil {
+			s.Lacks = map[string]bool{}
+		}
+		s.Lacks[role] = on
+	})
+}
+
 // PutListing adds or replaces a listing of the seller.
 func (a *Amazon) PutListing(seller string, l Listing) {
 	l.ProductType = cmp.Or(l.ProductType, "PRODUCT")
@@ -226,6 +274,17 @@ func (a *Amazon) Quantity(seller, sku string) (q int64, ok bool) {
 		}
 	})
 	return q, ok
+}
+
+// HandlingDays is the handling time the seller's listing sku shows (lead_time_to_ship_max_days),
+// and false when it has none (or there is no such listing).
+func (a *Amazon) HandlingDays(seller, sku string) (days int64, ok bool) {
+	a.With(seller, func(s *Seller) {
+		if l := s.Listings[sku]; l != nil && l.HandlingDays != nil {
+			days, ok = *l.HandlingDays, true
+		}
+	})
+	return days, ok
 }
 
 // Confirmations are the shipment confirmations posted on the seller's order.

@@ -34,7 +34,10 @@ const availabilityPath = "/attributes/fulfillment_availability"
 const fbaChannel = "AMAZON_NA"
 
 // applyPatches applies a listing's patches: only fulfillment_availability of the DEFAULT
-// channel is kept; the issues say why a patch was refused (none: accepted).
+// channel is kept; the issues say why a patch was refused (none: accepted). As Amazon keeps
+// the attribute, a replace (or add) sets the whole value: a sub-attribute it does not carry
+// (lead_time_to_ship_max_days, the seller's handling time) is cleared; a merge sets those it
+// carries and keeps the others.
 func applyPatches(s *Seller, sku string, patches []patch) []Issue {
 	l := s.Listings[sku]
 	if l == nil {
@@ -45,12 +48,13 @@ func applyPatches(s *Seller, sku string, patches []patch) []Issue {
 	}
 	for _, p := range patches {
 		if p.Path != availabilityPath || (p.Op != "replace" && p.Op != "merge" && p.Op != "add") || len(p.Value) != 1 {
-			return []Issue{{Code: "4000003", Message: "the sandbox takes only a replace of " + availabilityPath + " with one value", Severity: "ERROR",
+			return []Issue{{Code: "4000003", Message: "the sandbox takes only a replace, add or merge of " + availabilityPath + " with one value", Severity: "ERROR",
 				AttributeNames: []string{strings.TrimPrefix(p.Path, "/attributes/")}, Categories: []string{"INVALID_ATTRIBUTE"}}}
 		}
 		var v struct {
 			Channel  string `json:"fulfillment_channel_code"`
 			Quantity *int64 `json:"quantity"`
+			LeadTime *int64 `json:"lead_time_to_ship_max_days"`
 		}
 		if json.Unmarshal(p.Value[0], &v) != nil || v.Channel != "DEFAULT" || v.Quantity == nil || *v.Quantity < 0 {
 			return []Issue{{Code: "90220", Message: "fulfillment_availability needs fulfillment_channel_code DEFAULT and a quantity of 0 or more", Severity: "ERROR",
@@ -61,6 +65,9 @@ func applyPatches(s *Seller, sku string, patches []patch) []Issue {
 				AttributeNames: []string{"fulfillment_availability"}, Categories: []string{"INVALID_ATTRIBUTE"}}}
 		}
 		l.Quantity = *v.Quantity
+		if p.Op != "merge" || v.LeadTime != nil {
+			l.HandlingDays = v.LeadTime
+		}
 	}
 	return nil
 }

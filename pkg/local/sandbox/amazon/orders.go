@@ -18,19 +18,22 @@ import (
 
 // Order is an order as getOrders answers it (the fields the sandbox keeps).
 type Order struct {
-	AmazonOrderID      string   `json:"AmazonOrderId"`
-	PurchaseDate       string   `json:"PurchaseDate"`
-	LastUpdateDate     string   `json:"LastUpdateDate"`
-	OrderStatus        string   `json:"OrderStatus"`
-	FulfillmentChannel string   `json:"FulfillmentChannel,omitempty"`
-	ShipServiceLevel   string   `json:"ShipServiceLevel,omitempty"`
-	OrderTotal         *Money   `json:"OrderTotal,omitempty"`
-	MarketplaceID      string   `json:"MarketplaceId,omitempty"`
-	LatestShipDate     string   `json:"LatestShipDate,omitempty"`
-	ShippingAddress    *Address `json:"ShippingAddress,omitempty"`
-	BuyerInfo          *struct {
-		BuyerEmail string `json:"BuyerEmail,omitempty"`
-	} `json:"BuyerInfo,omitempty"`
+	AmazonOrderID      string     `json:"AmazonOrderId"`
+	PurchaseDate       string     `json:"PurchaseDate"`
+	LastUpdateDate     string     `json:"LastUpdateDate"`
+	OrderStatus        string     `json:"OrderStatus"`
+	FulfillmentChannel string     `json:"FulfillmentChannel,omitempty"`
+	ShipServiceLevel   string     `json:"ShipServiceLevel,omitempty"`
+	OrderTotal         *Money     `json:"OrderTotal,omitempty"`
+	MarketplaceID      string     `json:"MarketplaceId,omitempty"`
+	LatestShipDate     string     `json:"LatestShipDate,omitempty"`
+	ShippingAddress    *Address   `json:"ShippingAddress,omitempty"`
+	BuyerInfo          *BuyerInfo `json:"BuyerInfo,omitempty"`
+}
+
+// BuyerInfo is an order's buyer (restricted data).
+type BuyerInfo struct {
+	BuyerEmail string `json:"BuyerEmail,omitempty"`
 }
 
 // Money is an amount in a currency.
@@ -41,8 +44,10 @@ type Money struct {
 
 // Address is a shipping address.
 type Address struct {
-	Name          string `json:"Name"`
+	Name          string `json:"Name,omitempty"`
 	AddressLine1  string `json:"AddressLine1,omitempty"`
+	AddressLine2  string `json:"AddressLine2,omitempty"`
+	Phone         string `json:"Phone,omitempty"`
 	City          string `json:"City,omitempty"`
 	StateOrRegion string `json:"StateOrRegion,omitempty"`
 	PostalCode    string `json:"PostalCode,omitempty"`
@@ -118,7 +123,8 @@ type pageToken struct {
 }
 
 // getOrders answers the seller's orders updated at or after LastUpdatedAfter, oldest change
-// first, in pages of MaxResultsPerPage (100 at most).
+// first, in pages of MaxResultsPerPage (100 at most), their restricted data only to a
+// Restricted Data Token (ordersView).
 func (a *Amazon) getOrders(w http.ResponseWriter, r *http.Request, s *Seller) {
 	q := r.URL.Query()
 	if !slices.Contains(strings.Split(q.Get("MarketplaceIds"), ","), s.MarketplaceID) {
@@ -153,7 +159,7 @@ func (a *Amazon) getOrders(w http.ResponseWriter, r *http.Request, s *Seller) {
 		u, _ := time.Parse(time.RFC3339, o.Order.LastUpdateDate)
 		fc := cmp.Or(o.Order.FulfillmentChannel, "MFN")
 		if !u.Before(after) && (pt.FC == "" || slices.Contains(strings.Split(pt.FC, ","), fc)) {
-			list = append(list, o.Order)
+			list = append(list, a.ordersView(r, o.Order))
 		}
 	}
 	slices.SortFunc(list, func(x, y Order) int {
@@ -284,8 +290,10 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 	o := &StoredOrder{
 		Order: Order{AmazonOrderID: id, PurchaseDate: now, LastUpdateDate: now, OrderStatus: "Unshipped",
 			FulfillmentChannel: "MFN", ShipServiceLevel: "Std US D2D Dom", MarketplaceID: s.MarketplaceID,
-			OrderTotal:      &Money{CurrencyCode: "USD", Amount: price},
-			ShippingAddress: &Address{Name: "Sandbox Buyer", AddressLine1: "1 Test Street", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109", CountryCode: "US"}},
+			OrderTotal: &Money{CurrencyCode: "USD", Amount: price},
+			ShippingAddress: &Address{Name: "Sandbox Buyer", AddressLine1: "1 Test Street", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109",
+				CountryCode: "US", Phone: "+1 206-555-0100"},
+			BuyerInfo: &BuyerInfo{BuyerEmail: "buyer@marketplace.amazon.com"}},
 		Items: []OrderItem{{ASIN: "B0SANDBOX1", SellerSKU: in.SKU, OrderItemID: a.nextID("7"), QuantityOrdered: int64(in.Quantity),
 			ItemPrice: &Money{CurrencyCode: "USD", Amount: price}}},
 	}

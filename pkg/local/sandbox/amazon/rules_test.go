@@ -3,6 +3,7 @@ package amazon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -92,5 +93,103 @@ func TestPackageReferenceID(t *testing.T) {
 		if got := len(a.Confirmations(rulesSeller, rulesOrder)); got != tt.confirmations {
 			t.Errorf("after packageReferenceId %q: %d confirmations, want %d", tt.ref, got, tt.confirmations)
 		}
+	}
+}
+
+// TestRestrictedDataToken: getOrders answers the ship-to name, street, phone and the buyer's
+// e-mail only to a Restricted Data Token of getOrders with those data elements; a seller
+// without the restricted role is refused the token (403), and without the listing role its
+// patches (403), as Amazon answers a role the app lacks.
+func TestRestrictedDataToken(t *testing.T) {
+	t.Parallel()
+	a := newRules(t)
+	a.PutOrder(rulesSeller, StoredOrder{Order: Order{AmazonOrderID: rulesOrder, PurchaseDate: "2026-01-01T00:00:00Z", OrderStatus: "Unshipped",
+		LastUpdateDate: "2026-01-01T00:00:00Z", ShippingAddress: &Address{Name: "Jane", AddressLine1: "1 Main St", Phone: "555", City: "Seattle"},
+		BuyerInfo: &BuyerInfo{BuyerEmail: "jane@example.com"}}})
+	rdt := func(elements ...string) string {
+		status, body := send(t, a, "POST", "/tokens/2021-03-01/restrictedDataToken", rulesToken, map[string]any{
+			"restrictedResources": []any{map[string]any{"method": "GET", "path": "/orders/v0/orders", "dataElements": elements}}})
+		var out struct {
+			Token string `json:"restrictedDataToken"`
+		}
+		_ = json.Unmarshal([]byte(body), &out)
+		if status != http.StatusOK || out.Token == "" {
+			t.Fatalf("createRestrictedDataToken: %d %s", status, body)
+		}
+		return out.Token
+	}
+	tests := []struct {
+		name, token string
+		want, not   []string
+	}{
+		{"access token", rulesToken, []string{`"City":"Seattle"`}, []string{"Jane", "1 Main St", "555", "jane@example.com"}},
+		{"RDT of both", rdt("shippingAddress", "buyerInfo"), []string{"Jane", "1 Main St", "555", "jane@example.com"}, nil},
+		{"RDT of the address", rdt("shippingAddress"), []string{"Jane", "1 Main St", "555"}, []string{"jane@example.com"}},
+	}
+	for _, tt := range tests {
+		status, body := send(t, a, "GET", "/orders/v0/orders?MarketplaceIds=ATVPDKIKX0DER&LastUpdatedAfter=2025-01-01T00:00:00Z", tt.token, nil)
+		if status != http.StatusOK {
+			t.Fatalf("%s: getOrders %d %s", tt.name, status, body)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: %s lacks %s", tt.name, body, w)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(body, n) {
+				t.Errorf("%s: %s shows %s", tt.name, body, n)
+			}
+		}
+	}
+	a.LackRole(rulesSeller, RoleRestricted, true)
+	a.LackRole(rulesSeller, RoleListing, true)
+	for _, c := range []struct{ method, path string }{
+		{"POST", "/tokens/2021-03-01/restrictedDataToken"},
+		{"PATCH", "/listings/2021-08-01/items/" + rulesSeller + "/SKU-1?marketplaceIds=ATVPDKIKX0DER"},
+	} {
+		status, body := send(t, a, c.method, c.path, rulesToken, map[string]any{})
+		if status != http.StatusForbidden || !strings.Contains(body, `"code":"Unauthorized","message":"Access to requested resource is denied."}`) {
+			t.Errorf("%s %s without the role: %d %s, want 403 Unauthorized without a word of the token", c.method, c.path, status, body)
+		}
+	}
+	if status, _ := send(t, a, "GET", "/orders/v0/orders?MarketplaceIds=ATVPDKIKX0DER&LastUpdatedAfter=2025-01-01T00:00:00Z", rulesToken, nil); status != http.StatusOK {
+		t.Errorf("getOrders without the listing and restricted roles: %d, want 200", status)
+	}
+}
+
+// TestAvailabilityPatch: a replace of fulfillment_availability clears the handling time it
+// does not carry; a merge keeps it, and sets it when it carries one.
+func TestAvailabilityPatch(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		op    string
+		value map[string]any
+		days  int64 // -1: none
+	}{
+		{"replace", map[string]any{"fulfillment_channel_code": "DEFAULT", "quantity": 5}, -1},
+		{"merge", map[string]any{"fulfillment_channel_code": "DEFAULT", "quantity": 5}, 2},
+		{"merge", map[string]any{"fulfillment_channel_code": "DEFAULT", "quantity": 5, "lead_time_to_ship_max_days": 4}, 4},
+		{"replace", map[string]any{"fulfillment_channel_code": "DEFAULT", "quantity": 5, "lead_time_to_ship_max_days": 6}, 6},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.op, tt.value), func(t *testing.T) {
+			t.Parallel()
+			a := newRules(t)
+			two := int64(2)
+			a.PutListing(rulesSeller, Listing{SKU: "SKU-1", Quantity: 1, HandlingDays: &two})
+			status, body := send(t, a, "PATCH", "/listings/2021-08-01/items/"+rulesSeller+"/SKU-1?marketplaceIds=ATVPDKIKX0DER", rulesToken, map[string]any{
+				"productType": "PRODUCT", "patches": []any{map[string]any{"op": tt.op, "path": "/attributes/fulfillment_availability", "value": []any{tt.value}}}})
+			if status != http.StatusOK || !strings.Contains(body, `"status":"ACCEPTED"`) {
+				t.Fatalf("patch: %d %s", status, body)
+			}
+			days, ok := a.HandlingDays(rulesSeller, "SKU-1")
+			if !ok {
+				days = -1
+			}
+			if q, _ := a.Quantity(rulesSeller, "SKU-1"); days != tt.days || q != 5 {
+				t.Errorf("handling time %d, quantity %d; want %d, 5", days, q, tt.days)
+			}
+		})
 	}
 }
