@@ -1,6 +1,8 @@
 package amazon
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -216,6 +218,38 @@ func TestAPIBase(t *testing.T) {
 			got, err := apiBase(s)
 			if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("apiBase = %q, %v; want %q, an error naming %q", got, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+// TestGunzip: a GZIP report is decompressed; a body that is not GZIP, or one past maxReport
+// decompressed, is refused.
+func TestGunzip(t *testing.T) {
+	t.Parallel()
+	zip := func(b []byte) []byte {
+		var out bytes.Buffer
+		zw := gzip.NewWriter(&out)
+		_, _ = zw.Write(b)
+		_ = zw.Close()
+		return out.Bytes()
+	}
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+		err  string
+	}{
+		{"report", zip([]byte(`{"issues":[]}`)), `{"issues":[]}`, ""},
+		{"not GZIP", []byte(`{"issues":[]}`), "", "not GZIP"},
+		{"too large", zip(make([]byte, maxReport+1)), "", "refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := gunzip(tt.in)
+			if string(got) != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("gunzip = %.40q, %v; want %q, an error saying %q", got, err, tt.want, tt.err)
 			}
 		})
 	}

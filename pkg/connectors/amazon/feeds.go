@@ -1,8 +1,11 @@
 package amazon
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -229,7 +232,7 @@ func readReport(ctx context.Context, s *connectors.Session, f feedInfo) (report,
 	if err := decode(ctx, s, OpGetFeedDocument, body, &doc); err != nil {
 		return rep, err
 	}
-	if doc.URL == "" || doc.Compression != "" {
+	if doc.URL == "" || (doc.Compression != "" && doc.Compression != "GZIP") {
 		return rep, fmt.Errorf("amazon feed %s: its report has no url, or a compression the connector does not read (%q)", f.FeedID, doc.Compression)
 	}
 	resp, err := s.Call(ctx, OpDownloadDocument, connectors.Request{Method: http.MethodGet, URL: doc.URL})
@@ -239,7 +242,32 @@ func readReport(ctx context.Context, s *connectors.Session, f feedInfo) (report,
 	if resp.Status/100 != 2 {
 		return rep, fmt.Errorf("amazon feed %s: report download: status %d", f.FeedID, resp.Status)
 	}
-	return rep, decode(ctx, s, OpDownloadDocument, resp.Body, &rep)
+	body = resp.Body
+	if doc.Compression == "GZIP" {
+		if body, err = gunzip(body); err != nil {
+			return rep, fmt.Errorf("amazon feed %s: report: %w", f.FeedID, err)
+		}
+	}
+	return rep, decode(ctx, s, OpDownloadDocument, body, &rep)
+}
+
+// maxReport bounds a processing report once decompressed.
+const maxReport = 64 << 20
+
+// gunzip is a GZIP document decompressed, refused past maxReport bytes.
+func gunzip(b []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("not GZIP: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxReport+1))
+	if err != nil {
+		return nil, fmt.Errorf("GZIP: %w", err)
+	}
+	if len(out) > maxReport {
+		return nil, fmt.Errorf("over %d MiB decompressed: refused", maxReport>>20)
+	}
+	return out, nil
 }
 
 // results are the report's results of the listings of batch it shows: OK with the quantity

@@ -76,13 +76,14 @@ func TestPatches(t *testing.T) {
 
 // TestQuantityResults: the connector's own results (which the runtime's messages carry
 // after the merge): ok with the quantity, Off for an FBA listing, Amazon's message for an
-// unknown SKU, by patches and by a feed alike.
+// unknown SKU, by patches and by a feed (its report GZIP-compressed) alike.
 func TestQuantityResults(t *testing.T) {
 	t.Parallel()
 	for _, threshold := range []int{10, 1} {
 		t.Run(fmt.Sprintf("threshold %d", threshold), func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, &amazon.Connector{FeedThreshold: threshold, FeedPoll: 100 * time.Millisecond}, nil)
+			f.sb.GzipReports = threshold == 1 // the feed's report comes GZIP-compressed
 			f.sb.PutListing(sellerID, amazonsb.Listing{SKU: "MFN-1"})
 			f.sb.PutListing(sellerID, amazonsb.Listing{SKU: "FBA-1", FBA: true, Quantity: 3})
 			got, err := f.conn.PushQuantities(ctx(t, time.Minute), f.session(t), []connectors.QuantityPush{

@@ -35,6 +35,9 @@ type Amazon struct {
 	// FeedDelay is how long a feed stays in processing before its report is ready (0: at
 	// once).
 	FeedDelay time.Duration
+	// GzipReports makes the processing reports written from now GZIP-compressed, as Amazon
+	// may serve them (compressionAlgorithm GZIP).
+	GzipReports bool
 
 	st       state // its documents and feeds (the registry keeps the sellers and tokens)
 	requests []Request

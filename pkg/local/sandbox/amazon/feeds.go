@@ -1,6 +1,8 @@
 package amazon
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -24,6 +26,8 @@ type doc struct {
 	Seller      string `json:"seller"`
 	ContentType string `json:"content_type"`
 	Content     []byte `json:"content"`
+	// Gzip: the content is GZIP-compressed (a processing report of GzipReports).
+	Gzip bool `json:"gzip,omitempty"`
 }
 
 // feed is a submitted feed.
@@ -160,14 +164,20 @@ func (a *Amazon) getFeeds(w http.ResponseWriter, r *http.Request, s *Seller) {
 // in reports whether the comma-separated list csv (empty: any) holds v.
 func in(csv, v string) bool { return csv == "" || slices.Contains(strings.Split(csv, ","), v) }
 
-// getFeedDocument answers a document's download URL.
+// getFeedDocument answers a document's download URL, and compressionAlgorithm GZIP for a
+// compressed one.
 func (a *Amazon) getFeedDocument(w http.ResponseWriter, r *http.Request, s *Seller) {
 	id := r.PathValue("feedDocumentId")
-	if d := a.st.Docs[id]; d == nil || d.Seller != s.ID {
+	d := a.st.Docs[id]
+	if d == nil || d.Seller != s.ID {
 		writeError(w, http.StatusNotFound, "NotFound", "feed document "+id+" not found")
 		return
 	}
-	sandbox.WriteJSON(w, http.StatusOK, map[string]string{"feedDocumentId": id, "url": a.URL + downloadPath + id})
+	out := map[string]string{"feedDocumentId": id, "url": a.URL + downloadPath + id}
+	if d.Gzip {
+		out["compressionAlgorithm"] = "GZIP"
+	}
+	sandbox.WriteJSON(w, http.StatusOK, out)
 }
 
 // process runs a feed of the seller whose FeedDelay has passed (the lock held): its
@@ -243,6 +253,14 @@ func (a *Amazon) process(f *feed, s *Seller) {
 	report["items"] = items
 	content, _ := json.Marshal(report)
 	id := a.nextID("amzn1.tortuga.4.na.")
-	a.st.Docs[id] = &doc{Seller: s.ID, ContentType: "application/json", Content: content}
+	d := &doc{Seller: s.ID, ContentType: "application/json", Content: content}
+	if a.GzipReports {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		_, _ = zw.Write(content)
+		_ = zw.Close()
+		d.Content, d.Gzip = b.Bytes(), true
+	}
+	a.st.Docs[id] = d
 	f.Result = id
 }
