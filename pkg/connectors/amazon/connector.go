@@ -36,21 +36,26 @@ const (
 	OpCreateRestrictedDataToken = "createRestrictedDataToken"
 )
 
-// Published are the operations' published limits (the models' default usage plans): the
-// buckets' start, which x-amzn-RateLimit-Limit corrects. The token exchange and the feed
-// documents' upload and download (Amazon's storage, not the API) have none.
+// Published are the operations' published limits, as each model's usage plan states them
+// (the operation's description, "Rate (requests per second) | Burst"): the buckets' start,
+// which x-amzn-RateLimit-Limit corrects. The token exchange and the feed documents' upload
+// and download (Amazon's storage, not the API) have none. docs/connectors.md ("Amazon",
+// limits) lists them with the time they allow for a burst of orders.
 var Published = map[string]connectors.Limit{
-	OpGetOrders:          {Rate: 0.0167, Burst: 20},
-	OpGetOrderItems:      {Rate: 0.5, Burst: 30},
-	OpConfirmShipment:    {Rate: 2, Burst: 10},
-	OpPatchListingsItem:  {Rate: 5, Burst: 5},
-	OpGetListingsItem:    {Rate: 5, Burst: 5},
+	// ordersV0.json
+	OpGetOrders:       {Rate: 0.0167, Burst: 20},
+	OpGetOrderItems:   {Rate: 0.5, Burst: 30},
+	OpConfirmShipment: {Rate: 2, Burst: 10},
+	// listingsItems_2021-08-01.json
+	OpPatchListingsItem: {Rate: 5, Burst: 5},
+	OpGetListingsItem:   {Rate: 5, Burst: 10},
+	// feeds_2021-06-30.json
 	OpCreateFeedDocument: {Rate: 0.5, Burst: 15},
 	OpCreateFeed:         {Rate: 0.0083, Burst: 15},
 	OpGetFeed:            {Rate: 2, Burst: 15},
 	OpGetFeeds:           {Rate: 0.0222, Burst: 10},
 	OpGetFeedDocument:    {Rate: 0.0222, Burst: 10},
-	// tokens_2021-03-01 createRestrictedDataToken.
+	// tokens_2021-03-01.json
 	OpCreateRestrictedDataToken: {Rate: 1, Burst: 10},
 }
 

@@ -254,3 +254,35 @@ func TestGunzip(t *testing.T) {
 		})
 	}
 }
+
+// TestResume: the connector's page token carries Amazon's NextToken or the first page's
+// LastUpdatedAfter and the orders done; read back, it skips them unless the page changed
+// (then none); Amazon's own token is a resume of nothing done; a broken one is refused.
+func TestResume(t *testing.T) {
+	t.Parallel()
+	page := []order{{AmazonOrderID: "A"}, {AmazonOrderID: "B"}, {AmazonOrderID: "C"}}
+	tests := []struct {
+		name, token string
+		skip        int
+		err         bool
+	}{
+		{"first page", resume{Since: "2026-01-01T00:00:00Z", Offset: 2, Last: "B"}.token(), 2, false},
+		{"next page", resume{Next: "AmazonNext==", Offset: 1, Last: "A"}.token(), 1, false},
+		{"page changed", resume{Next: "AmazonNext==", Offset: 2, Last: "A"}.token(), 0, false},
+		{"Amazon's token", "AmazonNext==", 0, false},
+		{"broken", resumePrefix + "%%%", 0, true},
+		{"neither page", resume{Offset: 1, Last: "A"}.token(), 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := parseResume(tt.token)
+			if (err != nil) != tt.err {
+				t.Fatalf("parseResume: %v, want an error: %v", err, tt.err)
+			}
+			if got := r.skip(page); err == nil && got != tt.skip {
+				t.Errorf("skip = %d, want %d", got, tt.skip)
+			}
+		})
+	}
+}

@@ -93,18 +93,29 @@ type itemsPage struct {
 // PollOrders implements connectors.Connector: one getOrders page of the seller's orders it
 // fulfills itself (MFN) changed since q.Since, each with its lines (getOrderItems, which has
 // its own limit), oldest change first. When the limit of getOrderItems puts off the rest of
-// a page, the orders read so far are the page and the poll ends there (its cursor moves to
-// them; the next poll goes on from it). A malformed answer fails the page: none of it is
-// imported, and the poll is retried from the same cursor. An order that cannot be mapped
-// (a required field missing) is left out and named in the page's Refused; the others are
-// imported.
+// a page, the orders read so far are the page and its Next is a page token of the
+// connector's own (resume) that goes on at the first order not done: the same getOrders
+// page read again, the orders done skipped; never the page from its start. A malformed
+// answer fails the page: none of it is imported, and the poll is retried from the same
+// cursor. An order that cannot be mapped (a required field missing) is left out and named in
+// the page's Refused; the others are imported.
 func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
 	cr := s.Credentials.(credentials)
+	at, err := parseResume(q.Page)
+	if err != nil {
+		return connectors.OrderPage{}, err
+	}
 	v := url.Values{"MarketplaceIds": {cr.MarketplaceID}}
-	if q.Page != "" {
-		v.Set("NextToken", q.Page)
-	} else {
-		v.Set("LastUpdatedAfter", q.Since.UTC().Format(time.RFC3339))
+	switch {
+	case at.Next != "":
+		v.Set("NextToken", at.Next)
+	case at.Since != "":
+		v.Set("LastUpdatedAfter", at.Since)
+		v.Set("FulfillmentChannels", "MFN")
+		v.Set("MaxResultsPerPage", strconv.Itoa(setting(c.PageSize, DefaultPageSize)))
+	default:
+		at.Since = q.Since.UTC().Format(time.RFC3339)
+		v.Set("LastUpdatedAfter", at.Since)
 		v.Set("FulfillmentChannels", "MFN")
 		v.Set("MaxResultsPerPage", strconv.Itoa(setting(c.PageSize, DefaultPageSize)))
 	}
@@ -123,14 +134,19 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		slog.WarnContext(ctx, "amazon: order not imported", "account", s.Account, "channel", s.Channel, "error", reason)
 		out.Refused = append(out.Refused, reason)
 	}
-	for _, err := range unmapped {
-		refuse(err)
+	from := at.skip(orders)
+	if from == 0 {
+		for _, err := range unmapped {
+			refuse(err)
+		}
 	}
-	for _, o := range orders {
+	for i := from; i < len(orders); i++ {
+		o := orders[i]
 		items, err := orderItems(ctx, s, o.AmazonOrderID)
 		var th *connectors.Throttled
-		if errors.As(err, &th) && len(out.Orders) > 0 {
-			return connectors.OrderPage{Orders: out.Orders, Refused: out.Refused, Notices: out.Notices}, nil
+		if errors.As(err, &th) && i > from {
+			out.Next = resume{Next: at.Next, Since: at.Since, Offset: i, Last: orders[i-1].AmazonOrderID}.token()
+			return out, nil
 		}
 		if err != nil {
 			return connectors.OrderPage{}, err

@@ -262,3 +262,53 @@ func TestRefusedToken(t *testing.T) {
 
 // contains reports whether s holds sub.
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// TestBurstProgresses: when getOrderItems' limit cuts a page short, the page ends with the
+// orders done and a page token of the connector's own; that token goes on at the first order
+// not done (the page's getOrders read again, no order's items read twice), until the page is
+// done and the token is Amazon's next (none here).
+func TestBurstProgresses(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &amazon.Connector{}, map[string]connectors.Limit{
+		amazon.OpGetOrders: {Rate: 5, Burst: 5}, amazon.OpGetOrderItems: {Rate: 1, Burst: 2}})
+	c := ctx(t, time.Minute)
+	for i := range 5 {
+		f.order(fmt.Sprintf("118-0000001-000000%d", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-A")
+	}
+	s, err := f.runtime(time.Millisecond).Session(c, f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := connectors.OrdersQuery{Since: time.Now().Add(-2 * time.Hour)}
+	seen := map[string]int{}
+	var sizes []int
+	for range 5 {
+		page, err := f.conn.PollOrders(c, s, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, len(page.Orders))
+		for _, o := range page.Orders {
+			seen[o.Ref]++
+		}
+		if page.Next == "" {
+			break
+		}
+		if page.Next == q.Page {
+			t.Fatalf("the page answered its own token again")
+		}
+		q.Page = page.Next
+		time.Sleep(2100 * time.Millisecond) // the bucket of getOrderItems full again
+	}
+	if len(seen) != 5 || len(sizes) < 2 || sizes[0] != 2 {
+		t.Errorf("orders %v in pages of %v, want each of the 5 once, the first page cut short after 2", seen, sizes)
+	}
+	for ref, n := range seen {
+		if n != 1 {
+			t.Errorf("%s in %d pages, want 1", ref, n)
+		}
+	}
+	if got := f.sb.Calls(amazon.OpGetOrderItems); got != 5 {
+		t.Errorf("%d getOrderItems for 5 orders, want 5 (none read twice)", got)
+	}
+}
