@@ -286,3 +286,60 @@ func TestResume(t *testing.T) {
 		})
 	}
 }
+
+// TestAmounts: the order's currency and amounts from Amazon's, exact to the cent; a Canceled
+// order's lines have what is not shipped cancelled, a shipped quantity is quantity_shipped.
+func TestAmounts(t *testing.T) {
+	t.Parallel()
+	usd := func(a string) *money { return &money{CurrencyCode: "USD", Amount: a} }
+	two, one := int64(2), int64(1)
+	items := []orderItem{
+		{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &two, QuantityShipped: 1, ItemPrice: usd("39.98"), ItemTax: usd("3.20"),
+			ShippingPrice: usd("4.99"), ShippingTax: usd("0.40"), ShippingDiscount: usd("4.99"), PromotionDiscount: usd("2.00")},
+		{SellerSKU: "B", OrderItemID: "2", QuantityOrdered: &one, ItemPrice: usd("0.10"), ItemTax: usd("0.01")},
+	}
+	tests := []struct {
+		name, status string
+		total        *money
+		want         map[string]any
+		cancelled    [2]any
+		err          string
+	}{
+		{"computed total", "PartiallyShipped", nil, map[string]any{"currency": "USD", "subtotal": 40.08, "shipping_cost": 4.99, "tax": 3.61,
+			"discount": 6.99, "total": 41.69}, [2]any{nil, nil}, ""},
+		{"Amazon's total", "Unshipped", usd("41.69"), map[string]any{"currency": "USD", "total": 41.69}, [2]any{nil, nil}, ""},
+		{"cancelled", "Canceled", usd("41.69"), map[string]any{"currency": "USD"}, [2]any{1.0, 1.0}, ""},
+		{"two currencies", "Unshipped", &money{CurrencyCode: "EUR", Amount: "41.69"}, nil, [2]any{}, "another in EUR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			raw, err := document("ch", order{AmazonOrderID: "1", PurchaseDate: "2026-01-01T00:00:00Z", LastUpdateDate: "2026-01-02T00:00:00Z",
+				OrderStatus: tt.status, OrderTotal: tt.total}, items)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("document: %v, want an error saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			_ = json.Unmarshal(raw, &doc)
+			for k, v := range tt.want {
+				if doc[k] != v {
+					t.Errorf("%s = %v, want %v", k, doc[k], v)
+				}
+			}
+			lines := doc["items"].([]any)
+			first, second := lines[0].(map[string]any), lines[1].(map[string]any)
+			if got := [2]any{first["quantity_cancelled"], second["quantity_cancelled"]}; got != tt.cancelled {
+				t.Errorf("quantity_cancelled %v, want %v", got, tt.cancelled)
+			}
+			if first["quantity_shipped"] != 1.0 || second["quantity_shipped"] != nil {
+				t.Errorf("quantity_shipped %v, %v; want 1 and none", first["quantity_shipped"], second["quantity_shipped"])
+			}
+		})
+	}
+}

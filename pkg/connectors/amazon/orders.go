@@ -69,6 +69,11 @@ type orderItem struct {
 	QuantityShipped int64  `json:"QuantityShipped"`
 	ItemPrice       *money `json:"ItemPrice"`
 	ItemTax         *money `json:"ItemTax"`
+	ShippingPrice   *money `json:"ShippingPrice"`
+	ShippingTax     *money `json:"ShippingTax"`
+	// ShippingDiscount and PromotionDiscount are positive amounts off the buyer's charge.
+	ShippingDiscount  *money `json:"ShippingDiscount"`
+	PromotionDiscount *money `json:"PromotionDiscount"`
 }
 
 // ordersPath is getOrders' path.
@@ -237,14 +242,15 @@ func parseItems(body []byte) ([]orderItem, string, error) {
 // Pending (and PendingAvailability) orders are imported unpaid (payment_status none: they
 // reserve stock, and the line status says Amazon does not let them ship yet); Canceled and
 // Unfulfillable orders are cancelled at their last change; each line's status is the
-// order's, or Shipped / PartiallyShipped from its QuantityShipped. Lines of no quantity
+// order's, or Shipped / PartiallyShipped from its QuantityShipped, which is its
+// quantity_shipped; a Canceled order's lines have the rest cancelled (quantity_cancelled).
+// The amounts are amounts' (money.go). Lines of no quantity
 // (cancelled before the order was) are left out. A line's sku is its SellerSKU, else (an
 // optional field) its ASIN: no product has that SKU, so the line imports unassigned. A line
 // without OrderItemId, QuantityOrdered or both SKU and ASIN fails the order's document.
 func document(channel string, o order, items []orderItem) (json.RawMessage, error) {
 	doc := wire.OrderDocument{ChannelUUID: channel, DisplayRef: o.AmazonOrderID, OrderedAt: o.PurchaseDate,
-		Total: wire.Amount(o.OrderTotal.amount()), RequestedShippingService: o.ShipServiceLevel,
-		ShipByDate: o.LatestShipDate, DeliverByDate: o.LatestDeliveryDate}
+		RequestedShippingService: o.ShipServiceLevel, ShipByDate: o.LatestShipDate, DeliverByDate: o.LatestDeliveryDate}
 	switch o.OrderStatus {
 	case "Pending", "PendingAvailability":
 		doc.PaymentStatus = "none"
@@ -275,14 +281,22 @@ func document(channel string, o order, items []orderItem) (json.RawMessage, erro
 			continue
 		}
 		status := o.OrderStatus
+		shipped := min(max(it.QuantityShipped, 0), *it.QuantityOrdered)
 		switch {
-		case it.QuantityShipped >= *it.QuantityOrdered:
+		case shipped == *it.QuantityOrdered:
 			status = "Shipped"
-		case it.QuantityShipped > 0:
+		case shipped > 0:
 			status = "PartiallyShipped"
 		}
-		doc.Items = append(doc.Items, wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: *it.QuantityOrdered,
-			Status: status, Title: it.Title, Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount())})
+		line := wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: *it.QuantityOrdered, Status: status, Title: it.Title,
+			Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount()), QuantityShipped: shipped}
+		if o.OrderStatus == "Canceled" {
+			line.QuantityCancelled = *it.QuantityOrdered - shipped
+		}
+		doc.Items = append(doc.Items, line)
+	}
+	if err := amounts(&doc, o, items); err != nil {
+		return nil, err
 	}
 	if len(doc.Items) == 0 && doc.CancelledAt != "" {
 		return nil, nil // cancelled before any line had a quantity: nothing to import

@@ -27,7 +27,7 @@ var ordersResources = []map[string]any{{"method": http.MethodGet, "path": "/orde
 
 // rdtNotice is what the connection says when Amazon refuses the Restricted Data Token.
 const rdtNotice = "Amazon refuses the Restricted Data Token of the orders' addresses (the app lacks the restricted " +
-	"Direct-to-Consumer Shipping role): orders import without the buyer's name, street, phone and e-mail"
+	"Direct-to-Consumer Delivery role): orders import without the buyer's name, street, phone and e-mail"
 
 // restrictedToken is the Restricted Data Token of the orders' reads: the one cached for the
 // channel, else a new one (createRestrictedDataToken, within its own limit), cached for its

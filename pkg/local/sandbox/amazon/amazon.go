@@ -86,10 +86,10 @@ type Seller struct {
 
 // The roles of a Selling Partner API app the sandbox knows (Amazon's "Roles in the Selling
 // Partner API"): Product Listing for the Listings Items and Feeds APIs, and the restricted
-// Direct-to-Consumer Shipping role for a Restricted Data Token of the orders' addresses.
+// Direct-to-Consumer Delivery role for a Restricted Data Token of the orders' addresses.
 const (
 	RoleListing    = "Product Listing"
-	RoleRestricted = "Direct-to-Consumer Shipping (Restricted)"
+	RoleRestricted = "Direct-to-Consumer Delivery (Restricted)"
 )
 
 // roleOf is the role each operation needs beyond the Orders one every seller grants.
@@ -176,6 +176,7 @@ func newAmazon() *Amazon {
 	a.Admin("PUT "+uploadPath+"{id}", a.upload)
 	a.Admin("GET "+downloadPath+"{id}", a.download)
 	a.Admin("POST "+sandbox.AdminOrdersPath, a.placeOrder)
+	a.Admin("POST "+sandbox.AdminLinesPath, a.changeLine)
 	return a
 }
 

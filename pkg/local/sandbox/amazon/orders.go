@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/local/sandbox"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // Order is an order as getOrders answers it (the fields the sandbox keeps).
@@ -73,16 +74,19 @@ type StoredOrder struct {
 
 // PackageDetail is a shipment confirmation as confirmShipment takes it.
 type PackageDetail struct {
-	PackageReferenceID string `json:"packageReferenceId"`
-	CarrierCode        string `json:"carrierCode"`
-	CarrierName        string `json:"carrierName,omitempty"`
-	ShippingMethod     string `json:"shippingMethod,omitempty"`
-	TrackingNumber     string `json:"trackingNumber"`
-	ShipDate           string `json:"shipDate"`
-	OrderItems         []struct {
-		OrderItemID string `json:"orderItemId"`
-		Quantity    int64  `json:"quantity"`
-	} `json:"orderItems"`
+	PackageReferenceID string        `json:"packageReferenceId"`
+	CarrierCode        string        `json:"carrierCode"`
+	CarrierName        string        `json:"carrierName,omitempty"`
+	ShippingMethod     string        `json:"shippingMethod,omitempty"`
+	TrackingNumber     string        `json:"trackingNumber"`
+	ShipDate           string        `json:"shipDate"`
+	OrderItems         []packageItem `json:"orderItems"`
+}
+
+// packageItem is an order item a package carries.
+type packageItem struct {
+	OrderItemID string `json:"orderItemId"`
+	Quantity    int64  `json:"quantity"`
 }
 
 // itemsPage is how many lines a getOrderItems page holds.
@@ -263,7 +267,10 @@ func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Sell
 }
 
 // placeOrder serves sandbox.AdminOrdersPath: a new Unshipped order of the seller of the
-// channel, answered as the generic sandbox answers (id, updated_at, document: the order).
+// channel, of in.Lines lines of in.Quantity of in.SKU, each 19.99 a unit in in.Currency (its
+// ItemPrice the units' price, OrderTotal their sum), or Shipped whole already (every line's
+// QuantityShipped, and a confirmation by UPS as the seller's own tools would post it);
+// answered as the generic sandbox answers (id, updated_at, document: the order).
 func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 	in, ok := sandbox.DecodeOrderRequest(w, r)
 	if !ok {
@@ -283,24 +290,100 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no such listing: name a sku it lists"})
 		return
 	}
+	lines, cur := max(in.Lines, 1), cmp.Or(in.Currency, "USD")
 	now := time.Now().UTC().Format(time.RFC3339)
 	id := fmt.Sprintf("113-%07d-%07d", a.st.Seq+1, 1000+len(s.Orders))
 	a.nextID("")
-	price := fmt.Sprintf("%d.99", 19*in.Quantity)
 	o := &StoredOrder{
 		Order: Order{AmazonOrderID: id, PurchaseDate: now, LastUpdateDate: now, OrderStatus: "Unshipped",
 			FulfillmentChannel: "MFN", ShipServiceLevel: "Std US D2D Dom", MarketplaceID: s.MarketplaceID,
-			OrderTotal: &Money{CurrencyCode: "USD", Amount: price},
+			OrderTotal: &Money{CurrencyCode: cur, Amount: string(wire.Cents(int64(1999 * in.Quantity * lines)))},
 			ShippingAddress: &Address{Name: "Sandbox Buyer", AddressLine1: "1 Test Street", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109",
 				CountryCode: "US", Phone: "+1 206-555-0100"},
 			BuyerInfo: &BuyerInfo{BuyerEmail: "buyer@marketplace.amazon.com"}},
-		Items: []OrderItem{{ASIN: "B0SANDBOX1", SellerSKU: in.SKU, OrderItemID: a.nextID("7"), QuantityOrdered: int64(in.Quantity),
-			ItemPrice: &Money{CurrencyCode: "USD", Amount: price}}},
+	}
+	pkg := PackageDetail{PackageReferenceID: "1", CarrierCode: "UPS", TrackingNumber: "1ZSANDBOX" + id[4:11], ShipDate: now}
+	for range lines {
+		it := OrderItem{ASIN: "B0SANDBOX1", SellerSKU: in.SKU, OrderItemID: a.nextID("7"), QuantityOrdered: int64(in.Quantity),
+			ItemPrice: &Money{CurrencyCode: cur, Amount: string(wire.Cents(int64(1999 * in.Quantity)))}}
+		if in.Shipped {
+			it.QuantityShipped = it.QuantityOrdered
+			pkg.OrderItems = append(pkg.OrderItems, packageItem{OrderItemID: it.OrderItemID, Quantity: it.QuantityOrdered})
+		}
+		o.Items = append(o.Items, it)
+	}
+	if in.Shipped {
+		o.Order.OrderStatus = "Shipped"
+		s.Confirmations[id] = append(s.Confirmations[id], pkg)
 	}
 	s.Orders[id] = o
 	a.Save()
+	answerOrder(w, http.StatusCreated, o)
+}
+
+// answerOrder answers an order as AdminOrdersPath does.
+func answerOrder(w http.ResponseWriter, status int, o *StoredOrder) {
 	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, http.StatusCreated, map[string]any{"id": id, "updated_at": now, "document": json.RawMessage(doc)})
+	sandbox.WriteJSON(w, status, map[string]any{"id": o.Order.AmazonOrderID, "updated_at": o.Order.LastUpdateDate, "document": json.RawMessage(doc)})
+}
+
+// changeLine serves sandbox.AdminLinesPath as Seller Central would change the line: shipped
+// units add to its QuantityShipped (a confirmation by UPS), cancelled units are no longer
+// ordered (its QuantityOrdered goes down, as Amazon shows a cancelled unit), but when they
+// are all the order has left and none shipped the order is Canceled whole (its lines as
+// placed). The order's status follows (PartiallyShipped, Shipped) and it is changed now.
+func (a *Amazon) changeLine(w http.ResponseWriter, r *http.Request) {
+	var in sandbox.LineChange
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
+		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
+		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a LineChange with channel_uuid, order_id, line (from 1) and units shipped or cancelled required"})
+		return
+	}
+	a.Lock()
+	defer a.Unlock()
+	s, ok := a.Bound(in.ChannelUUID)
+	var o *StoredOrder
+	if ok {
+		o = s.Orders[in.OrderID]
+	}
+	if o == nil || in.Line > len(o.Items) {
+		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no such order line of the seller of channel " + in.ChannelUUID})
+		return
+	}
+	it := &o.Items[in.Line-1]
+	if int64(in.Shipped+in.Cancelled) > it.QuantityOrdered-it.QuantityShipped || o.Order.OrderStatus == "Canceled" {
+		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "more than is left of the line"})
+		return
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	if in.Shipped > 0 {
+		it.QuantityShipped += int64(in.Shipped)
+		s.Confirmations[in.OrderID] = append(s.Confirmations[in.OrderID], PackageDetail{PackageReferenceID: strconv.Itoa(len(s.Confirmations[in.OrderID]) + 1),
+			CarrierCode: "UPS", TrackingNumber: "1ZSANDBOX" + strconv.Itoa(len(s.Confirmations[in.OrderID])+1), ShipDate: now,
+			OrderItems: []packageItem{{OrderItemID: it.OrderItemID, Quantity: int64(in.Shipped)}}})
+	}
+	left, shipped := int64(0), int64(0)
+	for _, li := range o.Items {
+		left += li.QuantityOrdered - li.QuantityShipped
+		shipped += li.QuantityShipped
+	}
+	switch {
+	case in.Cancelled > 0 && left == int64(in.Cancelled) && shipped == 0:
+		o.Order.OrderStatus = "Canceled"
+	case in.Cancelled > 0:
+		it.QuantityOrdered -= int64(in.Cancelled)
+		left -= int64(in.Cancelled)
+	}
+	switch {
+	case o.Order.OrderStatus == "Canceled":
+	case left == 0:
+		o.Order.OrderStatus = "Shipped"
+	case shipped > 0:
+		o.Order.OrderStatus = "PartiallyShipped"
+	}
+	o.Order.LastUpdateDate = now
+	a.Save()
+	answerOrder(w, http.StatusOK, o)
 }
 
 // defaultSKU is the first listing by SKU the seller fulfills itself with a quantity, else

@@ -2,12 +2,15 @@ package amazon
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
 // rulesSeller is the seller of the rules' tests, its access token and its order.
@@ -191,5 +194,51 @@ func TestAvailabilityPatch(t *testing.T) {
 				t.Errorf("handling time %d, quantity %d; want %d, 5", days, q, tt.days)
 			}
 		})
+	}
+}
+
+// TestAdminOrders: an order placed through AdminOrdersPath honours its lines, currency and
+// Shipped in Amazon's representation; AdminLinesPath ships and cancels units of a line (409
+// past what is left, 404 for an unknown order, 400 for a bad body).
+func TestAdminOrders(t *testing.T) {
+	t.Parallel()
+	a := newRules(t)
+	a.BindChannel(rulesSeller, "ch-1")
+	c := context.Background()
+	shipped, err := sandbox.PlaceOrder(c, a.URL, sandbox.OrderRequest{ChannelUUID: "ch-1", Lines: 2, Quantity: 2, Currency: "EUR", Shipped: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *StoredOrder
+	a.With(rulesSeller, func(s *Seller) { got = s.Orders[shipped.ID] })
+	if got.Order.OrderStatus != "Shipped" || len(got.Items) != 2 || got.Items[1].QuantityShipped != 2 || got.Order.OrderTotal.CurrencyCode != "EUR" ||
+		got.Order.OrderTotal.Amount != "79.96" || got.Items[0].ItemPrice.Amount != "39.98" || len(a.Confirmations(rulesSeller, shipped.ID)) != 1 {
+		t.Errorf("shipped order %+v", got)
+	}
+	o, err := sandbox.PlaceOrder(c, a.URL, sandbox.OrderRequest{ChannelUUID: "ch-1", Lines: 2, Quantity: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		change sandbox.LineChange
+		ok     bool
+		status string
+	}{
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: o.ID, Line: 1, Shipped: 1}, true, "PartiallyShipped"},
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: o.ID, Line: 1, Shipped: 2}, false, "PartiallyShipped"},
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: "nope", Line: 1, Shipped: 1}, false, "PartiallyShipped"},
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: o.ID, Line: 2}, false, "PartiallyShipped"},
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: o.ID, Line: 2, Cancelled: 2}, true, "PartiallyShipped"},
+		{sandbox.LineChange{ChannelUUID: "ch-1", OrderID: o.ID, Line: 1, Shipped: 1}, true, "Shipped"},
+	}
+	for i, tt := range tests {
+		err := sandbox.ChangeLine(c, a.URL, tt.change)
+		a.With(rulesSeller, func(s *Seller) { got = s.Orders[o.ID] })
+		if (err == nil) != tt.ok || got.Order.OrderStatus != tt.status {
+			t.Errorf("change %d %+v: %v, status %s; want ok %v, %s", i+1, tt.change, err, got.Order.OrderStatus, tt.ok, tt.status)
+		}
+	}
+	if got.Items[1].QuantityOrdered != 0 || got.Items[0].QuantityShipped != 2 {
+		t.Errorf("lines %+v, want the second cancelled (no longer ordered), the first shipped", got.Items)
 	}
 }
