@@ -1,6 +1,7 @@
 package amazon_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -249,15 +250,25 @@ func TestRefusedToken(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpToken); got != 1 {
 		t.Errorf("%d token exchanges for 3 polls of 3 instances, want 1", got)
 	}
+	if d := f.refusedThrice(t, c); !contains(d.Reason, "invalid_grant") {
+		t.Fatalf("disconnected: %s, want Amazon's invalid_grant", d.Reason)
+	}
+}
+
+// refusedThrice revokes the seller's refresh token and polls three times: the third poll
+// must disconnect the channel, whose Disconnected it returns.
+func (f *fixture) refusedThrice(t *testing.T, c context.Context) *connectors.Disconnected {
+	t.Helper()
 	f.sb.Refuse(sellerID, true)
 	var err error
 	for range 3 {
 		_, err = f.runtime(0).Poll(c, f.ch)
 	}
 	var d *connectors.Disconnected
-	if !errors.As(err, &d) || !contains(d.Reason, "invalid_grant") {
-		t.Fatalf("third refused poll: %v, want Disconnected with Amazon's invalid_grant", err)
+	if !errors.As(err, &d) {
+		t.Fatalf("third poll with the refresh token refused: %v, want Disconnected", err)
 	}
+	return d
 }
 
 // contains reports whether s holds sub.

@@ -1,12 +1,10 @@
 package amazon_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 )
@@ -103,13 +101,5 @@ func TestListingRoleMissing(t *testing.T) {
 	if got := f.inbox.TakeOrders(); len(got["117-0000001-0000001"]) != 1 {
 		t.Errorf("orders after the refused pushes: %v, want the order imported", got)
 	}
-	f.sb.Refuse(sellerID, true)
-	var err error
-	for range 3 {
-		_, err = f.runtime(0).Poll(c, f.ch)
-	}
-	var d *connectors.Disconnected
-	if !errors.As(err, &d) {
-		t.Fatalf("third poll with the refresh token refused: %v, want Disconnected", err)
-	}
+	f.refusedThrice(t, c)
 }
