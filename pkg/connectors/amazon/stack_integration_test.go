@@ -23,8 +23,9 @@ import (
 // (the published limits; the sandbox holds them too) through the wired local stack: a
 // stock change reaches the sandbox's listing as a patch and the listing ends synced, an FBA
 // listing ends off with the reason and Amazon's quantity untouched; a poll
-// of the schedule imports the sandbox's Unshipped order (paid) and its Pending one (unpaid,
-// holding its stock); the shipment of the first reaches the sandbox as one confirmation
+// of the schedule imports the sandbox's Unshipped order (paid, with its ship-to name, street,
+// phone and e-mail read with a Restricted Data Token) and its Pending one (unpaid, holding
+// its stock); the shipment of the first reaches the sandbox as one confirmation
 // with its order item id, quantity and UPS's carrier code.
 func TestAmazonChannelEndToEnd(t *testing.T) {
 	t.Parallel()
@@ -99,6 +100,12 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 		t.Errorf("payment statuses %s and %s, want all and none", paid.PaymentStatus, pending.PaymentStatus)
 	}
 	f.WantStock("AMZ-2", wh, 7, 1) // the Pending order holds its unit
+	// Read with a Restricted Data Token: GET /v1/orders shows the ship-to name, street, phone
+	// and the buyer's e-mail.
+	if got, want := [4]string{deref(paid.ShippingContactName), deref(paid.ShippingAddress1), deref(paid.ShippingPhoneNumber), deref(paid.ShippingEmail)},
+		[4]string{"Jane Buyer", "1 Main St", "+1 206-555-0100", "jane@marketplace.amazon.com"}; got != want {
+		t.Errorf("the order's restricted data: %q, want %q", got, want)
+	}
 
 	if r := f.Ship(map[string]any{"sb_order_seq": paid.Seq, "carrier_name": "UPS", "tracking_number": "1ZAMZ",
 		"warehouse_uuid": wh, "items": []any{map[string]any{"sku": "AMZ-1", "quantity": 1}}}); r.Status != http.StatusOK {
@@ -110,4 +117,12 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 		t.Errorf("confirmation %+v", p)
 	}
 	sf.wantUnder(t, slices.Collect(maps.Keys(amazon.Published))...)
+}
+
+// deref is *p, "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
