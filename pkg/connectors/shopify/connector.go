@@ -7,6 +7,7 @@ package shopify
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -38,10 +39,13 @@ var Connector = &connector{}
 // connector implements connectors.Connector.
 type connector struct{}
 
-// credentials are a Shopify channel's: the shop, its custom app's Admin API access token and
-// the location to stock from (a Location gid).
+// credentials are a Shopify channel's: the shop, the location to stock from (a Location
+// gid), and either a legacy custom app's Admin API access token, which never expires, or a
+// Dev Dashboard app's client id and secret, which the client-credentials grant trades for
+// tokens that do (auth.go).
 type credentials struct {
 	ShopDomain, AccessToken, LocationID string
+	ClientID, ClientSecret              string
 }
 
 // Spec implements connectors.Connector. The API endpoint defaults to the shop's own host
@@ -59,10 +63,20 @@ var shopDomain = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([
 var locationID = regexp.MustCompile(`^(gid://shopify/Location/)?[0-9]{1,20}$`)
 
 // ParseCredentials implements connectors.Connector: shop_domain (a host name such as
-// example.myshopify.com), access_token, location_id (a Location gid or its number).
+// example.myshopify.com), location_id (a Location gid or its number), and access_token, or
+// client_id and client_secret (a Dev Dashboard app).
 func (*connector) ParseCredentials(raw []byte) (any, error) {
-	f, err := connectors.ParseFields(raw, connectors.Field{Name: "shop_domain", Max: 255},
-		connectors.Field{Name: "access_token", Max: 512}, connectors.Field{Name: "location_id", Max: 64})
+	fields := []connectors.Field{{Name: "shop_domain", Max: 255}, {Name: "location_id", Max: 64}}
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &keys)
+	_, id := keys["client_id"]
+	_, secret := keys["client_secret"]
+	if id || secret {
+		fields = append(fields, connectors.Field{Name: "client_id", Max: 255}, connectors.Field{Name: "client_secret", Max: 255})
+	} else {
+		fields = append(fields, connectors.Field{Name: "access_token", Max: 512})
+	}
+	f, err := connectors.ParseFields(raw, fields...)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +91,8 @@ func (*connector) ParseCredentials(raw []byte) (any, error) {
 	if !strings.HasPrefix(loc, "gid:") {
 		loc = "gid://shopify/Location/" + loc
 	}
-	return credentials{ShopDomain: domain, AccessToken: f["access_token"], LocationID: loc}, nil
+	return credentials{ShopDomain: domain, AccessToken: f["access_token"], LocationID: loc,
+		ClientID: f["client_id"], ClientSecret: f["client_secret"]}, nil
 }
 
 // verifyQuery reads the shop and the location: the token works and the location is the shop's.

@@ -199,6 +199,20 @@ func (s *Shop) SetApp(token, clientID, secret string) {
 	s.Change(token, func(sh *shopState) { sh.ClientID, sh.Secret = clientID, secret })
 }
 
+// ExpireTokens makes every access token the client-credentials grant gave expired now, as
+// a day passing would (the legacy tokens stay): the next call with one is a 401.
+func (s *Shop) ExpireTokens() {
+	s.Lock()
+	defer s.Unlock()
+	past := time.Now().Add(-time.Second)
+	for v, t := range s.Tokens() {
+		if !t.Exp.IsZero() {
+			t.Exp = past
+			s.Tokens()[v] = t
+		}
+	}
+}
+
 // SetBucket sets the shop's cost bucket: maximum points, restoring restore a second (full now).
 func (s *Shop) SetBucket(token string, maximum, restore float64) {
 	s.Change(token, func(sh *shopState) {
