@@ -8,6 +8,7 @@ package shopify
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"regexp"
 	"strings"
 
@@ -95,22 +96,65 @@ func (*connector) ParseCredentials(raw []byte) (any, error) {
 		ClientID: f["client_id"], ClientSecret: f["client_secret"]}, nil
 }
 
-// verifyQuery reads the shop and the location: the token works and the location is the shop's.
-const verifyQuery = `query Verify($location: ID!) { shop { name } location(id: $location) { id } }`
+// verifyQuery reads the shop, the location and the app's access scopes: the token works,
+// the location is the shop's and the app may do what the connector does.
+const verifyQuery = `query Verify($location: ID!) {
+  shop { name } location(id: $location) { id } currentAppInstallation { accessScopes { handle } }
+}`
 
-// Verify implements connectors.Connector: one cheap read with the token.
+// requiredScopes are the access scopes the connector needs (docs/connectors.md, "Connecting
+// a real shop"): orders read, variants looked up by SKU, quantities set, the location read,
+// and fulfillments created on the merchant's own locations' fulfillment orders.
+var requiredScopes = []string{"read_orders", "read_products", "write_inventory", "read_locations",
+	"write_merchant_managed_fulfillment_orders"}
+
+// allOrdersScope lets the app read orders older than 60 days: optional.
+const allOrdersScope = "read_all_orders"
+
+// Verify implements connectors.Connector: one cheap read with the token (for a Dev
+// Dashboard app, the grant's: wrong client credentials are a refusal). A location of
+// another shop is credentials.location_id invalid; a required scope the app lacks is
+// invalid, naming every one missing. Without read_all_orders (optional) orders older than
+// 60 days are out of the connector's sight: it is logged.
 func (c *connector) Verify(ctx context.Context, s *connectors.Session) error {
 	var out struct {
 		Location *struct {
 			ID string `json:"id"`
 		} `json:"location"`
+		Installation *struct {
+			AccessScopes []struct{ Handle string } `json:"accessScopes"`
+		} `json:"currentAppInstallation"`
 	}
 	cr := s.Credentials.(credentials)
-	if err := call(ctx, s, verifyQuery, map[string]any{"location": cr.LocationID}, 3, &out); err != nil {
+	vars := map[string]any{"location": cr.LocationID}
+	if err := call(ctx, s, verifyQuery, vars, queryCost(verifyQuery, vars), &out); err != nil {
 		return err
 	}
 	if out.Location == nil {
 		return errs.Invalid("credentials.location_id is not a location of the shop")
 	}
+	granted := map[string]bool{}
+	if out.Installation != nil {
+		for _, sc := range out.Installation.AccessScopes {
+			granted[sc.Handle] = true
+		}
+	}
+	if missing := missingScopes(granted); len(missing) > 0 {
+		return errs.Invalid("the app lacks the access scopes %s: add them to its configuration in the Dev Dashboard (or the custom app's Admin API scopes), release and install it again", strings.Join(missing, ", "))
+	}
+	if !granted[allOrdersScope] {
+		slog.InfoContext(ctx, "shopify app without read_all_orders: orders older than 60 days are not seen", "channel", s.Channel)
+	}
 	return nil
+}
+
+// missingScopes are the required scopes not granted; a write scope grants its read scope.
+func missingScopes(granted map[string]bool) []string {
+	var missing []string
+	for _, sc := range requiredScopes {
+		if !granted[sc] && !granted[strings.Replace(sc, "read_", "write_", 1)] {
+			missing = append(missing, sc)
+		}
+	}
+	return missing
 }
