@@ -180,3 +180,23 @@ func TestOrderMapping(t *testing.T) {
 		t.Errorf("changed order: %s, want %s", got, want)
 	}
 }
+
+// TestMaxCostShrinks: a shop that reckons a page costlier than the connector does (here: it
+// refuses any orders page of more than 2) answers MAX_COST_EXCEEDED; the poll halves the page
+// and asks again, and imports every order: never a failed poll.
+func TestMaxCostShrinks(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	for range 5 {
+		f.sb.PutOrder(f.token, time.Now(), sbx.LineInput{SKU: "A", Quantity: 1, Price: "1.00"})
+	}
+	f.sb.MaxOrdersPage = 2
+	res, err := f.rt.Poll(c, f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(res.Orders, " ", f.sb.OverMax() > 0); got != "5 true" {
+		t.Errorf("orders imported, some refused for cost = %s, want 5 true", got)
+	}
+}

@@ -154,6 +154,9 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 	s.Lock()
 	defer s.Unlock()
 	requested := shopify.OperationCost(op, vars)
+	if s.MaxOrdersPage > 0 && pageOver(op, vars, "orders", s.MaxOrdersPage) {
+		requested = MaxQueryCost + 1
+	}
 	s.log[logged].Cost = requested
 	if requested > MaxQueryCost {
 		// Refused before it runs, whatever the bucket holds; nothing is charged.
@@ -206,6 +209,18 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		out["errors"] = errs
 	}
 	sandbox.WriteJSON(w, http.StatusOK, out)
+}
+
+// pageOver reports whether the root field name of op asks for more than most nodes.
+func pageOver(op *ast.OperationDefinition, vars map[string]any, name string, most int) bool {
+	for _, sel := range op.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok && f.Name == name {
+			if n, ok := num(argMap(f.Arguments, vars)["first"]); ok && n > int64(most) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasField reports whether the selection set selects the field name at its top.

@@ -261,7 +261,7 @@ func (sh *shopState) fulfillmentOrder(o *Order, fo *FulfillmentOrder) map[string
 	loc := map[string]any{"__typename": "Location", "id": fo.Location, "name": "Sandbox location"}
 	return map[string]any{"__typename": "FulfillmentOrder", "id": fo.ID, "status": fo.Status,
 		"assignedLocation": map[string]any{"__typename": "FulfillmentOrderAssignedLocation", "name": "Sandbox location", "location": loc},
-		"lineItems": resolver(func(args map[string]any) any { return connection(lines, args) })}
+		"lineItems":        resolver(func(args map[string]any) any { return connection(lines, args) })}
 }
 
 // variants are the shop's variants whose SKU a sku: term of the query names (every variant

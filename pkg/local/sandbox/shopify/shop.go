@@ -7,8 +7,8 @@
 package shopify
 
 import (
-	"fmt"
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -46,6 +46,9 @@ type Shop struct {
 	// BeforeSet, when set, runs before each inventorySetQuantities is applied, outside the
 	// sandbox's lock: a test changes a level there, between the connector's read and write.
 	BeforeSet func()
+	// MaxOrdersPage, when set, makes an orders query of a larger first cost more than
+	// MaxQueryCost: a test's shop that reckons costs higher than the connector.
+	MaxOrdersPage int
 
 	// The shops by their Admin API access token, each its own permanent token.
 	*sandbox.Registry[*shopState]
@@ -141,7 +144,7 @@ type FulfillmentOrder struct {
 	ID       string                  `json:"id"`
 	Status   string                  `json:"status"`
 	Location string                  `json:"location"`
-	Lines  []*FulfillmentOrderLine `json:"lines"`
+	Lines    []*FulfillmentOrderLine `json:"lines"`
 }
 
 // FulfillmentOrderLine is a line of a fulfillment order: what remains to ship of a line item.
