@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // RefreshGrant is an OAuth 2.0 refresh-token grant (RFC 6749, section 6) at the channel's
@@ -46,11 +51,65 @@ func (s *Session) RefreshGrant(ctx context.Context, g RefreshGrant) (Token, erro
 		form.Set("client_id", g.ClientID)
 		form.Set("client_secret", g.ClientSecret)
 	}
-	resp, err := s.Call(ctx, g.Op, Request{Method: http.MethodPost, URL: s.Endpoints.Auth, Header: h, Body: []byte(form.Encode())})
+	return s.postGrant(ctx, g.Op, g.Channel, s.Endpoints.Auth, h, form)
+}
+
+// ClientCredentialsGrant is an OAuth 2.0 client-credentials grant (RFC 6749, section 4.4):
+// the client id and secret in the form, no user's token. Shopify's Dev Dashboard apps take
+// it (docs/connectors.md, Shopify).
+type ClientCredentialsGrant struct {
+	// Op is the token endpoint's operation (a name of Spec.Limits, or none).
+	Op string
+	// Channel names the channel type in errors ("shopify").
+	Channel string
+	// URL is the token endpoint (the channel's endpoints.auth when it has one).
+	URL                    string
+	ClientID, ClientSecret string
+}
+
+// ClientCredentials trades the client id and secret for an access token; a refusal is an
+// *AuthError as RefreshGrant's is.
+func (s *Session) ClientCredentials(ctx context.Context, g ClientCredentialsGrant) (Token, error) {
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {g.ClientID}, "client_secret": {g.ClientSecret}}
+	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"application/json"}}
+	return s.postGrant(ctx, g.Op, g.Channel, g.URL, h, form)
+}
+
+// postGrant posts a grant's form to the token endpoint u as op and reads the answer
+// (ParseTokenAnswer).
+func (s *Session) postGrant(ctx context.Context, op, channel, u string, h http.Header, form url.Values) (Token, error) {
+	resp, err := s.Call(ctx, op, Request{Method: http.MethodPost, URL: u, Header: h, Body: []byte(form.Encode())})
 	if err != nil {
 		return Token{}, err
 	}
-	return ParseTokenAnswer(g.Channel, resp.Status, resp.Body, s.rt.now())
+	return ParseTokenAnswer(channel, resp.Status, resp.Body, s.rt.now())
+}
+
+// RenewToken replaces the access token the channel just refused (a 401 on a token that had
+// not expired yet by the runtime's clock: revoked, or expired sooner on the channel's): the
+// cached token is dropped when it is still that one (another instance may have renewed it
+// already), then AccessToken gets the cached or a new one, one exchange for every
+// instance. The refusal itself is not counted; a refusal of the exchange is, as always.
+func (s *Session) RenewToken(ctx context.Context, exchange func(context.Context) (Token, error)) (string, error) {
+	if s.token != "" && !s.verify {
+		if err := s.rt.dropToken(ctx, tokenID(s.Account, s.Channel), s.exp.UnixMilli()); err != nil {
+			return "", err
+		}
+	}
+	s.token = ""
+	return s.AccessToken(ctx, exchange)
+}
+
+// dropToken removes the cached access token that expires at exp (ms), keeping the lease and
+// the refusals; a token stored since (another expiry) stays.
+func (r *Runtime) dropToken(ctx context.Context, id itemID, exp int64) error {
+	u := store.Update{Remove: []string{"sealed", "exp"}}
+	u.Condition = "#exp = :exp"
+	u.Value(":exp", store.N(exp))
+	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil && !errors.Is(err, errConditionFailed) {
+		return fmt.Errorf("drop the refused access token: %w", err)
+	}
+	return nil
 }
 
 // ParseTokenAnswer reads a token endpoint's answer of status at now: the access token and

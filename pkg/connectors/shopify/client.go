@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,7 @@ type envelope struct {
 	Extensions struct {
 		Cost *struct {
 			RequestedQueryCost float64 `json:"requestedQueryCost"`
+			ActualQueryCost    float64 `json:"actualQueryCost"`
 			ThrottleStatus     struct {
 				MaximumAvailable   float64 `json:"maximumAvailable"`
 				CurrentlyAvailable float64 `json:"currentlyAvailable"`
@@ -88,24 +90,38 @@ func endpoint(s *connectors.Session) string {
 	return strings.TrimSuffix(base, "/") + "/admin/api/" + Version + "/graphql.json"
 }
 
-// call sends a GraphQL query of the given requested cost with its variables and decodes its
-// data into out. Each answer's throttleStatus becomes the shop's shared bucket; a THROTTLED
-// answer waits for the points and asks again (put off as *connectors.Throttled when they are
-// further than the runtime waits). 401 and 403 are a *connectors.AuthError; any other
-// failure an *AnswerError, logged.
+// call sends a GraphQL query of the given requested cost (queryCost) with its variables
+// and decodes its data into out. Each answer's throttleStatus becomes the shop's shared
+// bucket; a THROTTLED answer waits for the points and asks again (put off as
+// *connectors.Throttled when they are further than the runtime waits). A 401 on a Dev
+// Dashboard app's token renews it and asks once more. 401 and 403 are a
+// *connectors.AuthError; MAX_COST_EXCEEDED an *AnswerError whose costExceeded is true; any
+// other failure an *AnswerError, logged.
 func call(ctx context.Context, s *connectors.Session, query string, vars map[string]any, cost int, out any) error {
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
 		return err
 	}
-	req := connectors.Request{Method: http.MethodPost, URL: endpoint(s), Body: body, Header: http.Header{
-		"Content-Type": {"application/json"}, "X-Shopify-Access-Token": {s.Credentials.(credentials).AccessToken}}}
+	req := connectors.Request{Method: http.MethodPost, URL: endpoint(s), Body: body, Header: http.Header{"Content-Type": {"application/json"}}}
+	auth := &authorizer{s: s}
+	if err := auth.set(ctx, req.Header); err != nil {
+		return err
+	}
 	for range throttleAttempts {
 		resp, err := s.CallCost(ctx, opGraphQL, cost, req)
 		if err != nil {
 			return err
 		}
-		data, throttled, err := answer(ctx, s, resp)
+		if resp.Status == http.StatusUnauthorized {
+			again, err := auth.renew(ctx, req.Header)
+			if err != nil {
+				return err
+			}
+			if again {
+				continue
+			}
+		}
+		data, throttled, err := answer(ctx, s, resp, cost)
 		if throttled {
 			continue
 		}
@@ -127,9 +143,20 @@ func call(ctx context.Context, s *connectors.Session, query string, vars map[str
 	return &connectors.Throttled{Op: opGraphQL, RetryAt: time.Now().Add(time.Second)}
 }
 
-// answer judges a response: its data, or throttled (the shop's bucket reported, ask again),
-// or the error it is.
-func answer(ctx context.Context, s *connectors.Session, resp *connectors.Response) (json.RawMessage, bool, error) {
+// costExceeded reports whether err is Shopify's MAX_COST_EXCEEDED: the query asked more
+// than a single query may, whatever the bucket holds.
+func costExceeded(err error) bool {
+	var ae *AnswerError
+	return errors.As(err, &ae) && slices.Contains(ae.Codes, codeMaxCost)
+}
+
+// codeMaxCost is the code of the error of a query over maxQueryCost.
+const codeMaxCost = "MAX_COST_EXCEEDED"
+
+// answer judges a response to a query we reckoned cost points: its data, or throttled (the
+// shop's bucket reported, ask again), or the error it is. The shop's own requested and
+// actual costs are logged, with a warning when its requested cost is not ours.
+func answer(ctx context.Context, s *connectors.Session, resp *connectors.Response, cost int) (json.RawMessage, bool, error) {
 	switch {
 	case resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden:
 		_, list, _ := decodeEnvelope(resp.Body)
@@ -146,6 +173,12 @@ func answer(ctx context.Context, s *connectors.Session, resp *connectors.Respons
 		return nil, false, err
 	}
 	if c := env.Extensions.Cost; c != nil {
+		level := slog.LevelDebug
+		if int(c.RequestedQueryCost) != cost {
+			level = slog.LevelWarn // our reckoning is not the shop's: docs/connectors.md, Shopify cost
+		}
+		slog.Log(ctx, level, "shopify query cost", "channel", s.Channel, "reckoned", cost,
+			"requested", c.RequestedQueryCost, "actual", c.ActualQueryCost)
 		st := connectors.CostStatus{Maximum: c.ThrottleStatus.MaximumAvailable,
 			Available: c.ThrottleStatus.CurrentlyAvailable, Restore: c.ThrottleStatus.RestoreRate}
 		if err := s.ReportCost(ctx, opGraphQL, st); err != nil {

@@ -12,8 +12,11 @@ func TestParseCredentials(t *testing.T) {
 	tests := []struct {
 		name, raw, want string
 	}{
-		{"gid", `{"shop_domain":"Example.myshopify.com","access_token":"shpat_1","location_id":"gid://shopify/Location/12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12} <nil>"},
-		{"number", `{"shop_domain":"example.myshopify.com","access_token":"shpat_1","location_id":"12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12} <nil>"},
+		{"gid", `{"shop_domain":"Example.myshopify.com","access_token":"shpat_1","location_id":"gid://shopify/Location/12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12  } <nil>"},
+		{"number", `{"shop_domain":"example.myshopify.com","access_token":"shpat_1","location_id":"12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12  } <nil>"},
+		{"dev dashboard app", `{"shop_domain":"example.myshopify.com","client_id":"c1","client_secret":"shpss_2","location_id":"12"}`, "{example.myshopify.com  gid://shopify/Location/12 c1 shpss_2} <nil>"},
+		{"app without its secret", `{"shop_domain":"example.myshopify.com","client_id":"c1","location_id":"12"}`, "<nil> invalid: credentials.client_secret is required"},
+		{"token and app", `{"shop_domain":"example.myshopify.com","access_token":"t","client_id":"c1","client_secret":"s","location_id":"12"}`, "<nil> invalid: credentials.access_token is not a field of this channel type"},
 		{"url as domain", `{"shop_domain":"https://example.myshopify.com","access_token":"t","location_id":"1"}`, "<nil> invalid: credentials.shop_domain must be the shop's host name, such as example.myshopify.com"},
 		{"bad location", `{"shop_domain":"example.myshopify.com","access_token":"t","location_id":"warehouse"}`, "<nil> invalid: credentials.location_id must be a location id, such as gid://shopify/Location/123 or 123"},
 		{"missing token", `{"shop_domain":"example.myshopify.com","location_id":"1"}`, "<nil> invalid: credentials.access_token is required"},
@@ -47,38 +50,47 @@ func TestPaymentStatus(t *testing.T) {
 	}
 }
 
+// TestLineItemsByFulfillmentOrder: the shipped items go on open fulfillment orders'
+// remaining quantities, one fulfillmentCreate per location; quantity no open one holds (a
+// closed or on-hold fulfillment order's) fails the push, unless a fulfillment has the
+// tracking number already (posted).
 func TestLineItemsByFulfillmentOrder(t *testing.T) {
 	t.Parallel()
-	fo := func(id, status string, lines ...[3]any) fulfillmentOrder {
+	fo := func(id, status, loc string, lines ...[3]any) fulfillmentOrder {
 		var f fulfillmentOrder
 		f.ID, f.Status = id, status
+		f.AssignedLocation.Location = &struct{ ID string }{loc}
 		for _, l := range lines {
 			n := struct {
 				ID                string
 				RemainingQuantity int64
-				LineItem          struct{ ID, SKU string }
+				LineItem          struct{ ID string }
 			}{ID: l[0].(string), RemainingQuantity: int64(l[2].(int))}
 			n.LineItem.ID = l[1].(string)
 			f.LineItems.Nodes = append(f.LineItems.Nodes, n)
 		}
 		return f
 	}
-	fos := []fulfillmentOrder{fo("FO1", "CLOSED", [3]any{"a0", "L1", 0}), fo("FO2", "OPEN", [3]any{"a1", "L1", 2}, [3]any{"b1", "L2", 1}), fo("FO3", "OPEN", [3]any{"a2", "L1", 1})}
+	fos := []fulfillmentOrder{fo("FO1", "CLOSED", "X", [3]any{"a0", "L1", 0}), fo("FO2", "OPEN", "X", [3]any{"a1", "L1", 2}, [3]any{"b1", "L2", 1}),
+		fo("FO3", "OPEN", "Y", [3]any{"a2", "L1", 1}), fo("FO4", "ON_HOLD", "Y", [3]any{"c1", "L3", 4})}
 	tests := []struct {
-		name  string
-		items []connectors.TrackingItem
-		want  string
+		name   string
+		items  []connectors.TrackingItem
+		posted bool
+		want   string
 	}{
-		{"one line, open first", []connectors.TrackingItem{{OrderItemRef: "L1", Quantity: 2}}, "[map[fulfillmentOrderId:FO2 fulfillmentOrderLineItems:[map[id:a1 quantity:2]]]] <nil>"},
-		{"across fulfillment orders", []connectors.TrackingItem{{OrderItemRef: "L1", Quantity: 3}, {OrderItemRef: "L2", Quantity: 1}},
-			"[map[fulfillmentOrderId:FO2 fulfillmentOrderLineItems:[map[id:a1 quantity:2] map[id:b1 quantity:1]]] map[fulfillmentOrderId:FO3 fulfillmentOrderLineItems:[map[id:a2 quantity:1]]]] <nil>"},
-		{"more than remains: for Shopify to refuse", []connectors.TrackingItem{{OrderItemRef: "L2", Quantity: 2}}, "[map[fulfillmentOrderId:FO2 fulfillmentOrderLineItems:[map[id:b1 quantity:2]]]] <nil>"},
-		{"unknown line", []connectors.TrackingItem{{OrderItemRef: "L9", Quantity: 1}}, "[] no line item L9"},
+		{"one line, open first", []connectors.TrackingItem{{OrderItemRef: "L1", Quantity: 2}}, false, "[[map[fulfillmentOrderId:FO2 fulfillmentOrderLineItems:[map[id:a1 quantity:2]]]]] <nil>"},
+		{"two locations, two calls", []connectors.TrackingItem{{OrderItemRef: "L1", Quantity: 3}, {OrderItemRef: "L2", Quantity: 1}}, false,
+			"[[map[fulfillmentOrderId:FO2 fulfillmentOrderLineItems:[map[id:a1 quantity:2] map[id:b1 quantity:1]]]] [map[fulfillmentOrderId:FO3 fulfillmentOrderLineItems:[map[id:a2 quantity:1]]]]] <nil>"},
+		{"more than remains", []connectors.TrackingItem{{OrderItemRef: "L2", Quantity: 2}}, false, "[] no open fulfillment order holds 1 of line item L2 (closed, cancelled or on hold, or shipped already)"},
+		{"on hold", []connectors.TrackingItem{{OrderItemRef: "L3", Quantity: 1}}, false, "[] no open fulfillment order holds 1 of line item L3 (closed, cancelled or on hold, or shipped already)"},
+		{"posted before", []connectors.TrackingItem{{OrderItemRef: "L3", Quantity: 1}}, true, "[] <nil>"},
+		{"unknown line", []connectors.TrackingItem{{OrderItemRef: "L9", Quantity: 1}}, false, "[] no line item L9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := lineItemsByFulfillmentOrder(fos, tt.items)
+			got, err := lineItemsByFulfillmentOrder(fos, tt.items, tt.posted)
 			if s := fmt.Sprint(got, " ", err); s != tt.want {
 				t.Errorf("got %s\nwant %s", s, tt.want)
 			}

@@ -1,4 +1,4 @@
 package shopify
 
 // OrdersPage is the most orders a page of a poll holds, for the conformance suite.
-const OrdersPage = ordersPage
+var OrdersPage = ordersPage

@@ -72,15 +72,15 @@ func FuzzSetAnswer(f *testing.F) {
 }
 
 func FuzzFulfillmentOrdersAnswer(f *testing.F) {
-	f.Add([]byte(`{"orders":{"nodes":[{"id":"o","name":"#1","fulfillmentOrders":{"nodes":[{"id":"fo","status":"OPEN","lineItems":{"nodes":[{"id":"fl","remainingQuantity":2,"lineItem":{"id":"L1","sku":"A"}}]}}]}}]}}`), "L1", int64(3))
+	f.Add([]byte(`{"orders":{"nodes":[{"id":"o","name":"#1","fulfillmentOrders":{"nodes":[{"id":"fo","status":"OPEN","assignedLocation":{"location":{"id":"loc"}},"lineItems":{"nodes":[{"id":"fl","remainingQuantity":2,"lineItem":{"id":"L1"}}]}}]}}]}}`), "L1", int64(3))
 	f.Fuzz(func(t *testing.T, data []byte, ref string, q int64) {
 		var a fulfillmentOrdersAnswer
 		if json.Unmarshal(data, &a) != nil || len(a.Orders.Nodes) == 0 {
 			return
 		}
-		groups, err := lineItemsByFulfillmentOrder(a.Orders.Nodes[0].FulfillmentOrders.Nodes, []connectors.TrackingItem{{OrderItemRef: ref, Quantity: q}})
-		if err == nil && len(groups) == 0 {
-			t.Error("no error and no groups")
+		calls, err := lineItemsByFulfillmentOrder(a.Orders.Nodes[0].FulfillmentOrders.Nodes, []connectors.TrackingItem{{OrderItemRef: ref, Quantity: q}}, false)
+		if err == nil && len(calls) == 0 {
+			t.Error("no error and no fulfillment")
 		}
 	})
 }

@@ -25,9 +25,6 @@ const variantsQuery = `query Variants($first: Int!, $query: String!, $location: 
   }
 }`
 
-// variantsCost is variantsQuery's requested cost for a batch.
-const variantsCost = 2 + quantityBatch + 5
-
 // setMutation sets available quantities, compare-and-swap, with an idempotency key.
 const setMutation = `mutation Set($input: InventorySetQuantitiesInput!, $key: String!) {
   inventorySetQuantities(input: $input) @idempotent(key: $key) {
@@ -35,9 +32,6 @@ const setMutation = `mutation Set($input: InventorySetQuantitiesInput!, $key: St
     userErrors { code field message }
   }
 }`
-
-// setCost is a mutation's cost.
-const setCost = 10
 
 // level is what a variant look-up found of a SKU: its inventory item and available quantity
 // at the location (nil when not stocked there).
@@ -100,7 +94,7 @@ func skuQuery(skus []string) string {
 func lookup(ctx context.Context, s *connectors.Session, skus []string) (map[string]level, error) {
 	var a variantsAnswer
 	vars := map[string]any{"first": len(skus), "query": skuQuery(skus), "location": s.Credentials.(credentials).LocationID}
-	if err := call(ctx, s, variantsQuery, vars, variantsCost, &a); err != nil {
+	if err := call(ctx, s, variantsQuery, vars, queryCost(variantsQuery, vars), &a); err != nil {
 		return nil, err
 	}
 	return a.levels(), nil
@@ -213,7 +207,7 @@ func set(ctx context.Context, s *connectors.Session, nonce string, open []*pendi
 	input := map[string]any{"name": "available", "reason": "correction",
 		"referenceDocumentUri": "gid://multisell/Channel/" + s.Channel, "quantities": quantities}
 	var a setAnswer
-	if err := call(ctx, s, setMutation, map[string]any{"input": input, "key": idempotencyKey(nonce, input)}, setCost, &a); err != nil {
+	if err := call(ctx, s, setMutation, map[string]any{"input": input, "key": idempotencyKey(nonce, input)}, mutationCost, &a); err != nil {
 		return nil, err
 	}
 	if a.Set == nil {

@@ -4,23 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/multisell/multisell/pkg/connectors"
 )
 
-// fulfillmentOrdersQuery finds an order by its name with its fulfillment orders' lines and
-// the tracking numbers of its fulfillments.
-const fulfillmentOrdersQuery = `query FulfillmentOrders($query: String!) {
+// fulfillmentOrdersQuery finds an order by its name with its fulfillment orders (their
+// location and lines) and the tracking numbers of its fulfillments.
+const fulfillmentOrdersQuery = `query FulfillmentOrders($query: String!, $orders: Int!, $lines: Int!) {
   orders(first: 1, query: $query) {
-    nodes { id name fulfillmentOrders(first: 10) { nodes { id status
-      lineItems(first: 100) { nodes { id remainingQuantity lineItem { id sku } } } } }
+    nodes { id name fulfillmentOrders(first: $orders) { nodes { id status assignedLocation { location { id } }
+      lineItems(first: $lines) { nodes { id remainingQuantity lineItem { id } } pageInfo { hasNextPage } } } }
       fulfillments(first: 10) { status trackingInfo(first: 5) { number } } }
   }
 }`
 
-// fulfillmentOrdersCost is fulfillmentOrdersQuery's requested cost.
-const fulfillmentOrdersCost = 2 + 1 + 2 + 10 + 2 + 100 + 5 + 2 + 10 + 2 + 5
+// fulfillmentOrdersPage is how many fulfillment orders of an order the query reads; their
+// lines read are as many as pageBudget leaves room for.
+const fulfillmentOrdersPage = 5
+
+// fulfillmentLines is the most lines of each fulfillment order the query reads.
+var fulfillmentLines = fit(fulfillmentOrdersQuery, map[string]any{"orders": fulfillmentOrdersPage}, "lines", maxPage, pageBudget)
 
 // fulfillMutation creates one fulfillment with its tracking.
 const fulfillMutation = `mutation Fulfill($fulfillment: FulfillmentInput!) {
@@ -45,14 +50,26 @@ type fulfillmentOrdersAnswer struct {
 
 // fulfillmentOrder is an order's fulfillment order.
 type fulfillmentOrder struct {
-	ID, Status string
-	LineItems  struct {
+	ID, Status       string
+	AssignedLocation struct {
+		Location *struct{ ID string } `json:"location"`
+	} `json:"assignedLocation"`
+	LineItems struct {
 		Nodes []struct {
 			ID                string
 			RemainingQuantity int64
-			LineItem          struct{ ID, SKU string }
+			LineItem          struct{ ID string }
 		} `json:"nodes"`
+		PageInfo pageInfo `json:"pageInfo"`
 	} `json:"lineItems"`
+}
+
+// location is the id of the location the fulfillment order is assigned to ("" unknown).
+func (fo fulfillmentOrder) location() string {
+	if l := fo.AssignedLocation.Location; l != nil {
+		return l.ID
+	}
+	return ""
 }
 
 // orderFulfillment is a fulfillment of an order: its status and tracking numbers.
@@ -73,28 +90,32 @@ type fulfillAnswer struct {
 }
 
 // PostTracking implements connectors.Connector: the order (by its name, the display ref)
-// and its fulfillment orders in one query, then one fulfillmentCreate of the shipment's
-// lines (an item's order item ref is its line item id) on the fulfillment orders that hold
-// them, open ones first, with the tracking number, URL and company. Shopify's userErrors
-// are the failure. The push is idempotent: when the order holds a fulfillment with the
-// tracking number already and nothing of the shipment's lines is left open, the shipment
-// was posted (a retry, a redelivery) and it is done.
+// and its fulfillment orders in one query, then one fulfillmentCreate per location of the
+// open fulfillment orders that hold the shipment's lines (an item's order item ref is its
+// line item id; Shopify takes fulfillment orders of one location a call), with the tracking
+// number, URL and company. Closed, cancelled and on-hold fulfillment orders receive
+// nothing: quantity no open one holds fails the push, naming the lines, before anything is
+// sent. The push is idempotent: quantity left unplaced after a fulfillment with the
+// tracking number is taken as posted (a retry, a redelivery), and a shipment with nothing
+// left to place is done.
 func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t connectors.Tracking) error {
 	var a fulfillmentOrdersAnswer
 	q := `name:"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(t.DisplayRef) + `"`
-	if err := call(ctx, s, fulfillmentOrdersQuery, map[string]any{"query": q}, fulfillmentOrdersCost, &a); err != nil {
+	vars := map[string]any{"query": q, "orders": fulfillmentOrdersPage, "lines": fulfillmentLines}
+	if err := shrinking(ctx, s, fulfillmentOrdersQuery, vars, []string{"lines", "orders"}, &a); err != nil {
 		return err
 	}
 	if len(a.Orders.Nodes) == 0 || a.Orders.Nodes[0].Name != t.DisplayRef {
 		return fmt.Errorf("shopify: no order of the shop is named %q", t.DisplayRef)
 	}
 	o := a.Orders.Nodes[0]
-	groups, err := lineItemsByFulfillmentOrder(o.FulfillmentOrders.Nodes, t.Items)
+	posted := tracked(o.Fulfillments, t.TrackingNumber)
+	groups, err := lineItemsByFulfillmentOrder(o.FulfillmentOrders.Nodes, t.Items, posted)
 	if err != nil {
 		return fmt.Errorf("shopify: order %s: %w", t.DisplayRef, err)
 	}
-	if tracked(o.Fulfillments, t.TrackingNumber) && !leftOpen(o.FulfillmentOrders.Nodes, t.Items) {
-		return nil
+	if len(groups) == 0 {
+		return nil // posted before
 	}
 	company := t.CarrierName
 	if company == "Other" && t.CarrierNameGiven != "" {
@@ -104,9 +125,19 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 	if t.TrackingURL != "" {
 		tracking["url"] = t.TrackingURL
 	}
-	in := map[string]any{"lineItemsByFulfillmentOrder": groups, "trackingInfo": tracking, "notifyCustomer": true}
+	for _, g := range groups {
+		if err := fulfill(ctx, s, t.DisplayRef, map[string]any{"lineItemsByFulfillmentOrder": g, "trackingInfo": tracking, "notifyCustomer": true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fulfill creates one fulfillment of the order named ref; Shopify's userErrors are the
+// failure.
+func fulfill(ctx context.Context, s *connectors.Session, ref string, in map[string]any) error {
 	var f fulfillAnswer
-	if err := call(ctx, s, fulfillMutation, map[string]any{"fulfillment": in}, setCost, &f); err != nil {
+	if err := call(ctx, s, fulfillMutation, map[string]any{"fulfillment": in}, mutationCost, &f); err != nil {
 		return err
 	}
 	switch {
@@ -117,7 +148,7 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 		for i, e := range f.Create.UserErrors {
 			msgs[i] = e.Message
 		}
-		return fmt.Errorf("shopify refused the fulfillment of %s: %s", t.DisplayRef, strings.Join(msgs, "; "))
+		return fmt.Errorf("shopify refused the fulfillment of %s: %s", ref, strings.Join(msgs, "; "))
 	case f.Create.Fulfillment == nil:
 		return &AnswerError{Status: 200, Message: "fulfillmentCreate: neither a fulfillment nor userErrors"}
 	}
@@ -140,73 +171,71 @@ func tracked(fs []orderFulfillment, number string) bool {
 	return false
 }
 
-// leftOpen reports whether an open fulfillment order has some of the items' line items left
-// to ship.
-func leftOpen(fos []fulfillmentOrder, items []connectors.TrackingItem) bool {
-	refs := map[string]bool{}
-	for _, it := range items {
-		refs[it.OrderItemRef] = true
-	}
-	for _, fo := range fos {
-		for _, l := range fo.LineItems.Nodes {
-			if fo.open() && refs[l.LineItem.ID] && l.RemainingQuantity > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// lineItemsByFulfillmentOrder spreads the shipped items over the fulfillment order lines
-// of their line items: open fulfillment orders' remaining quantities first; what they do not
-// hold goes on the first line of the item, for Shopify to judge (its userErrors say why not).
-func lineItemsByFulfillmentOrder(fos []fulfillmentOrder, items []connectors.TrackingItem) ([]map[string]any, error) {
+// lineItemsByFulfillmentOrder places the shipped items on the open fulfillment orders'
+// remaining quantities of their line items and returns the lineItemsByFulfillmentOrder of
+// each location's fulfillmentCreate, by location in the order met. Quantity no open
+// fulfillment order holds is an error naming the lines, unless posted (a fulfillment has
+// the tracking number already: that quantity is taken as shipped by it).
+func lineItemsByFulfillmentOrder(fos []fulfillmentOrder, items []connectors.TrackingItem, posted bool) ([][]map[string]any, error) {
 	type key struct{ fo, line string }
 	qty := map[key]int64{}
 	var order []key
-	add := func(k key, q int64) {
-		if _, ok := qty[k]; !ok {
-			order = append(order, k)
-		}
-		qty[k] += q
-	}
+	var unplaced []string
 	for _, it := range items {
-		left, first := it.Quantity, key{}
+		left, known := it.Quantity, false
 		for _, fo := range fos {
 			for _, l := range fo.LineItems.Nodes {
 				if l.LineItem.ID != it.OrderItemRef {
 					continue
 				}
-				if first == (key{}) {
-					first = key{fo.ID, l.ID}
-				}
+				known = true
 				if fo.open() && left > 0 && l.RemainingQuantity > 0 {
 					q := min(left, l.RemainingQuantity)
-					add(key{fo.ID, l.ID}, q)
+					k := key{fo.ID, l.ID}
+					if _, ok := qty[k]; !ok {
+						order = append(order, k)
+					}
+					qty[k] += q
 					left -= q
 				}
 			}
 		}
-		if first == (key{}) {
+		switch {
+		case !known && !posted && slices.ContainsFunc(fos, func(fo fulfillmentOrder) bool { return fo.LineItems.PageInfo.HasNextPage }):
+			return nil, fmt.Errorf("line item %s is not among the first %d lines of each fulfillment order read (docs/connectors.md, Shopify tracking)", it.OrderItemRef, fulfillmentLines)
+		case !known && !posted:
 			return nil, fmt.Errorf("no line item %s", it.OrderItemRef)
-		}
-		if left > 0 {
-			add(first, left)
+		case left > 0 && !posted:
+			unplaced = append(unplaced, fmt.Sprintf("%d of line item %s", left, it.OrderItemRef))
 		}
 	}
-	if len(order) == 0 {
+	if len(unplaced) > 0 {
+		return nil, fmt.Errorf("no open fulfillment order holds %s (closed, cancelled or on hold, or shipped already)", strings.Join(unplaced, ", "))
+	}
+	if len(order) == 0 && !posted {
 		return nil, errors.New("the shipment has no items")
 	}
-	var groups []map[string]any
-	byFO := map[string]int{}
-	for _, k := range order {
-		i, ok := byFO[k.fo]
-		if !ok {
-			i = len(groups)
-			byFO[k.fo] = i
-			groups = append(groups, map[string]any{"fulfillmentOrderId": k.fo, "fulfillmentOrderLineItems": []map[string]any{}})
-		}
-		groups[i]["fulfillmentOrderLineItems"] = append(groups[i]["fulfillmentOrderLineItems"].([]map[string]any), map[string]any{"id": k.line, "quantity": qty[k]})
+	locationOf := map[string]string{}
+	for _, fo := range fos {
+		locationOf[fo.ID] = fo.location()
 	}
-	return groups, nil
+	var calls [][]map[string]any
+	callOf, groupOf := map[string]int{}, map[string]map[string]any{}
+	for _, k := range order {
+		g, ok := groupOf[k.fo]
+		if !ok {
+			loc := locationOf[k.fo]
+			i, ok := callOf[loc]
+			if !ok {
+				i = len(calls)
+				callOf[loc] = i
+				calls = append(calls, nil)
+			}
+			g = map[string]any{"fulfillmentOrderId": k.fo, "fulfillmentOrderLineItems": []map[string]any{}}
+			groupOf[k.fo] = g
+			calls[i] = append(calls[i], g)
+		}
+		g["fulfillmentOrderLineItems"] = append(g["fulfillmentOrderLineItems"].([]map[string]any), map[string]any{"id": k.line, "quantity": qty[k]})
+	}
+	return calls, nil
 }

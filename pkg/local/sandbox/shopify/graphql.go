@@ -22,6 +22,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/multisell/multisell/pkg/connectors/shopify"
 	"github.com/multisell/multisell/pkg/local/emulators"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
@@ -68,7 +69,7 @@ func parse(req Request) (*ast.QueryDocument, *ast.OperationDefinition, map[strin
 		if doc, gerr = parser.ParseQuery(&ast.Source{Input: req.Query}); gerr != nil {
 			return nil, nil, nil, []string{gerr.Error()}
 		}
-		linkFragments(doc)
+		shopify.LinkFragments(doc)
 	}
 	op := doc.Operations.ForName(req.OperationName)
 	if op == nil {
@@ -112,34 +113,8 @@ func messages(list gqlerror.List) []string {
 	return out
 }
 
-// linkFragments sets each fragment spread's definition, as validation does.
-func linkFragments(doc *ast.QueryDocument) {
-	var link func(ast.SelectionSet)
-	link = func(set ast.SelectionSet) {
-		for _, sel := range set {
-			switch sel := sel.(type) {
-			case *ast.Field:
-				link(sel.SelectionSet)
-			case *ast.InlineFragment:
-				link(sel.SelectionSet)
-			case *ast.FragmentSpread:
-				sel.Definition = doc.Fragments.ForName(sel.Name)
-			}
-		}
-	}
-	for _, op := range doc.Operations {
-		link(op.SelectionSet)
-	}
-	for _, f := range doc.Fragments {
-		link(f.SelectionSet)
-	}
-}
-
 // tokenHeader carries a shop's Admin API access token.
 const tokenHeader = "X-Shopify-Access-Token"
-
-// mutationCost is what a mutation costs, whatever it selects (as Shopify charges).
-const mutationCost = 10
 
 // gqlError is one GraphQL error of an answer.
 type gqlError struct {
@@ -160,6 +135,7 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Lock()
+	logged := len(s.log)
 	s.log = append(s.log, req)
 	_, sh, ok := s.Lookup(r.Header.Get(tokenHeader))
 	s.Unlock()
@@ -177,22 +153,33 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 	s.Lock()
 	defer s.Unlock()
-	requested := queryCost(op, vars)
-	cost, ok := sh.charge(float64(requested), time.Now())
-	cost["requestedQueryCost"] = requested
-	if !ok {
-		code, msg := "THROTTLED", "Throttled"
-		if float64(requested) > sh.Bucket.Maximum {
-			code, msg = "MAX_COST_EXCEEDED", "Query cost is "+strconv.Itoa(requested)+", which exceeds the single query max cost limit."
-		}
-		s.over++
+	requested := shopify.OperationCost(op, vars)
+	if s.MaxOrdersPage > 0 && pageOver(op, vars, "orders", s.MaxOrdersPage) {
+		requested = MaxQueryCost + 1
+	}
+	s.log[logged].Cost = requested
+	if requested > MaxQueryCost {
+		// Refused before it runs, whatever the bucket holds; nothing is charged.
+		s.overMax++
+		cost, _ := sh.charge(0, time.Now())
+		cost["requestedQueryCost"] = requested
 		sandbox.WriteJSON(w, http.StatusOK, map[string]any{
-			"errors":     []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}},
+			"errors": []gqlError{{Message: "Query cost is " + strconv.Itoa(requested) + ", which exceeds the single query max cost limit (" +
+				strconv.Itoa(MaxQueryCost) + ").", Extensions: map[string]any{"code": "MAX_COST_EXCEEDED", "cost": requested, "maxCost": MaxQueryCost}}},
 			"extensions": map[string]any{"cost": cost},
 		})
 		return
 	}
-	cost["actualQueryCost"] = requested
+	cost, ok := sh.charge(float64(requested), time.Now())
+	cost["requestedQueryCost"] = requested
+	if !ok {
+		s.over++
+		sandbox.WriteJSON(w, http.StatusOK, map[string]any{
+			"errors":     []gqlError{{Message: "Throttled", Extensions: map[string]any{"code": "THROTTLED"}}},
+			"extensions": map[string]any{"cost": cost},
+		})
+		return
+	}
 	data := map[string]any{}
 	var errs []gqlError
 	for _, sel := range op.SelectionSet {
@@ -209,11 +196,31 @@ func (s *Shop) graphql(w http.ResponseWriter, r *http.Request) {
 		data[cmp.Or(f.Alias, f.Name)] = v
 	}
 	s.Save()
+	if op.Operation == ast.Query {
+		// Shopify refunds what the query did not return: the actual cost is the answer's.
+		actual := min(requested, actualCost(data))
+		cost, _ = sh.charge(float64(actual-requested), time.Now())
+		cost["requestedQueryCost"], cost["actualQueryCost"] = requested, actual
+	} else {
+		cost["actualQueryCost"] = requested
+	}
 	out := map[string]any{"data": data, "extensions": map[string]any{"cost": cost}}
 	if errs != nil {
 		out["errors"] = errs
 	}
 	sandbox.WriteJSON(w, http.StatusOK, out)
+}
+
+// pageOver reports whether the root field name of op asks for more than most nodes.
+func pageOver(op *ast.OperationDefinition, vars map[string]any, name string, most int) bool {
+	for _, sel := range op.SelectionSet {
+		if f, ok := sel.(*ast.Field); ok && f.Name == name {
+			if n, ok := num(argMap(f.Arguments, vars)["first"]); ok && n > int64(most) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasField reports whether the selection set selects the field name at its top.
@@ -236,8 +243,8 @@ func writeErrors(w http.ResponseWriter, msgs ...string) {
 	sandbox.WriteJSON(w, http.StatusOK, map[string]any{"errors": errs})
 }
 
-// charge takes cost points of the shop's bucket at now, restoring it first; false when the
-// bucket has not that many (nothing taken). It returns the cost extension's throttleStatus.
+// charge takes cost points of the shop's bucket at now, restoring it first (a negative
+// cost gives points back); false when the bucket has not that many (nothing taken). It returns the cost extension's throttleStatus.
 func (sh *shopState) charge(cost float64, now time.Time) (map[string]any, bool) {
 	b := &sh.Bucket
 	if b.Maximum <= 0 {
@@ -247,44 +254,36 @@ func (sh *shopState) charge(cost float64, now time.Time) (map[string]any, bool) 
 	b.At = now
 	ok := cost <= b.Available
 	if ok {
-		b.Available -= cost
+		b.Available = math.Min(b.Maximum, b.Available-cost) // a refund (cost < 0) fills it up to its maximum
 	}
 	return map[string]any{"throttleStatus": map[string]any{
 		"maximumAvailable": b.Maximum, "currentlyAvailable": math.Floor(b.Available), "restoreRate": b.Restore,
 	}}, ok
 }
 
-// queryCost is the requested cost of an operation: a mutation costs mutationCost per field;
-// a query 1 per object field, plus 2 and the first argument for each connection (a
-// simplification of Shopify's rules: the nodes' own fields are not multiplied by first).
-func queryCost(op *ast.OperationDefinition, vars map[string]any) int {
-	if op.Operation == ast.Mutation {
-		return mutationCost * len(op.SelectionSet)
-	}
-	return max(1, selectionCost(op.SelectionSet, vars))
-}
-
-// selectionCost is the cost of a selection set's object fields.
-func selectionCost(set ast.SelectionSet, vars map[string]any) int {
-	n := 0
-	for _, sel := range set {
-		switch sel := sel.(type) {
-		case *ast.Field:
-			if len(sel.SelectionSet) == 0 {
-				continue
-			}
-			c := 1
-			if first, ok := num(argMap(sel.Arguments, vars)["first"]); ok {
-				c = 2 + int(first)
-			}
-			n += c + selectionCost(sel.SelectionSet, vars)
-		case *ast.InlineFragment:
-			n += selectionCost(sel.SelectionSet, vars)
-		case *ast.FragmentSpread:
-			n += selectionCost(sel.Definition.SelectionSet, vars)
+// actualCost is the cost of what an answer holds: 1 per object, and 2 more per connection
+// (an object with nodes or edges), as a query of exactly that many nodes would request.
+func actualCost(v any) int {
+	switch x := v.(type) {
+	case map[string]any:
+		n := 1
+		if _, ok := x["nodes"]; ok {
+			n = 2
 		}
+		for k, c := range x {
+			if k != "pageInfo" {
+				n += actualCost(c)
+			}
+		}
+		return n
+	case []any:
+		n := 0
+		for _, e := range x {
+			n += actualCost(e)
+		}
+		return n
 	}
-	return n
+	return 0
 }
 
 // num reads a GraphQL number argument.

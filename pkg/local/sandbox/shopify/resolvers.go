@@ -22,9 +22,15 @@ func (s *Shop) resolveRoot(sh *shopState, kind ast.Operation, f *ast.Field, vars
 	case "shop":
 		v = map[string]any{"__typename": "Shop", "id": "gid://shopify/Shop/1", "name": sh.Domain, "myshopifyDomain": sh.Domain}
 	case "location":
-		if args["id"] == sh.Location {
-			v = sh.location()
+		if id := str(args["id"]); id == sh.Location || slices.Contains(sh.Others, id) {
+			v = map[string]any{"__typename": "Location", "id": id, "name": "Sandbox location", "isActive": true}
 		}
+	case "currentAppInstallation":
+		scopes := make([]any, len(sh.Scopes))
+		for i, h := range sh.Scopes {
+			scopes[i] = map[string]any{"__typename": "AccessScope", "handle": h, "description": h}
+		}
+		v = map[string]any{"__typename": "AppInstallation", "id": "gid://shopify/AppInstallation/1", "accessScopes": scopes}
 	case "order":
 		if o := sh.Orders[str(args["id"])]; o != nil {
 			v = sh.order(o)
@@ -93,11 +99,19 @@ func terms(q string) []term {
 	return out
 }
 
+// allOrdersAge is how old an order an app without read_all_orders still sees (by its
+// creation).
+const allOrdersAge = 60 * 24 * time.Hour
+
 // orders are the shop's orders the query filter keeps (updated_at with a comparison, name),
-// sorted by args' sortKey.
+// sorted by args' sortKey; without read_all_orders, none older than allOrdersAge.
 func (sh *shopState) orders(args map[string]any) []any {
 	var list []*Order
+	all := slices.Contains(sh.Scopes, "read_all_orders")
 	keep := func(o *Order) bool {
+		if !all && time.Since(o.CreatedAt) > allOrdersAge {
+			return false
+		}
 		for _, t := range terms(str(args["query"])) {
 			switch t.key {
 			case "updated_at":
@@ -159,7 +173,7 @@ func (sh *shopState) order(o *Order) map[string]any {
 	var subtotal, remaining, total int64
 	lines := make([]any, len(o.Lines))
 	for i, l := range o.Lines {
-		subtotal += cents(l.Price) * l.Current
+		subtotal += cents(l.Price) * l.Quantity
 		lines[i] = sh.line(o, l)
 	}
 	fos := make([]any, len(o.FulfillOrders))
@@ -221,7 +235,11 @@ func (sh *shopState) line(o *Order, l *Line) map[string]any {
 	if v := sh.Variants[l.Variant]; v != nil {
 		variant = sh.variant(v)
 	}
-	return map[string]any{"__typename": "LineItem", "id": l.ID, "sku": l.SKU, "title": l.Title, "name": l.Title,
+	var sku any
+	if l.SKU != "" {
+		sku = l.SKU
+	}
+	return map[string]any{"__typename": "LineItem", "id": l.ID, "sku": sku, "title": l.Title, "name": l.Title, "requiresShipping": true,
 		"quantity": l.Quantity, "currentQuantity": l.Current, "unfulfilledQuantity": min(unfulfilled, l.Current),
 		"originalUnitPriceSet": money(l.Price, o.Currency), "originalTotalSet": money(decimal(cents(l.Price)*l.Quantity), o.Currency),
 		"variant": variant}
@@ -240,8 +258,10 @@ func (sh *shopState) fulfillmentOrder(o *Order, fo *FulfillmentOrder) map[string
 		lines[i] = map[string]any{"__typename": "FulfillmentOrderLineItem", "id": fl.ID, "totalQuantity": fl.Total,
 			"remainingQuantity": fl.Remaining, "lineItem": li}
 	}
+	loc := map[string]any{"__typename": "Location", "id": fo.Location, "name": "Sandbox location"}
 	return map[string]any{"__typename": "FulfillmentOrder", "id": fo.ID, "status": fo.Status,
-		"lineItems": resolver(func(args map[string]any) any { return connection(lines, args) })}
+		"assignedLocation": map[string]any{"__typename": "FulfillmentOrderAssignedLocation", "name": "Sandbox location", "location": loc},
+		"lineItems":        resolver(func(args map[string]any) any { return connection(lines, args) })}
 }
 
 // variants are the shop's variants whose SKU a sku: term of the query names (every variant
@@ -413,6 +433,7 @@ func (sh *shopState) fulfill(args map[string]any) map[string]any {
 		return fail("Line items by fulfillment order must not be empty.", "fulfillment", "lineItemsByFulfillmentOrder")
 	}
 	var order *Order
+	location := ""
 	shipped := map[*FulfillmentOrderLine]int64{}
 	for gi, raw := range groups {
 		g, _ := raw.(map[string]any)
@@ -423,10 +444,12 @@ func (sh *shopState) fulfill(args map[string]any) map[string]any {
 			return fail("Fulfillment order does not exist.", append(at, "fulfillmentOrderId")...)
 		case order != nil && o != order:
 			return fail("All fulfillment orders must belong to the same order.", append(at, "fulfillmentOrderId")...)
+		case location != "" && fo.Location != location:
+			return fail("All fulfillment orders must be assigned to the same location.", append(at, "fulfillmentOrderId")...)
 		case fo.Status != "OPEN" && fo.Status != "IN_PROGRESS":
 			return fail(fmt.Sprintf("Fulfillment order %s has an unfulfillable status= %s.", fo.ID, strings.ToLower(fo.Status)), append(at, "fulfillmentOrderId")...)
 		}
-		order = o
+		order, location = o, fo.Location
 		lines, _ := g["fulfillmentOrderLineItems"].([]any)
 		if lines == nil {
 			for _, fl := range fo.Lines {
@@ -450,7 +473,16 @@ func (sh *shopState) fulfill(args map[string]any) map[string]any {
 		}
 	}
 	tr, _ := in["trackingInfo"].(map[string]any)
-	f := Fulfillment{ID: sh.gid("Fulfillment"), Order: order.ID, Number: str(tr["number"]), URL: str(tr["url"]), Company: str(tr["company"]), Lines: map[string]int64{}}
+	f := sh.record(order, shipped, str(tr["company"]), str(tr["number"]), str(tr["url"]))
+	return map[string]any{"fulfillment": fulfillment(f), "userErrors": []any{}}
+}
+
+// record makes a fulfillment of the order's fulfillment order lines shipped (quantities by
+// line) with its tracking, closes what it fulfilled in full and marks the order updated (the
+// lock held).
+func (sh *shopState) record(order *Order, shipped map[*FulfillmentOrderLine]int64, company, number, url string) Fulfillment {
+	f := Fulfillment{ID: sh.gid("Fulfillment"), Order: order.ID, Number: number, URL: url, Company: company,
+		Lines: map[string]int64{}, At: time.Now().UTC()}
 	for fl, q := range shipped {
 		fl.Remaining -= q
 		f.Lines[fl.ID] = q
@@ -468,7 +500,7 @@ func (sh *shopState) fulfill(args map[string]any) map[string]any {
 	}
 	order.UpdatedAt = time.Now()
 	sh.Fulfills = append(sh.Fulfills, f)
-	return map[string]any{"fulfillment": fulfillment(f), "userErrors": []any{}}
+	return f
 }
 
 // fulfillment is a fulfillment as the API shows it, its tracking as trackingInfo.
@@ -480,7 +512,7 @@ func fulfillment(f Fulfillment) map[string]any {
 		return s
 	}
 	info := []any{map[string]any{"__typename": "FulfillmentTrackingInfo", "number": f.Number, "url": orNil(f.URL), "company": orNil(f.Company)}}
-	return map[string]any{"__typename": "Fulfillment", "id": f.ID, "status": "SUCCESS",
+	return map[string]any{"__typename": "Fulfillment", "id": f.ID, "status": "SUCCESS", "createdAt": f.At.UTC().Format(time.RFC3339Nano),
 		"trackingInfo": resolver(func(args map[string]any) any { return truncate(info, args) })}
 }
 

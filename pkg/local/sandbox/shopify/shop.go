@@ -7,6 +7,7 @@
 package shopify
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -45,25 +46,37 @@ type Shop struct {
 	// BeforeSet, when set, runs before each inventorySetQuantities is applied, outside the
 	// sandbox's lock: a test changes a level there, between the connector's read and write.
 	BeforeSet func()
+	// MaxOrdersPage, when set, makes an orders query of a larger first cost more than
+	// MaxQueryCost: a test's shop that reckons costs higher than the connector.
+	MaxOrdersPage int
 
 	// The shops by their Admin API access token, each its own permanent token.
 	*sandbox.Registry[*shopState]
-	log  []Request
-	over int // calls refused for cost
+	log     []Request
+	over    int // calls refused for cost (THROTTLED)
+	overMax int // queries refused as over MaxQueryCost
 }
+
+// MaxQueryCost is the most a single query may request (Shopify's published limit,
+// whatever the bucket holds); more is refused MAX_COST_EXCEEDED.
+const MaxQueryCost = 1000
 
 // Request is one GraphQL request the sandbox received.
 type Request struct {
 	Query         string         `json:"query"`
 	Variables     map[string]any `json:"variables"`
 	OperationName string         `json:"operationName"`
+	// Cost is the requested cost the sandbox reckoned (0 for a request that did not parse).
+	Cost int `json:"-"`
 }
 
 // shopState is one shop (in JSON in the Shop's file).
 type shopState struct {
 	sandbox.Account
 	Domain   string                `json:"domain"`
-	Location string                `json:"location"`
+	Location string                `json:"location"`  // the first location, the inventory's
+	Others   []string              `json:"locations"` // the shop's other locations
+	Scopes   []string              `json:"scopes"`    // the access scopes granted to the app
 	NextID   int64                 `json:"next_id"`
 	Variants map[string]*Variant   `json:"variants"` // by variant gid
 	Levels   map[string]int64      `json:"levels"`   // inventory item gid -> available at the location
@@ -115,10 +128,10 @@ type Address struct {
 	Name, Address1, City, Province, Zip, Country string
 }
 
-// Line is a line item of an order.
+// Line is a line item of an order; a custom item (no variant) may have no SKU.
 type Line struct {
 	ID       string `json:"id"`
-	SKU      string `json:"sku"`
+	SKU      string `json:"sku,omitempty"`
 	Title    string `json:"title"`
 	Quantity int64  `json:"quantity"`
 	Current  int64  `json:"current_quantity"` // less than Quantity after a refund or a removal
@@ -126,11 +139,12 @@ type Line struct {
 	Variant  string `json:"variant,omitempty"`
 }
 
-// FulfillmentOrder is a group of an order's lines to fulfil from the shop's location.
+// FulfillmentOrder is a group of an order's lines to fulfil from one location of the shop.
 type FulfillmentOrder struct {
-	ID     string                  `json:"id"`
-	Status string                  `json:"status"`
-	Lines  []*FulfillmentOrderLine `json:"lines"`
+	ID       string                  `json:"id"`
+	Status   string                  `json:"status"`
+	Location string                  `json:"location"`
+	Lines    []*FulfillmentOrderLine `json:"lines"`
 }
 
 // FulfillmentOrderLine is a line of a fulfillment order: what remains to ship of a line item.
@@ -150,6 +164,7 @@ type Fulfillment struct {
 	URL     string           `json:"url"`
 	Company string           `json:"company"`
 	Lines   map[string]int64 `json:"lines"`
+	At      time.Time        `json:"created_at"`
 }
 
 // New returns a started sandbox Shopify on a free port, whose state lives as long as it does.
@@ -168,9 +183,10 @@ func newShop() *Shop {
 	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
 		Grants: []string{sandbox.GrantClientCredentials}, Prefix: "shpat_", TTL: ClientCredentialsTTL,
 		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
-			return map[string]any{"access_token": v, "scope": "read_orders,write_inventory,write_fulfillments", "expires_in": int(ttl.Seconds())}
+			return map[string]any{"access_token": v, "expires_in": int(ttl.Seconds())}
 		}}))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
+	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s
 }
 
@@ -188,15 +204,64 @@ func (s *Shop) AddShop(token, domain string) string {
 	s.Change(token, func(sh *shopState) {
 		s.Permanent(token, token)
 		sh.Domain, location = domain, sh.Location
+		if sh.Scopes == nil {
+			sh.Scopes = slices.Clone(AllScopes)
+		}
 		sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
 	})
 	return location
+}
+
+// AllScopes are the access scopes a new shop's app is granted: what the connector needs and
+// read_all_orders.
+var AllScopes = []string{"read_orders", "read_all_orders", "read_products", "write_inventory", "read_locations",
+	"write_merchant_managed_fulfillment_orders"}
+
+// SetScopes sets the access scopes granted to the shop's app (its tokens carry them).
+func (s *Shop) SetScopes(token string, scopes ...string) {
+	s.Change(token, func(sh *shopState) { sh.Scopes = scopes })
+}
+
+// AddLocation adds a location to the shop and returns its id.
+func (s *Shop) AddLocation(token string) string {
+	var id string
+	s.Change(token, func(sh *shopState) {
+		id = sh.gid("Location")
+		sh.Others = append(sh.Others, id)
+	})
+	return id
+}
+
+// SetFulfillmentOrderStatus sets the status of the order's fulfillment order at a location
+// (ON_HOLD, CLOSED...), as the merchant would in Shopify admin.
+func (s *Shop) SetFulfillmentOrderStatus(token, order, location, status string) {
+	s.ChangeOrder(token, order, time.Now(), func(o *Order) {
+		for _, fo := range o.FulfillOrders {
+			if fo.Location == location {
+				fo.Status = status
+			}
+		}
+	})
 }
 
 // SetApp gives the shop an app's client id and secret, which the client-credentials grant
 // (TokenPath) takes for an access token of the shop that expires.
 func (s *Shop) SetApp(token, clientID, secret string) {
 	s.Change(token, func(sh *shopState) { sh.ClientID, sh.Secret = clientID, secret })
+}
+
+// ExpireTokens makes every access token the client-credentials grant gave expired now, as
+// a day passing would (the legacy tokens stay): the next call with one is a 401.
+func (s *Shop) ExpireTokens() {
+	s.Lock()
+	defer s.Unlock()
+	past := time.Now().Add(-time.Second)
+	for v, t := range s.Tokens() {
+		if !t.Exp.IsZero() {
+			t.Exp = past
+			s.Tokens()[v] = t
+		}
+	}
 }
 
 // SetBucket sets the shop's cost bucket: maximum points, restoring restore a second (full now).
@@ -242,38 +307,47 @@ func (s *Shop) Item(token, sku string) string {
 	return item
 }
 
-// LineInput is a line of a new order: quantity of the variant of sku at price (a decimal).
+// LineInput is a line of a new order: quantity of the variant of sku at price (a decimal),
+// to fulfil from Location (default the shop's first). A line without a SKU is a custom
+// item.
 type LineInput struct {
 	SKU      string
 	Quantity int64
 	Price    string
+	Location string
 }
 
-// PutOrder places an order of lines, updated at; its lines make one open fulfillment order.
-// It returns the order.
+// PutOrder places an order of lines in USD, updated at; the lines of each location make an
+// open fulfillment order. It returns the order.
 func (s *Shop) PutOrder(token string, at time.Time, lines ...LineInput) Order {
 	var o Order
-	s.Change(token, func(sh *shopState) { o = *sh.newOrder(at, lines) })
+	s.Change(token, func(sh *shopState) { o = *sh.newOrder(at, "USD", lines) })
 	return o
 }
 
-// newOrder places an order (the lock held).
-func (sh *shopState) newOrder(at time.Time, lines []LineInput) *Order {
+// newOrder places an order in currency (the lock held).
+func (sh *shopState) newOrder(at time.Time, currency string, lines []LineInput) *Order {
 	o := &Order{ID: sh.gid("Order"), Name: "#" + strconv.Itoa(1001+len(sh.Orders)), CreatedAt: at, UpdatedAt: at,
-		FinancialStatus: "PAID", Currency: "USD", Shipping: "5.00", Tax: "0.00", Email: "buyer@example.com",
+		FinancialStatus: "PAID", Currency: currency, Shipping: "5.00", Tax: "0.00", Email: "buyer@example.com",
 		Address: Address{Name: "Sandbox Buyer", Address1: "1 Test Street", City: "Springfield", Province: "IL", Zip: "62701", Country: "US"}}
-	fo := &FulfillmentOrder{ID: sh.gid("FulfillmentOrder"), Status: "OPEN"}
+	byLocation := map[string]*FulfillmentOrder{}
 	for _, in := range lines {
-		l := &Line{ID: sh.gid("LineItem"), SKU: in.SKU, Title: in.SKU, Quantity: in.Quantity, Current: in.Quantity, Price: in.Price}
+		loc := cmp.Or(in.Location, sh.Location)
+		fo := byLocation[loc]
+		if fo == nil {
+			fo = &FulfillmentOrder{ID: sh.gid("FulfillmentOrder"), Status: "OPEN", Location: loc}
+			byLocation[loc] = fo
+			o.FulfillOrders = append(o.FulfillOrders, fo)
+		}
+		l := &Line{ID: sh.gid("LineItem"), SKU: in.SKU, Title: cmp.Or(in.SKU, "Custom item"), Quantity: in.Quantity, Current: in.Quantity, Price: in.Price}
 		for _, v := range sh.Variants {
-			if v.SKU == in.SKU {
+			if in.SKU != "" && v.SKU == in.SKU {
 				l.Variant = v.ID
 			}
 		}
 		o.Lines = append(o.Lines, l)
 		fo.Lines = append(fo.Lines, &FulfillmentOrderLine{ID: sh.gid("FulfillmentOrderLineItem"), LineItem: l.ID, Total: in.Quantity, Remaining: in.Quantity})
 	}
-	o.FulfillOrders = []*FulfillmentOrder{fo}
 	sh.Orders[o.ID] = o
 	return o
 }
@@ -336,6 +410,13 @@ func (s *Shop) Requests() []Request {
 	s.Lock()
 	defer s.Unlock()
 	return slices.Clone(s.log)
+}
+
+// OverMax is the number of queries refused as over MaxQueryCost (MAX_COST_EXCEEDED).
+func (s *Shop) OverMax() int {
+	s.Lock()
+	defer s.Unlock()
+	return s.overMax
 }
 
 // Throttled is the number of calls refused for cost (THROTTLED).

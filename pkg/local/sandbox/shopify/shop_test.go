@@ -53,7 +53,8 @@ func post(t *testing.T, url, token, query string, vars map[string]any) (int, map
 	return resp.StatusCode, out
 }
 
-// TestGraphQL: version, token, validation against the schema, cost extensions and THROTTLED.
+// TestGraphQL: version, token, validation against the schema, cost extensions, a query over
+// the single query limit (MAX_COST_EXCEEDED, whatever the bucket holds) and THROTTLED.
 func TestGraphQL(t *testing.T) {
 	t.Parallel()
 	s, err := New()
@@ -73,7 +74,8 @@ func TestGraphQL(t *testing.T) {
 		{"unknown field", url, "tok", `{ shop { nope } }`, `200 <nil> [map[extensions:map[code:GRAPHQL_VALIDATION_FAILED] message:Cannot query field "nope" on type "Shop". Did you mean "name"?]]`},
 		{"a query", url, "tok", `{ shop { name } location(id: "` + loc + `") { id } }`,
 			"200 map[location:map[id:" + loc + "] shop:map[name:x.myshopify.com]] <nil>"},
-		{"past the bucket", url, "tok", `{ productVariants(first: 20) { nodes { id } } }`, "200 <nil> [map[extensions:map[code:MAX_COST_EXCEEDED] message:Query cost is 23, which exceeds the single query max cost limit.]]"},
+		{"over the single query limit", url, "tok", `{ orders(first: 250) { nodes { id lineItems(first: 10) { nodes { id } } } } }`,
+			"200 <nil> [map[extensions:map[code:MAX_COST_EXCEEDED cost:3252 maxCost:1000] message:Query cost is 3252, which exceeds the single query max cost limit (1000).]]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
