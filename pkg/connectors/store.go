@@ -17,7 +17,8 @@ import (
 //	SK <channel>␟token      the access token: sealed, exp (ms), creds (the digest of the sealed
 //	                        credentials it was got with), lease (ms, an exchange under way),
 //	                        refusals (the channel's refusals in a row)
-//	SK <channel>␟poll       the poll: cursor (RFC 3339), lease (ms), owner, polled_at
+//	SK <channel>␟poll       the poll: cursor, and a walk under way: since, page, seen
+//	                        (position), lease (ms), owner, polled_at
 const kindConnector = "CONN"
 
 // itemID names one of the runtime's items of a channel: what is "token", "poll" or
@@ -235,33 +236,32 @@ func (r *Runtime) accept(ctx context.Context, id itemID) error {
 }
 
 // claimPoll takes the poll lease of a channel for owner until until (ms) if nobody holds one
-// at now, and returns the stored cursor (zero: none yet); ok is false when another holds it.
-func (r *Runtime) claimPoll(ctx context.Context, id itemID, owner string, now, until int64) (cursor time.Time, ok bool, err error) {
+// at now, and returns the stored position (a zero cursor: none yet); ok is false when
+// another holds it.
+func (r *Runtime) claimPoll(ctx context.Context, id itemID, owner string, now, until int64) (pos position, ok bool, err error) {
 	var u store.Update
 	u.SetValue("owner", store.S(owner))
 	img, ok, err := r.claim(ctx, id, u, "", now, until, types.ReturnValueAllNew)
 	if err != nil {
-		return time.Time{}, false, fmt.Errorf("claim the poll: %w", err)
+		return position{}, false, fmt.Errorf("claim the poll: %w", err)
 	}
 	if !ok {
-		return time.Time{}, false, nil
+		return position{}, false, nil
 	}
-	if c := img.Text("cursor"); c != "" {
-		if cursor, err = time.Parse(time.RFC3339Nano, c); err != nil {
-			return time.Time{}, false, fmt.Errorf("stored poll cursor %q: %w", c, err)
-		}
+	if pos, err = positionOf(img); err != nil {
+		return position{}, false, err
 	}
-	return cursor, true, nil
+	return pos, true, nil
 }
 
-// endPoll ends owner's poll lease, storing cursor and polledAt (a successful poll's time)
-// when they are not zero. A lease
+// endPoll ends owner's poll lease, storing the position pos (keep false: the stored one
+// stays as it is) and polledAt (a successful poll's time) when it is not zero. A lease
 // that is no longer owner's (it expired and another poll took it) is an error, and nothing is
 // stored.
-func (r *Runtime) endPoll(ctx context.Context, id itemID, owner string, cursor, polledAt time.Time) error {
+func (r *Runtime) endPoll(ctx context.Context, id itemID, owner string, pos position, keep bool, polledAt time.Time) error {
 	u := store.Update{Remove: []string{"lease", "owner"}}
-	if !cursor.IsZero() {
-		u.SetValue("cursor", store.S(cursor.UTC().Format(time.RFC3339Nano)))
+	if !keep {
+		pos.write(&u)
 	}
 	if !polledAt.IsZero() {
 		u.SetValue("polled_at", store.S(polledAt.UTC().Format(time.RFC3339)))

@@ -69,7 +69,7 @@ func (s Service) Enqueue(ctx context.Context, account, method string, items []It
 	if err := putRequest(ctx, s.Table, adj, time.Now()); err != nil {
 		return "", s.notRecorded(ctx, adj, err)
 	}
-	sendErr := s.Adjustments.Send(ctx, adj.Account, adj.RequestID, adj)
+	sendErr := s.send(ctx, adj, adj.RequestID)
 	if sendErr == nil {
 		return adj.RequestID, nil
 	}

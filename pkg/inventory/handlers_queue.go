@@ -16,8 +16,9 @@ import (
 const consumeMargin = 3 * time.Second
 
 // Consume is the handler of the adjustments queue (an SQS event source with
-// ReportBatchItemFailures): messages apply in order, and a failed one is
-// reported with those after it (queue.FIFOBatch) and made visible again
+// ReportBatchItemFailures): the batch's message groups (an account's lanes)
+// apply at once, each group's messages in order, and a failed one is
+// reported with those of its group after it (queue.FIFOGroups) and made visible again
 // within seconds (queue.RetrySoon), so an outage of DynamoDB delays an
 // account's adjustments by about its length. Applying is idempotent, so a
 // retried message changes nothing twice. A message that can never be
@@ -25,7 +26,7 @@ const consumeMargin = 3 * time.Second
 func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	work, cancel := deadline.Reserve(ctx, consumeMargin)
 	defer cancel()
-	resp := queue.FIFOBatch(work, ev, func(ctx context.Context, m events.SQSMessage) error {
+	resp := queue.FIFOGroups(work, ev, func(ctx context.Context, m events.SQSMessage) error {
 		return h.consume(ctx, m.MessageId, m.Body)
 	})
 	if err := h.Adjustments.RetrySoon(ctx, ev, resp); err != nil {

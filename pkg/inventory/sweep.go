@@ -73,7 +73,7 @@ func (s Service) resend(ctx context.Context, q queuedRequest) (bool, error) {
 		return false, err
 	}
 	dedup := fmt.Sprintf("%s.%d", adj.RequestID, q.Sends+1) // not the first send's id: SQS would drop it as a repeat
-	if err := s.Adjustments.Send(ctx, adj.Account, dedup, adj); err != nil {
+	if err := s.send(ctx, adj, dedup); err != nil {
 		return false, err
 	}
 	logctx.From(ctx).Info("adjustment sent again", "account_id", adj.Account, "request_id", adj.RequestID, "sends", q.Sends+1)

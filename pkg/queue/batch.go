@@ -39,6 +39,36 @@ func FIFOBatch(ctx context.Context, ev events.SQSEvent, handle func(context.Cont
 	return resp
 }
 
+// FIFOGroups is FIFOBatch per message group: the event's groups are handled
+// at once, each in order, and a failure fails the rest of its own group only.
+// On SQS a batch may hold several groups (always, on the local emulator, one
+// message per group); a consumer whose messages of different groups are
+// independent then applies them side by side instead of one after another.
+func FIFOGroups(ctx context.Context, ev events.SQSEvent, handle func(context.Context, events.SQSMessage) error) events.SQSEventResponse {
+	var groups []events.SQSEvent
+	at := map[string]int{}
+	for _, m := range ev.Records {
+		g := m.Attributes["MessageGroupId"]
+		i, ok := at[g]
+		if !ok {
+			i, at[g] = len(groups), len(groups)
+			groups = append(groups, events.SQSEvent{})
+		}
+		groups[i].Records = append(groups[i].Records, m)
+	}
+	resps := make([]events.SQSEventResponse, len(groups))
+	var wg sync.WaitGroup
+	for i, g := range groups {
+		wg.Go(func() { resps[i] = FIFOBatch(ctx, g, handle) })
+	}
+	wg.Wait()
+	var resp events.SQSEventResponse
+	for _, r := range resps {
+		resp.BatchItemFailures = append(resp.BatchItemFailures, r.BatchItemFailures...)
+	}
+	return resp
+}
+
 // Batch handles the messages of a standard queue's event all at once, so a
 // slow message holds up no other; each message that fails is reported as a
 // batch item failure on its own (delivered again after its visibility

@@ -42,3 +42,37 @@ func TestFIFOBatch(t *testing.T) {
 		})
 	}
 }
+
+func TestFIFOGroups(t *testing.T) {
+	t.Parallel()
+	msg := func(id, group string) events.SQSMessage {
+		return events.SQSMessage{MessageId: id, Attributes: map[string]string{"MessageGroupId": group}}
+	}
+	ev := events.SQSEvent{Records: []events.SQSMessage{msg("a1", "a"), msg("b1", "b"), msg("a2", "a"), msg("b2", "b"), msg("a3", "a")}}
+	cases := []struct {
+		name   string
+		errs   map[string]error
+		failed []string
+	}{
+		{name: "all succeed"},
+		{name: "a failure fails the rest of its group only", errs: map[string]error{"a2": errors.New("boom")}, failed: []string{"a2", "a3"}},
+		{name: "failures in two groups", errs: map[string]error{"a1": errors.New("boom"), "b2": errors.New("boom")},
+			failed: []string{"a1", "a2", "a3", "b2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			resp := FIFOGroups(context.Background(), ev, func(_ context.Context, m events.SQSMessage) error {
+				return c.errs[m.MessageId]
+			})
+			var failed []string
+			for _, f := range resp.BatchItemFailures {
+				failed = append(failed, f.ItemIdentifier)
+			}
+			slices.Sort(failed)
+			if !slices.Equal(failed, c.failed) {
+				t.Fatalf("failed %v, want %v", failed, c.failed)
+			}
+		})
+	}
+}

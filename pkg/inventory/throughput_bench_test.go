@@ -1,0 +1,134 @@
+package inventory_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/multisell/multisell/pkg/inventory"
+)
+
+// loadAccounts, loadWorkers and loadSKUs shape the adjustment load: accounts each with
+// workers enqueueing PUTs of 1-3 records among skus at once, as clients at raised limits.
+const (
+	loadAccounts = 4
+	loadWorkers  = 4
+	loadSKUs     = 200
+)
+
+// loadDuration is how long the load runs: ADJUST_LOAD (a Go duration; make bench sets
+// 60s), else 5 s, so the benchmark stays short where nobody asked for the full minute.
+func loadDuration() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("ADJUST_LOAD")); err == nil && d > 0 {
+		return d
+	}
+	return 5 * time.Second
+}
+
+// throughput is one run of the load: accepted and applied adjustments a second, and how
+// long after the load's end the last was applied.
+type throughput struct {
+	accepted, applied float64
+	drain             time.Duration
+	err               error
+}
+
+var (
+	throughputOnce sync.Once
+	throughputRun  throughput
+)
+
+// BenchmarkAdjustThroughput loads the adjustments queue from 4 accounts for loadDuration on
+// the local stack (its pollers running inventory-adjust-consumer as Lambda would) and reports
+// accepted/s, applied/s (every adjustment accepted, over the time from the load's start to
+// the last applied) and drain_s, the time from the load's end to the last applied. The load
+// runs once however many iterations the benchmark is given (docs/scale.md).
+func BenchmarkAdjustThroughput(b *testing.B) {
+	throughputOnce.Do(func() { throughputRun = adjustLoad(b) })
+	if throughputRun.err != nil {
+		b.Fatal(throughputRun.err)
+	}
+	b.ReportMetric(throughputRun.accepted, "accepted/s")
+	b.ReportMetric(throughputRun.applied, "applied/s")
+	b.ReportMetric(throughputRun.drain.Seconds(), "drain_s")
+}
+
+// adjustLoad runs the load and waits for its last adjustment of each account to be applied
+// (an account's adjustments apply in order).
+func adjustLoad(b *testing.B) throughput {
+	svc := newFixture(b).env.Deps.Inventory()
+	type account struct {
+		id, wh string
+		// last is the request id each worker had accepted last: one of them is the
+		// account's last in the queue's order.
+		last [loadWorkers]string
+	}
+	accts := make([]*account, loadAccounts)
+	for i := range accts {
+		f := newFixture(b)
+		accts[i] = &account{id: f.acct.ID, wh: f.warehouse("bench")}
+	}
+	load := loadDuration()
+	ctx, cancel := context.WithTimeout(context.Background(), load+5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	end := start.Add(load)
+	var (
+		accepted atomic.Int64
+		wg       sync.WaitGroup
+		failed   atomic.Value
+	)
+	for _, a := range accts {
+		for w := range loadWorkers {
+			wg.Go(func() {
+				for n := 0; time.Now().Before(end); n++ {
+					items := make([]inventory.Item, 1+n%3)
+					for j := range items {
+						items[j] = onHand(fmt.Sprintf("B%03d", (w*7919+n*31+j*97)%loadSKUs), a.wh, int64(n))
+					}
+					id, err := svc.Enqueue(ctx, a.id, inventory.MethodPut, items)
+					if err != nil {
+						failed.Store(err)
+						return
+					}
+					a.last[w] = id
+					accepted.Add(1)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	loadEnd := time.Now()
+	if err, _ := failed.Load().(error); err != nil {
+		return throughput{err: fmt.Errorf("enqueue: %w", err)}
+	}
+	for _, a := range accts {
+		for _, id := range a.last {
+			if err := waitApplied(ctx, svc, a.id, id); err != nil {
+				return throughput{err: err}
+			}
+		}
+	}
+	applied := time.Now()
+	n := float64(accepted.Load())
+	return throughput{accepted: n / loadEnd.Sub(start).Seconds(), applied: n / applied.Sub(start).Seconds(),
+		drain: applied.Sub(loadEnd)}
+}
+
+// waitApplied waits until the request id of account is no longer queued.
+func waitApplied(ctx context.Context, svc inventory.Service, account, id string) error {
+	for {
+		st, err := svc.AdjustmentStatus(ctx, account, id)
+		if err != nil {
+			return fmt.Errorf("status of %s: %w", id, err)
+		}
+		if st.Status != inventory.StatusQueued {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
