@@ -160,7 +160,8 @@ BENCHTIME ?= 20x
 
 # ---------------------------------------------------------------- local stack
 run: deps ## serve the API on http://127.0.0.1:3000/v1 and its reference on /docs (env PORT, LOG=stdout; data persists in .local/)
-	@echo "== compiling bin/multisell and the functions it serves (first run: about 2 minutes, then seconds)"
+	@if [ -e bin/multisell ]; then echo "== compiling bin/multisell"; \
+	else echo "== compiling bin/multisell and the functions it serves (first run: about 2 minutes, then seconds)"; fi
 	@$(GO) build -o bin/multisell ./cmd/multisell
 	@PORT=$(PORT) exec bin/multisell serve
 

@@ -66,12 +66,12 @@ func TestSandbox(t *testing.T) {
 		switch c.Name {
 		case demo.SandboxChannel:
 			generic = c
-		case "Amazon US":
+		case "Amazon US (connector sim)":
 			external = c
 		}
 	}
 	if generic.Connection.Connector != "generic" || external.UUID == "" {
-		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US", chs, demo.SandboxChannel)
+		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US (connector sim)", chs, demo.SandboxChannel)
 	}
 	testenv.WaitFor(t, func() bool {
 		ls, err := d.Listings().List(ctx, creds.AccountID, listings.Filter{Channel: generic.UUID}, paging.Page{Number: 1, Limit: 10})
