@@ -219,26 +219,18 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	// The API reference page at /docs, kept in the data folder and built again when
-	// docs/openapi.yaml changes; built now, so that the first visit does not wait (and
-	// waited for on return, so that nothing writes to the folder after serve).
-	docs := &gateway.ReferencePage{Root: root, File: filepath.Join(*dir, "docs", "index.html")}
-	docsCtx, stopDocs := context.WithCancel(ctx)
-	docsBuilt := make(chan struct{})
-	go func() {
-		defer close(docsBuilt)
-		if err := docs.Build(docsCtx); err != nil && docsCtx.Err() == nil {
-			slog.Warn("reference page", "error", err.Error())
-		}
-	}()
-	defer func() {
-		stopDocs()
-		<-docsBuilt
-	}()
+	// The API reference page at /docs, rendered again when docs/openapi.yaml changes;
+	// rendered now, so that the first visit does not wait. Its servers entry is the URL the
+	// page was reached at, with the gateway's stage.
+	docs := &gateway.ReferencePage{Root: root}
+	if err := docs.Build(); err != nil {
+		slog.Warn("reference page", "error", err.Error())
+	}
 	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts()), Docs: docs})
 	if err != nil {
 		return err
 	}
+	docs.Stage = gw.Stage() // before the listener serves anything
 	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), pollerOptions(*dir))
 	if err != nil {
 		return err
