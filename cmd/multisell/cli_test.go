@@ -234,10 +234,10 @@ func TestHelpExitsZero(t *testing.T) {
 		stdout string // what stdout contains; "" for a leaf (its flag set prints on stderr)
 	}{
 		{[]string{"-h"}, "usage"},
-		{[]string{"accounts", "-h"}, "usage: multisell accounts create"},
-		{[]string{"orders", "-h"}, "usage: multisell orders import"},
-		{[]string{"channels", "--help"}, "usage: multisell channels create"},
-		{[]string{"connector", "-help"}, "usage: multisell connector sim"},
+		{[]string{"accounts", "-h"}, "multisell accounts create --name"},
+		{[]string{"orders", "-h"}, "multisell orders import --account"},
+		{[]string{"channels", "--help"}, "multisell channels list --account"},
+		{[]string{"connector", "-help"}, "multisell connector sim [--fail-rate P]"},
 		{[]string{"recount", "-h"}, ""},
 		{[]string{"accounts", "create", "-h"}, ""},
 	} {

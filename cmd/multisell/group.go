@@ -43,9 +43,9 @@ func groupRun(name string, subs []subcommand) func(context.Context, []string) er
 			_, _ = fmt.Fprint(stdout, text)
 			return flag.ErrHelp
 		case len(args) == 0:
-			return usageError{"a subcommand is required\n" + text}
+			return usageError{"a subcommand is required\n" + strings.TrimSuffix(text, "\n")}
 		}
-		return usagef("unknown subcommand %q\n%s", args[0], text)
+		return usagef("unknown subcommand %q\n%s", args[0], strings.TrimSuffix(text, "\n"))
 	}
 }
 

@@ -46,7 +46,7 @@ func (s *secretsFlag) Set(v string) error {
 // POST with the secrets, prints it, and answers until interrupted.
 func runWebhooks(ctx context.Context, args []string) error {
 	fs := newFlagSet("webhooks listen", webhooksListenUse)
-	port := fs.Int("port", 0, "the port to listen on, on 127.0.0.1 (0: a free one, printed at the start)")
+	port := fs.Int("port", 0, "listen on 127.0.0.1, port `N` (0: a free one, printed at the start)")
 	var secrets secretsFlag
 	fs.Var(&secrets, "secret", "the endpoint's signing secret, `whsec_...`; repeat it during a rotation: a delivery is verified if any secret verifies it")
 	status := fs.Int("status", http.StatusNoContent, "the HTTP status `code` answered to a verified delivery (e.g. 500 to watch the retries)")

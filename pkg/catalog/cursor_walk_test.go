@@ -123,3 +123,47 @@ func nextLink(t *testing.T, link string) string {
 	}
 	return "/" + path
 }
+
+// TestCursorRefused: a cursor is taken only as the service made it, on the list, filters
+// and account it was made for (422 otherwise), and not with page; a page by cursor has no
+// Total-Pages, a page by number still has it.
+func TestCursorRefused(t *testing.T) {
+	t.Parallel()
+	c := newClient(t)
+	for i := range 3 {
+		c.put(fmt.Sprintf("P%d", i), map[string]any{"name": "p"})
+	}
+	first := c.expect(http.StatusOK, http.MethodGet, "/products?limit=1&page=1", nil)
+	if first.Header.Get("Total-Pages") != "3" {
+		t.Errorf("page 1 by number: Total-Pages %q, want 3", first.Header.Get("Total-Pages"))
+	}
+	next := nextLink(t, first.Header.Get("Link"))
+	_, cursor, _ := strings.Cut(next, "cursor=")
+	cursor, _, _ = strings.Cut(cursor, "&")
+	if r := c.expect(http.StatusOK, http.MethodGet, next, nil); r.Header.Get("Total-Pages") != "" {
+		t.Errorf("page by cursor: Total-Pages %q, want none", r.Header.Get("Total-Pages"))
+	}
+	altered := []byte(cursor)
+	altered[len(altered)/2] ^= 1
+	other := newClient(t)
+	tests := []struct {
+		name   string
+		client *catalogClient
+		path   string
+		want   string
+	}{
+		{"with page", c, "/products?page=2&cursor=" + cursor, "page and cursor cannot be used together"},
+		{"altered", c, "/products?cursor=" + string(altered), "cursor is not valid"},
+		{"another list", c, "/variation_groups?cursor=" + cursor, "cursor belongs to another list"},
+		{"other filters", c, "/products?skus=P1&cursor=" + cursor, "cursor belongs to another list"},
+		{"another account", other, "/products?cursor=" + cursor, "cursor belongs to another list"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.client.expect(http.StatusUnprocessableEntity, http.MethodGet, tt.path, nil)
+			if !strings.Contains(string(r.Body), tt.want) {
+				t.Errorf("GET %s: %s, want %q", tt.path, r.Body, tt.want)
+			}
+		})
+	}
+}
