@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -47,6 +48,19 @@ func TestSandbox(t *testing.T) {
 	sf, err := readStackFile(dir)
 	if err != nil || sf == nil || sf.Sandboxes["generic"] == "" {
 		t.Fatalf("stack.json: %+v %v, want the generic sandbox's URL", sf, err)
+	}
+	if !strings.Contains(out.String(), "sandbox channel: "+demo.SandboxChannel) {
+		t.Errorf("the banner does not list the demo's sandbox channel %q:\n%s", demo.SandboxChannel, out.String())
+	}
+	// The reference page names this stack as its server, on whatever port it runs.
+	resp, err := http.Get(strings.TrimSuffix(sf.APIURL, "/v1") + "/docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if want := `"servers":[{"url":"` + sf.APIURL + `"}]`; resp.StatusCode != http.StatusOK || !strings.Contains(string(page), want) {
+		t.Errorf("GET /docs: %d, want a page holding %s", resp.StatusCode, want)
 	}
 	var creds demoCredentials
 	if data, err := os.ReadFile(filepath.Join(dir, "demo.json")); err != nil || json.Unmarshal(data, &creds) != nil {
