@@ -111,17 +111,18 @@ func TestSandbox(t *testing.T) {
 		for _, tc := range []struct {
 			name, stderr string
 			args         []string
+			exit         int
 		}{
-			{"unknown channel", "is not connected", []string{"sandbox", "order", "--channel", "00000000-0000-4000-8000-000000000000"}},
-			{"external", "is not connected", []string{"sandbox", "order", "--channel", external.UUID}},
-			{"no sandbox", "has no sandbox", []string{"sandbox", "order", "--channel", other.UUID}},
-			{"no channel", "--channel UUID is required", []string{"sandbox", "poll"}},
-			{"unknown verb", "usage: multisell sandbox", []string{"sandbox", "refund", "--channel", generic.UUID}},
+			{"unknown channel", "is not connected", []string{"sandbox", "order", "--channel", "00000000-0000-4000-8000-000000000000"}, 1},
+			{"external", "is not connected", []string{"sandbox", "order", "--channel", external.UUID}, 1},
+			{"no sandbox", "has no sandbox", []string{"sandbox", "order", "--channel", other.UUID}, 1},
+			{"no channel", "--channel UUID is required", []string{"sandbox", "poll"}, 1},
+			{"unknown verb", "multisell sandbox order --channel UUID", []string{"sandbox", "refund", "--channel", generic.UUID}, 2},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				code, _, errOut := cli(t, tc.args...)
-				if code != 1 || !strings.Contains(errOut, tc.stderr) {
-					t.Errorf("got exit %d, stderr %q; want exit 1, stderr with %q", code, errOut, tc.stderr)
+				if code != tc.exit || !strings.Contains(errOut, tc.stderr) {
+					t.Errorf("got exit %d, stderr %q; want exit %d, stderr with %q", code, errOut, tc.exit, tc.stderr)
 				}
 			})
 		}
