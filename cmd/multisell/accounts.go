@@ -13,29 +13,18 @@ import (
 	"github.com/multisell/multisell/pkg/usageplans"
 )
 
-const accountsUsage = "usage: multisell accounts create --name NAME [--rps N --rpm N] | rotate-secret --account TOKEN | disable --account TOKEN"
-
 func init() {
-	register(command{name: "accounts", summary: "create an account, rotate its secret or disable it: accounts create|rotate-secret|disable", run: runAccounts})
-}
-
-func runAccounts(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		return errors.New(accountsUsage)
-	}
-	switch args[0] {
-	case "create":
-		return createAccount(ctx, args[1:])
-	case "rotate-secret":
-		return changeAccount(ctx, args, func(s accounts.Service, id string) (any, error) {
-			return s.RotateSecret(ctx, id)
-		})
-	case "disable":
-		return changeAccount(ctx, args, func(s accounts.Service, id string) (any, error) {
-			return map[string]any{"account_id": id, "disabled": true}, s.Disable(ctx, id)
-		})
-	}
-	return errors.New(accountsUsage)
+	register(command{name: "accounts", summary: "create an account, rotate its secret or disable it", subs: []subcommand{
+		{name: "create", use: "--name NAME [--rps N --rpm N]", run: createAccount},
+		{name: "rotate-secret", use: "--account TOKEN", run: func(ctx context.Context, args []string) error {
+			return changeAccount(ctx, args, func(s accounts.Service, id string) (any, error) { return s.RotateSecret(ctx, id) })
+		}},
+		{name: "disable", use: "--account TOKEN", run: func(ctx context.Context, args []string) error {
+			return changeAccount(ctx, args, func(s accounts.Service, id string) (any, error) {
+				return map[string]any{"account_id": id, "disabled": true}, s.Disable(ctx, id)
+			})
+		}},
+	}})
 }
 
 func createAccount(ctx context.Context, args []string) error {
@@ -43,7 +32,7 @@ func createAccount(ctx context.Context, args []string) error {
 	name := fs.String("name", "", "the account's name (required)")
 	rps := fs.Int("rps", accounts.DefaultRPS, "requests allowed per second")
 	rpm := fs.Int("rpm", accounts.DefaultRPM, "requests allowed per minute")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	if *name == "" {
@@ -70,11 +59,8 @@ func createAccount(ctx context.Context, args []string) error {
 // changeAccount runs `accounts VERB --account TOKEN`: change, on the
 // account the token names, and prints what it returns.
 func changeAccount(ctx context.Context, args []string, change func(accounts.Service, string) (any, error)) error {
-	fs, token, err := accountCommand("accounts", args[0], "--account TOKEN", args)
-	if err != nil {
-		return err
-	}
-	if err := fs.Parse(args[1:]); err != nil {
+	fs, token := accountCommand("accounts", args[0], "--account TOKEN")
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	d, id, err := openAccount(ctx, *token)

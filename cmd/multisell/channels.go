@@ -6,23 +6,26 @@ import (
 	"github.com/multisell/multisell/pkg/channels"
 )
 
+// channelsCreateUse is the arguments of channels create.
+const channelsCreateUse = "--account TOKEN --name NAME --type TYPE [--site-id S --region R --state active|inactive|disconnected]"
+
 func init() {
-	register(command{name: "channels", summary: "create a channel: channels create --account TOKEN --name NAME --type TYPE", run: runChannels})
+	register(command{name: "channels", summary: "the account's sales channels", subs: []subcommand{
+		{name: "create", use: channelsCreateUse, run: createChannel},
+		{name: "list", use: "--account TOKEN", run: listChannels},
+	}})
 }
 
-func runChannels(ctx context.Context, args []string) error {
-	const use = "--account TOKEN --name NAME --type TYPE [--site-id S --region R --state active|inactive|disconnected]"
-	fs, token, err := accountCommand("channels", "create", use, args)
-	if err != nil {
-		return err
-	}
+// createChannel creates a channel (as POST /v1/channels does) and prints it.
+func createChannel(ctx context.Context, args []string) error {
+	fs, token := accountCommand("channels", "create", channelsCreateUse)
 	var in channels.Input
 	fs.StringVar(&in.Name, "name", "", "the channel's name (required)")
 	fs.StringVar(&in.Type, "type", "", `the channel type's display name: "Amazon", "eBay", "Shopify", any text (required)`)
 	fs.StringVar(&in.SiteID, "site-id", "", "the marketplace site id")
 	fs.StringVar(&in.Region, "region", "", "the site region")
 	fs.StringVar(&in.State, "state", channels.StateActive, "active, inactive or disconnected")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	d, account, err := openAccount(ctx, *token)
@@ -34,4 +37,23 @@ func runChannels(ctx context.Context, args []string) error {
 		return err
 	}
 	return printJSON(c)
+}
+
+// listChannels prints every channel of the account (as GET /v1/channels does), in creation
+// order, with its uuid, its connector and its connection's state: what sandbox order
+// --channel takes.
+func listChannels(ctx context.Context, args []string) error {
+	fs, token := accountCommand("channels", "list", "--account TOKEN")
+	if err := parseFlags(fs, args[1:], false); err != nil {
+		return err
+	}
+	d, account, err := openAccount(ctx, *token)
+	if err != nil {
+		return err
+	}
+	all, err := d.Channels().List(ctx, account)
+	if err != nil {
+		return err
+	}
+	return printJSON(all)
 }

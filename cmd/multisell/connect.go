@@ -40,12 +40,8 @@ func accountByToken(ctx context.Context, d *app.Deps, token string) (string, err
 // accountCommand begins a subcommand shaped `multisell NAME VERB --account
 // TOKEN ...`: it checks the verb and returns the verb's flag set, with
 // --account defined, and the token flag. Parse args[1:] with it.
-func accountCommand(name, verb, use string, args []string) (*flag.FlagSet, *string, error) {
-	if len(args) == 0 || args[0] != verb {
-		return nil, nil, fmt.Errorf("usage: multisell %s %s %s", name, verb, use)
-	}
-	fs, token := accountFlags(name+" "+verb, use)
-	return fs, token, nil
+func accountCommand(name, verb, use string) (*flag.FlagSet, *string) {
+	return accountFlags(name+" "+verb, use)
 }
 
 // accountFlags is the flag set of the subcommand name (its words after

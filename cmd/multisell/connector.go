@@ -21,33 +21,26 @@ import (
 )
 
 func init() {
-	register(command{
-		name:    "connector",
-		summary: "a stand-in channel connector on the local stack: connector sim [--fail-rate P] [--dir D] [--report]",
-		run:     runConnector,
-	})
+	register(command{name: "connector", summary: "a stand-in channel connector on the local stack", subs: []subcommand{
+		{name: "sim", use: connectorSimUse, run: runConnector},
+	}})
 }
 
 // findStack returns the running local stack, or nil; tests replace it.
 var findStack = func() (*stackFile, error) { return readStackFile(localDir()) }
 
-const connectorUse = "sim [--fail-rate P] [--dir D] [--report]"
+// connectorSimUse is the arguments of connector sim.
+const connectorSimUse = "[--fail-rate P] [--dir D] [--report]"
 
 // runConnector runs the connector sim against the running local stack's channel queues
 // until interrupted.
 func runConnector(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "sim" {
-		return fmt.Errorf("usage: multisell connector %s", connectorUse)
-	}
-	fs := newFlagSet("connector sim", strings.TrimPrefix(connectorUse, "sim "))
+	fs := newFlagSet("connector sim", connectorSimUse)
 	rate := fs.Float64("fail-rate", 0, "probability (0 to 1) that the channel refuses an update")
 	dir := fs.String("dir", filepath.Join(localDir(), "sim"), "the folder of the simulated channels")
 	report := fs.Bool("report", false, "report every listing of the simulated channels to the inbox once, at the start")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q; usage: multisell connector %s", fs.Arg(0), connectorUse)
 	}
 	if !(*rate >= 0 && *rate <= 1) {
 		return fmt.Errorf("--fail-rate %v is not between 0 and 1", *rate)

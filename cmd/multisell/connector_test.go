@@ -82,8 +82,9 @@ func answer(t *testing.T, c *sqs.Client, urls map[string]string, quantity int) m
 	return nil
 }
 
-// TestConnectorSimRefuses: without a usable local stack or with bad flags, `connector sim`
-// exits 1 and says why.
+// TestConnectorSimRefuses: without a usable local stack `connector sim` exits 1 and says
+// why; called wrongly (no or an unknown subcommand, a bad flag, an argument too many) it
+// exits 2.
 func TestConnectorSimRefuses(t *testing.T) {
 	withQueues := &stackFile{PID: 1, SQSEndpoint: "http://127.0.0.1:1", Region: "us-east-1", QueueURLs: map[string]string{"AdjustmentsQueue": "u"}}
 	outboxOnly := &stackFile{PID: 1, SQSEndpoint: "http://127.0.0.1:1", Region: "us-east-1", QueueURLs: map[string]string{connectorsim.OutboxQueue: "u"}}
@@ -93,23 +94,24 @@ func TestConnectorSimRefuses(t *testing.T) {
 		stackErr error
 		args     []string
 		stderr   string
+		exit     int
 	}{
-		{"no stack", nil, nil, []string{"connector", "sim", "--dir", t.TempDir()}, "no local stack is running: start one with `make run`"},
-		{"unreadable stack file", nil, errors.New("read .local/stack.json: boom"), []string{"connector", "sim"}, "boom"},
-		{"no channel queues", withQueues, nil, []string{"connector", "sim"}, "has no ChannelInboxQueue or ChannelOutboxQueue"},
-		{"no inbox", outboxOnly, nil, []string{"connector", "sim"}, "has no ChannelInboxQueue:"},
-		{"no verb", nil, nil, []string{"connector"}, "usage: multisell connector sim"},
-		{"unknown verb", nil, nil, []string{"connector", "amazon"}, "usage: multisell connector sim"},
-		{"fail rate above 1", nil, nil, []string{"connector", "sim", "--fail-rate", "2"}, "--fail-rate 2 is not between 0 and 1"},
-		{"fail rate NaN", nil, nil, []string{"connector", "sim", "--fail-rate", "NaN"}, "not between 0 and 1"},
-		{"fail rate not a number", nil, nil, []string{"connector", "sim", "--fail-rate", "x"}, "invalid value"},
-		{"extra argument", nil, nil, []string{"connector", "sim", "now"}, `unexpected argument "now"`},
+		{"no stack", nil, nil, []string{"connector", "sim", "--dir", t.TempDir()}, "no local stack is running: start one with `make run`", 1},
+		{"unreadable stack file", nil, errors.New("read .local/stack.json: boom"), []string{"connector", "sim"}, "boom", 1},
+		{"no channel queues", withQueues, nil, []string{"connector", "sim"}, "has no ChannelInboxQueue or ChannelOutboxQueue", 1},
+		{"no inbox", outboxOnly, nil, []string{"connector", "sim"}, "has no ChannelInboxQueue:", 1},
+		{"no verb", nil, nil, []string{"connector"}, "multisell connector sim [--fail-rate P]", 2},
+		{"unknown verb", nil, nil, []string{"connector", "amazon"}, "multisell connector sim [--fail-rate P]", 2},
+		{"fail rate above 1", nil, nil, []string{"connector", "sim", "--fail-rate", "2"}, "--fail-rate 2 is not between 0 and 1", 1},
+		{"fail rate NaN", nil, nil, []string{"connector", "sim", "--fail-rate", "NaN"}, "not between 0 and 1", 1},
+		{"fail rate not a number", nil, nil, []string{"connector", "sim", "--fail-rate", "x"}, "invalid value", 2},
+		{"extra argument", nil, nil, []string{"connector", "sim", "now"}, `unexpected argument "now"`, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			useStack(t, tc.stack, tc.stackErr)
 			code, out, errOut := cli(t, tc.args...)
-			if code != 1 || out != "" || !strings.Contains(errOut, tc.stderr) {
-				t.Errorf("got exit %d, stdout %q, stderr %q; want exit 1, stderr with %q", code, out, errOut, tc.stderr)
+			if want := tc.exit; code != want || out != "" || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("got exit %d, stdout %q, stderr %q; want exit %d, stderr with %q", code, out, errOut, want, tc.stderr)
 			}
 		})
 	}

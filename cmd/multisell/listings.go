@@ -8,27 +8,28 @@ import (
 	"github.com/multisell/multisell/pkg/paging"
 )
 
+// listingsLinkUse and listingsListUse are the arguments of listings link and list.
+const (
+	listingsLinkUse = "--account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU"
+	listingsListUse = "--account TOKEN [--channel UUID --sku SKU --status S]"
+)
+
 func init() {
-	register(command{name: "listings", summary: "channel listings: listings link --account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU | listings list --account TOKEN [--channel UUID --sku SKU --status S]", run: runListings})
+	register(command{name: "listings", summary: "channel listings", subs: []subcommand{
+		{name: "link", use: listingsLinkUse, run: linkListing},
+		{name: "list", use: listingsListUse, run: listListings},
+	}})
 }
 
-// runListings links a channel's SKU to a product of the catalog (as PUT
-// /v1/listings does), or lists the account's listings (as GET /v1/listings
-// does, every page).
-func runListings(ctx context.Context, args []string) error {
-	if len(args) > 0 && args[0] == "list" {
-		return listListings(ctx, args)
-	}
-	const use = "--account TOKEN --channel UUID --sku CHANNEL_SKU --product SKU"
-	fs, token, err := accountCommand("listings", "link", use, args)
-	if err != nil {
-		return err
-	}
+// linkListing links a channel's SKU to a product of the catalog (as PUT
+// /v1/listings does).
+func linkListing(ctx context.Context, args []string) error {
+	fs, token := accountCommand("listings", "link", listingsLinkUse)
 	var channel, channelSKU, product string
 	fs.StringVar(&channel, "channel", "", "the channel's uuid (required)")
 	fs.StringVar(&channelSKU, "sku", "", "the SKU of the listing on the channel (required)")
 	fs.StringVar(&product, "product", "", "the SKU of the product in the catalog (required)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	if product == "" {
@@ -49,17 +50,15 @@ func runListings(ctx context.Context, args []string) error {
 	return printJSON(l)
 }
 
-// listListings prints every listing of the account the filters select.
+// listListings prints every listing of the account the filters select (as GET
+// /v1/listings does, every page).
 func listListings(ctx context.Context, args []string) error {
-	fs, token, err := accountCommand("listings", "list", "--account TOKEN [--channel UUID --sku SKU --status S]", args)
-	if err != nil {
-		return err
-	}
+	fs, token := accountCommand("listings", "list", listingsListUse)
 	var channel, sku, status string
 	fs.StringVar(&channel, "channel", "", "only this channel's listings")
 	fs.StringVar(&sku, "sku", "", "only the listings drawing this inventory SKU")
 	fs.StringVar(&status, "status", "", "only listings with this sync_status")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	f, err := listings.ParseFilter(channel, sku, status)

@@ -4,11 +4,17 @@
 // the standard AWS configuration and TABLE_NAME. Results are JSON on stdout; errors go to
 // stderr with a non-zero exit status.
 //
-// Each subcommand lives in a file of its own that registers it from an init function:
+// Each command lives in a file of its own that registers it from an init function, with
+// its subcommands if it has some:
 //
 //	func init() {
-//		register(command{name: "accounts", summary: "create accounts", run: runAccounts})
+//		register(command{name: "accounts", summary: "accounts", subs: []subcommand{
+//			{name: "create", use: "--name NAME", run: createAccount},
+//		}})
 //	}
+//
+// Exit status: 0 done (and -h), 1 refused or failed, 2 called wrongly (an unknown command or
+// subcommand, a bad flag, an argument too many), as the flag package's.
 package main
 
 import (
@@ -21,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"syscall"
 )
@@ -33,8 +40,12 @@ type command struct {
 	summary string
 	// run executes the subcommand with the arguments after its name. ctx is cancelled on
 	// SIGINT or SIGTERM. Returning flag.ErrHelp exits 0; an exitError exits with its code
-	// without printing anything more; any other error is printed to stderr and exits 1.
+	// without printing anything more; a usageError is printed to stderr and exits 2; any
+	// other error is printed to stderr and exits 1. A command with subs has none: it runs
+	// the subcommand its first argument names (groupRun).
 	run func(ctx context.Context, args []string) error
+	// subs are the command's subcommands, if it has some.
+	subs []subcommand
 }
 
 // commands holds the registered subcommands by name.
@@ -44,6 +55,9 @@ var commands = map[string]command{}
 func register(c command) {
 	if _, dup := commands[c.name]; dup {
 		panic("multisell: command " + c.name + " registered twice")
+	}
+	if c.subs != nil {
+		c.run = groupRun(c.name, c.subs)
 	}
 	commands[c.name] = c
 }
@@ -89,9 +103,13 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		_, _ = fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+		c := commands[n]
+		_, _ = fmt.Fprintf(w, "  %-12s %s\n", n, c.summary)
+		for _, s := range c.subs {
+			_, _ = fmt.Fprintf(w, "    %s %s %s\n", n, s.name, s.use)
+		}
 	}
-	_, _ = fmt.Fprintln(w, "\nRun `multisell <command> -h` for a command's flags.")
+	_, _ = fmt.Fprintln(w, "\nRun `multisell <command> [subcommand] -h` for its flags; `multisell --version` prints the version.")
 }
 
 func main() {
@@ -112,6 +130,10 @@ func run(ctx context.Context, args []string) int {
 		usage(stdout)
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		_, _ = fmt.Fprintln(stdout, "multisell", version())
+		return 0
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		_, _ = fmt.Fprintf(stderr, "multisell: unknown command %q\n\n", args[0])
@@ -120,6 +142,7 @@ func run(ctx context.Context, args []string) int {
 	}
 	err := cmd.run(ctx, args[1:])
 	var exit exitError
+	var wrong usageError
 	switch {
 	case err == nil:
 		return 0
@@ -127,14 +150,30 @@ func run(ctx context.Context, args []string) int {
 		return 0
 	case errors.As(err, &exit):
 		return exit.Code
-	case len(args) == 2 && isHelp(args[1]):
-		// A command with subcommands answers its bare -h with its usage, as a leaf's flag
-		// set does: asked for, so on stdout and a success.
-		_, _ = fmt.Fprintln(stdout, err)
-		return 0
+	case errors.As(err, &wrong):
+		_, _ = fmt.Fprintf(stderr, "multisell %s: %v\n", cmd.name, err)
+		return 2
 	}
 	_, _ = fmt.Fprintf(stderr, "multisell %s: %v\n", cmd.name, err)
 	return 1
+}
+
+// version is the module's version and, for a build from a checkout, its commit.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			v += " " + s.Value[:min(12, len(s.Value))]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			v += " (modified)"
+		}
+	}
+	return v
 }
 
 // isHelp reports whether arg asks for help, as the flag package reads it.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,22 +10,23 @@ import (
 )
 
 func init() {
-	register(command{name: "orders", summary: "import orders: orders import --account TOKEN FILE|-", run: runOrders})
+	register(command{name: "orders", summary: "import orders", subs: []subcommand{
+		{name: "import", use: ordersImportUse, run: importOrders},
+	}})
 }
 
-// runOrders imports a JSON array of import documents (docs/orders.md, Import)
+// ordersImportUse is the arguments of orders import.
+const ordersImportUse = "--account TOKEN FILE|-"
+
+// importOrders imports a JSON array of import documents (docs/orders.md, Import)
 // and prints one result per document; it exits 1 if any document failed.
-func runOrders(ctx context.Context, args []string) error {
-	const use = "--account TOKEN FILE|-"
-	fs, token, err := accountCommand("orders", "import", use, args)
-	if err != nil {
-		return err
-	}
-	if err := fs.Parse(args[1:]); err != nil {
+func importOrders(ctx context.Context, args []string) error {
+	fs, token := accountCommand("orders", "import", ordersImportUse)
+	if err := parseFlags(fs, args[1:], true); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return errors.New("usage: multisell orders import " + use)
+		return usagef("one FILE (or - for stdin) is required: multisell orders import %s", ordersImportUse)
 	}
 	input, err := readInput(fs.Arg(0))
 	if err != nil {

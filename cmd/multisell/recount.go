@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -18,11 +17,8 @@ func init() {
 // account's writes are paused; running it again is harmless.
 func runRecount(ctx context.Context, args []string) error {
 	fs, token := accountFlags("recount", "--account TOKEN")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, false); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return errors.New("usage: multisell recount --account TOKEN")
 	}
 	d, account, err := openAccount(ctx, *token)
 	if err != nil {

@@ -22,25 +22,25 @@ import (
 )
 
 func init() {
-	register(command{
-		name:    "sandbox",
-		summary: "the local stack's fake marketplaces: sandbox order --channel UUID [--sku SKU --quantity N], sandbox poll --channel UUID",
-		run:     runSandbox,
-	})
+	register(command{name: "sandbox", summary: "the local stack's fake marketplaces (channels list shows the uuids)", subs: []subcommand{
+		{name: "order", use: sandboxOrderUse, run: runSandbox},
+		{name: "poll", use: sandboxPollUse, run: runSandbox},
+	}})
 }
 
-const sandboxUse = "order --channel UUID [--sku SKU --quantity N] | poll --channel UUID"
+// sandboxOrderUse and sandboxPollUse are the arguments of sandbox order and poll.
+const (
+	sandboxPollUse  = "--channel UUID"
+	sandboxOrderUse = sandboxPollUse + " [--sku SKU --quantity N]"
+)
 
 // runSandbox places an order in the sandbox that serves a channel (order), or asks the
 // running stack to poll the channel now rather than at the next tick of its schedule (poll).
 func runSandbox(ctx context.Context, args []string) error {
-	if len(args) == 0 || (args[0] != "order" && args[0] != "poll") {
-		return fmt.Errorf("usage: multisell sandbox %s", sandboxUse)
-	}
 	verb := args[0]
-	use := "--channel UUID"
+	use := sandboxPollUse
 	if verb == "order" {
-		use += " [--sku SKU --quantity N]"
+		use = sandboxOrderUse
 	}
 	fs := newFlagSet("sandbox "+verb, use)
 	channel := fs.String("channel", "", "the uuid of a channel connected to a sandbox (required)")
@@ -49,11 +49,8 @@ func runSandbox(ctx context.Context, args []string) error {
 		fs.StringVar(&in.SKU, "sku", "", "the channel SKU of the listing ordered (default: the shop's first listing in stock)")
 		fs.IntVar(&in.Quantity, "quantity", 1, "the quantity ordered")
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q; usage: multisell sandbox %s", fs.Arg(0), sandboxUse)
 	}
 	if *channel == "" {
 		return errors.New("--channel UUID is required")
@@ -163,7 +160,7 @@ func startSandboxes(dir string) *serveSandboxes {
 		lines = append(lines, fmt.Sprintf("  sandbox: %s on %s (state in %s)", k.Title, sb.URL, relToRoot(file)))
 	}
 	if len(out.running) > 0 {
-		lines = append(lines, "  an order in a sandbox: go run ./cmd/multisell sandbox order --channel UUID")
+		lines = append(lines, "  an order in a sandbox: go run ./cmd/multisell sandbox order --channel UUID (channels list --account TOKEN shows them)")
 	}
 	out.banner = strings.Join(lines, "\n")
 	return out
@@ -195,4 +192,25 @@ func (s *serveSandboxes) stop() {
 	for _, sb := range s.running {
 		_ = sb.Close()
 	}
+}
+
+// demoChannels are the banner's lines of the demo account's channels connected to a
+// running sandbox, each with its name and uuid (what sandbox order --channel takes); none
+// without a demo account.
+func (s *serveSandboxes) demoChannels(ctx context.Context, d *app.Deps, demo *demoCredentials) string {
+	if demo == nil || demo.AccountID == "" || len(s.running) == 0 {
+		return ""
+	}
+	all, err := d.Channels().List(ctx, demo.AccountID)
+	if err != nil {
+		slog.Error("demo channels", "error", err.Error())
+		return ""
+	}
+	var lines []string
+	for _, ch := range all {
+		if slices.ContainsFunc(s.running, func(sb serveSandbox) bool { return sb.name == ch.Connector }) {
+			lines = append(lines, fmt.Sprintf("  sandbox channel: %-24s %s", ch.Name, ch.UUID))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

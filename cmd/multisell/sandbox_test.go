@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -48,6 +49,19 @@ func TestSandbox(t *testing.T) {
 	if err != nil || sf == nil || sf.Sandboxes["generic"] == "" {
 		t.Fatalf("stack.json: %+v %v, want the generic sandbox's URL", sf, err)
 	}
+	if !strings.Contains(out.String(), "sandbox channel: "+demo.SandboxChannel) {
+		t.Errorf("the banner does not list the demo's sandbox channel %q:\n%s", demo.SandboxChannel, out.String())
+	}
+	// The reference page names this stack as its server, on whatever port it runs.
+	resp, err := http.Get(strings.TrimSuffix(sf.APIURL, "/v1") + "/docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if want := `"servers":[{"url":"` + sf.APIURL + `"}]`; resp.StatusCode != http.StatusOK || !strings.Contains(string(page), want) {
+		t.Errorf("GET /docs: %d, want a page holding %s", resp.StatusCode, want)
+	}
 	var creds demoCredentials
 	if data, err := os.ReadFile(filepath.Join(dir, "demo.json")); err != nil || json.Unmarshal(data, &creds) != nil {
 		t.Fatalf("demo.json: %v %s", err, data)
@@ -66,12 +80,12 @@ func TestSandbox(t *testing.T) {
 		switch c.Name {
 		case demo.SandboxChannel:
 			generic = c
-		case "Amazon US":
+		case "Amazon US (connector sim)":
 			external = c
 		}
 	}
 	if generic.Connection.Connector != "generic" || external.UUID == "" {
-		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US", chs, demo.SandboxChannel)
+		t.Fatalf("the demo's channels: %+v, want %q with connector generic, and Amazon US (connector sim)", chs, demo.SandboxChannel)
 	}
 	testenv.WaitFor(t, func() bool {
 		ls, err := d.Listings().List(ctx, creds.AccountID, listings.Filter{Channel: generic.UUID}, paging.Page{Number: 1, Limit: 10})
@@ -97,17 +111,18 @@ func TestSandbox(t *testing.T) {
 		for _, tc := range []struct {
 			name, stderr string
 			args         []string
+			exit         int
 		}{
-			{"unknown channel", "is not connected", []string{"sandbox", "order", "--channel", "00000000-0000-4000-8000-000000000000"}},
-			{"external", "is not connected", []string{"sandbox", "order", "--channel", external.UUID}},
-			{"no sandbox", "has no sandbox", []string{"sandbox", "order", "--channel", other.UUID}},
-			{"no channel", "--channel UUID is required", []string{"sandbox", "poll"}},
-			{"unknown verb", "usage: multisell sandbox", []string{"sandbox", "refund", "--channel", generic.UUID}},
+			{"unknown channel", "is not connected", []string{"sandbox", "order", "--channel", "00000000-0000-4000-8000-000000000000"}, 1},
+			{"external", "is not connected", []string{"sandbox", "order", "--channel", external.UUID}, 1},
+			{"no sandbox", "has no sandbox", []string{"sandbox", "order", "--channel", other.UUID}, 1},
+			{"no channel", "--channel UUID is required", []string{"sandbox", "poll"}, 1},
+			{"unknown verb", "multisell sandbox order --channel UUID", []string{"sandbox", "refund", "--channel", generic.UUID}, 2},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				code, _, errOut := cli(t, tc.args...)
-				if code != 1 || !strings.Contains(errOut, tc.stderr) {
-					t.Errorf("got exit %d, stderr %q; want exit 1, stderr with %q", code, errOut, tc.stderr)
+				if code != tc.exit || !strings.Contains(errOut, tc.stderr) {
+					t.Errorf("got exit %d, stderr %q; want exit %d, stderr with %q", code, errOut, tc.exit, tc.stderr)
 				}
 			})
 		}

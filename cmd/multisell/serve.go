@@ -146,10 +146,11 @@ func runServe(ctx context.Context, args []string) error {
 	fs := newFlagSet("serve", "[flags]")
 	port := fs.Int("port", envInt("PORT", 3000), "port to serve the API on (env PORT)")
 	host := fs.String("host", "127.0.0.1", "address to listen on")
-	authTTL := fs.Duration("auth-cache", -1, "authorizer result cache TTL (default: the template's ReauthorizeEvery)")
+	var authTTL optionalDuration
+	fs.Var(&authTTL, "auth-cache", "authorizer result cache `TTL`, as 90s or 5m (default: the template's ReauthorizeEvery)")
 	dir := fs.String("dir", localDir(), "the folder of the stack's data; the other commands find only a stack whose folder is .local")
 	withDemo := fs.Bool("demo", true, "create the demo account and its data when the table is new")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	root, err := emulators.RepoRoot()
@@ -210,35 +211,26 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 
-	ttl := *authTTL
-	if ttl < 0 {
-		ttl = 0
+	ttl := authTTL.d
+	if !authTTL.set {
 		if tpl.API != nil {
 			if az, ok := tpl.API.Authorizers[tpl.API.DefaultAuthorizer]; ok {
 				ttl = az.ReauthorizeEvery
 			}
 		}
 	}
-	// The API reference page at /docs, kept in the data folder and built again when
-	// docs/openapi.yaml changes; built now, so that the first visit does not wait (and
-	// waited for on return, so that nothing writes to the folder after serve).
-	docs := &gateway.ReferencePage{Root: root, File: filepath.Join(*dir, "docs", "index.html")}
-	docsCtx, stopDocs := context.WithCancel(ctx)
-	docsBuilt := make(chan struct{})
-	go func() {
-		defer close(docsBuilt)
-		if err := docs.Build(docsCtx); err != nil && docsCtx.Err() == nil {
-			slog.Warn("reference page", "error", err.Error())
-		}
-	}()
-	defer func() {
-		stopDocs()
-		<-docsBuilt
-	}()
+	// The API reference page at /docs, rendered again when docs/openapi.yaml changes;
+	// rendered now, so that the first visit does not wait. Its servers entry is the URL the
+	// page was reached at, with the gateway's stage.
+	docs := &gateway.ReferencePage{Root: root}
+	if err := docs.Build(); err != nil {
+		slog.Warn("reference page", "error", err.Error())
+	}
 	gw, err := gateway.NewGateway(tpl, functions.Lookup(deps), gateway.Options{AuthCacheTTL: ttl, UsagePlans: gateway.AccountPlans(deps.Accounts()), Docs: docs})
 	if err != nil {
 		return err
 	}
+	docs.Stage = gw.Stage() // before the listener serves anything
 	pollers, err := gateway.NewPollers(stack, functions.Lookup(deps), pollerOptions(*dir))
 	if err != nil {
 		return err
@@ -288,7 +280,7 @@ func runServe(ctx context.Context, args []string) error {
 	}
 
 	slog.Info("serving", "api_url", apiURL, "table", cfg.TableName)
-	printBanner(apiURL, demo, logs.where, sim.bannerLine(), sandboxes.banner)
+	printBanner(apiURL, demo, logs.where, sim.bannerLine(), sandboxes.banner, sandboxes.demoChannels(ctx, deps, demo))
 
 	superviseCtx, stopSupervising := context.WithCancel(ctx)
 	supervised, supervisorDone := make(chan error, 1), make(chan struct{})
@@ -379,7 +371,9 @@ func printBanner(apiURL string, demo *demoCredentials, logs string, lines ...str
 		_, _ = fmt.Fprintf(stdout, "  create an account: go run ./cmd/multisell accounts create --name NAME\n  then:  curl --user TOKEN:SECRET %s/warehouses\n", apiURL)
 	}
 	for _, l := range lines {
-		_, _ = fmt.Fprintln(stdout, l)
+		if l != "" {
+			_, _ = fmt.Fprintln(stdout, l)
+		}
 	}
 	_, _ = fmt.Fprintf(stdout, "  logs: %s\n", logs)
 	_, _ = fmt.Fprintln(stdout, "  data persists in .local/ (delete it to start over); Ctrl-C stops")
@@ -435,4 +429,31 @@ func envInt(name string, def int) int {
 func pollerOptions(dir string) gateway.PollerOptions {
 	return gateway.PollerOptions{CheckpointFile: filepath.Join(dir, "stream-checkpoints.json"),
 		OwnVisibility: gateway.SelfVisibility}
+}
+
+// optionalDuration is a duration flag with no default of its own: set says whether it was
+// given. It prints as people write durations (90s, 5m0s), "" when unset, so the usage text
+// shows no made-up default.
+type optionalDuration struct {
+	d   time.Duration
+	set bool
+}
+
+func (o *optionalDuration) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return o.d.String()
+}
+
+func (o *optionalDuration) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d < 0 {
+		return fmt.Errorf("%s is negative", s)
+	}
+	o.d, o.set = d, true
+	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"strconv"
 
 	"github.com/multisell/multisell/pkg/paging"
@@ -10,24 +9,23 @@ import (
 )
 
 func init() {
-	register(command{name: "shipments", summary: "shipments: shipments list --account TOKEN [--order SEQ --status S]", run: runShipments})
+	register(command{name: "shipments", summary: "shipments", subs: []subcommand{
+		{name: "list", use: shipmentsListUse, run: listShipments},
+	}})
 }
 
-// runShipments lists the account's shipments (as GET /v1/shipments does,
+// shipmentsListUse is the arguments of shipments list.
+const shipmentsListUse = "--account TOKEN [--order SEQ --status S]"
+
+// listShipments lists the account's shipments (as GET /v1/shipments does,
 // every page), oldest first, with the sync state of their tracking.
-func runShipments(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "list" {
-		return errors.New("usage: multisell shipments list --account TOKEN [--order SEQ --status S]")
-	}
-	fs, token, err := accountCommand("shipments", "list", "--account TOKEN [--order SEQ --status S]", args)
-	if err != nil {
-		return err
-	}
+func listShipments(ctx context.Context, args []string) error {
+	fs, token := accountCommand("shipments", "list", shipmentsListUse)
 	var order int64
 	var status string
 	fs.Int64Var(&order, "order", 0, "only this order's shipments (its sb_order_seq)")
 	fs.StringVar(&status, "status", "", "only shipments with this sync_status (pending, synced, failed)")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
 	}
 	seq := ""

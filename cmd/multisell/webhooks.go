@@ -18,14 +18,13 @@ import (
 )
 
 func init() {
-	register(command{
-		name:    "webhooks",
-		summary: "a local receiver that verifies and prints webhook deliveries: webhooks " + webhooksUse,
-		run:     runWebhooks,
-	})
+	register(command{name: "webhooks", summary: "a local receiver that verifies and prints webhook deliveries", subs: []subcommand{
+		{name: "listen", use: webhooksListenUse, run: runWebhooks},
+	}})
 }
 
-const webhooksUse = "listen --port P --secret S [--secret S2] [--status N]"
+// webhooksListenUse is the arguments of webhooks listen.
+const webhooksListenUse = "--secret SECRET [--secret SECRET2] [--port N] [--status CODE]"
 
 // secretsFlag is the repeatable --secret. It never prints a secret: not in the usage
 // text, and not in an error about one.
@@ -46,19 +45,13 @@ func (s *secretsFlag) Set(v string) error {
 // runWebhooks runs `webhooks listen`: an HTTP server on 127.0.0.1 that verifies each
 // POST with the secrets, prints it, and answers until interrupted.
 func runWebhooks(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "listen" {
-		return fmt.Errorf("usage: multisell webhooks %s", webhooksUse)
-	}
-	fs := newFlagSet("webhooks listen", strings.TrimPrefix(webhooksUse, "listen "))
-	port := fs.Int("port", 0, "the `port` to listen on, on 127.0.0.1 (0: a free one, printed at the start)")
+	fs := newFlagSet("webhooks listen", webhooksListenUse)
+	port := fs.Int("port", 0, "listen on 127.0.0.1, port `N` (0: a free one, printed at the start)")
 	var secrets secretsFlag
-	fs.Var(&secrets, "secret", "the endpoint's signing `secret` (whsec_...); repeat it during a rotation: a delivery is verified if any secret verifies it")
-	status := fs.Int("status", http.StatusNoContent, "the `status` answered to a verified delivery (e.g. 500 to watch the retries)")
-	if err := fs.Parse(args[1:]); err != nil {
+	fs.Var(&secrets, "secret", "the endpoint's signing secret, `whsec_...`; repeat it during a rotation: a delivery is verified if any secret verifies it")
+	status := fs.Int("status", http.StatusNoContent, "the HTTP status `code` answered to a verified delivery (e.g. 500 to watch the retries)")
+	if err := parseFlags(fs, args[1:], false); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q; usage: multisell webhooks %s", fs.Arg(0), webhooksUse)
 	}
 	if len(secrets) == 0 {
 		return errors.New("--secret is required: the endpoint's signing secret, whsec_ and base64, as the API showed it")

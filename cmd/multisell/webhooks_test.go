@@ -147,7 +147,8 @@ func TestWebhooksListen(t *testing.T) {
 	})
 }
 
-// TestWebhooksListenRefuses: bad arguments exit 1 with a message that shows no secret.
+// TestWebhooksListenRefuses: bad arguments exit 1 (2 when the command is called wrongly: no
+// or an unknown subcommand, an argument too many) with a message that shows no secret.
 func TestWebhooksListenRefuses(t *testing.T) {
 	good := secret(t)
 	bad := "whsec_c2VjcmV0LXRoYXQtaXMtdG9vLXNob3J0"
@@ -155,19 +156,20 @@ func TestWebhooksListenRefuses(t *testing.T) {
 		name   string
 		args   []string
 		stderr string
+		exit   int
 	}{
-		{"no subcommand", []string{"webhooks"}, "usage: multisell webhooks listen"},
-		{"unknown subcommand", []string{"webhooks", "send"}, "usage: multisell webhooks listen"},
-		{"no secret", []string{"webhooks", "listen", "--port", "0"}, "--secret is required"},
-		{"bad secret", []string{"webhooks", "listen", "--secret", good, "--secret", bad}, "--secret number 2 is not a signing secret"},
-		{"bad status", []string{"webhooks", "listen", "--secret", good, "--status", "99"}, "--status 99 is not a status from 200 to 599"},
-		{"bad port", []string{"webhooks", "listen", "--secret", good, "--port", "70000"}, "--port 70000 is not a port"},
-		{"extra argument", []string{"webhooks", "listen", "--secret", good, "now"}, `unexpected argument "now"`},
+		{"no subcommand", []string{"webhooks"}, "multisell webhooks listen --secret", 2},
+		{"unknown subcommand", []string{"webhooks", "send"}, "multisell webhooks listen --secret", 2},
+		{"no secret", []string{"webhooks", "listen", "--port", "0"}, "--secret is required", 1},
+		{"bad secret", []string{"webhooks", "listen", "--secret", good, "--secret", bad}, "--secret number 2 is not a signing secret", 1},
+		{"bad status", []string{"webhooks", "listen", "--secret", good, "--status", "99"}, "--status 99 is not a status from 200 to 599", 1},
+		{"bad port", []string{"webhooks", "listen", "--secret", good, "--port", "70000"}, "--port 70000 is not a port", 1},
+		{"extra argument", []string{"webhooks", "listen", "--secret", good, "now"}, `unexpected argument "now"`, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := cli(t, tc.args...)
-			if code != 1 || !strings.Contains(errOut, tc.stderr) {
-				t.Errorf("got exit %d, stderr %q; want exit 1, stderr with %q", code, errOut, tc.stderr)
+			if want := tc.exit; code != want || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("got exit %d, stderr %q; want exit %d, stderr with %q", code, errOut, want, tc.stderr)
 			}
 			if strings.Contains(errOut, strings.TrimPrefix(bad, "whsec_")) || strings.Contains(errOut, strings.TrimPrefix(good, "whsec_")) {
 				t.Errorf("stderr %q shows a secret", errOut)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 func request(q map[string][]string) *Request {
@@ -35,6 +36,9 @@ func TestParsePage(t *testing.T) {
 		{map[string][]string{"page": {"99999999999999"}}, 1<<31 - 1, 100},
 		{map[string][]string{"page": {"99999999999999999999"}, "limit": {"99999999999999999999"}}, 1<<31 - 1, 100},
 		{map[string][]string{"limit": {"-99999999999999999999"}}, rejected, 0},
+		{map[string][]string{"cursor": {""}, "limit": {"10"}}, 0, 10},
+		{map[string][]string{"cursor": {""}, "page": {"2"}}, rejected, 0},
+		{map[string][]string{"cursor": {"forged"}}, rejected, 0},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.q), func(t *testing.T) {
@@ -46,8 +50,39 @@ func TestParsePage(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.Number != tt.wantPage || got.Limit != tt.wantLimit {
+			if err != nil || got.Number != tt.wantPage || got.Limit != tt.wantLimit || got.ByCursor() != (tt.wantPage == 0) {
 				t.Errorf("ParsePage(%v) = %+v, %v; want page %d limit %d", tt.q, got, err, tt.wantPage, tt.wantLimit)
+			}
+		})
+	}
+}
+
+func TestPageLink(t *testing.T) {
+	t.Parallel()
+	next := paging.NewCursor("acct", "products", []byte("p"))
+	tests := []struct {
+		name      string
+		q         map[string][]string
+		page      paging.Page
+		wantLink  string
+		wantTotal string
+	}{
+		{"by number", map[string][]string{"page": {"2"}, "limit": {"10"}, "sku[]": {"a b"}}, paging.Page{Number: 2, Limit: 10},
+			`</v1/products?cursor=` + next.Encode() + `&limit=10&sku%5B%5D=a+b>; rel="next"`, "3"},
+		{"by cursor", map[string][]string{"cursor": {"old"}, "limit": {"10"}}, paging.Page{Limit: 10, After: &paging.Cursor{}},
+			`</v1/products?cursor=` + next.Encode() + `&limit=10>; rel="next"`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := request(tt.q)
+			r.RequestContext.Path = "/v1/products"
+			resp := Page(r, []int{}, 25, next, tt.page)
+			if got := resp.Header["Link"]; got != tt.wantLink {
+				t.Errorf("Link = %s, want %s", got, tt.wantLink)
+			}
+			if got := resp.Header["Total-Pages"]; got != tt.wantTotal {
+				t.Errorf("Total-Pages = %q, want %q", got, tt.wantTotal)
 			}
 		})
 	}

@@ -30,10 +30,15 @@ func Message(msg string) *Response { return OK(map[string]string{"message": msg}
 
 // WithTotalPages sets the Total-Pages header.
 func (r *Response) WithTotalPages(n int) *Response {
+	return r.WithHeader("Total-Pages", strconv.Itoa(n))
+}
+
+// WithHeader sets the header name to value and returns r.
+func (r *Response) WithHeader(name, value string) *Response {
 	if r.Header == nil {
 		r.Header = map[string]string{}
 	}
-	r.Header["Total-Pages"] = strconv.Itoa(n)
+	r.Header[name] = value
 	return r
 }
 

@@ -30,7 +30,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(l.Items, l.Total, page), nil
+	return api.Page(r, l.Items, l.Total, l.Next, page), nil
 }
 
 // Get serves GET /products/{sku}.
@@ -95,7 +95,7 @@ func (h Handlers) ListGroups(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(l.Items, l.Total, page), nil
+	return api.Page(r, l.Items, l.Total, l.Next, page), nil
 }
 
 // PutGroup serves PUT /variation_groups/{sku}: create or replace.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/paging"
 	"github.com/multisell/multisell/pkg/sku"
 )
 
@@ -12,6 +13,11 @@ import (
 type Filter struct {
 	SKUs     []string
 	Modified isotime.Range
+}
+
+// list names the list f selects, for its cursors.
+func (f Filter) list() string {
+	return paging.ListName("products", strings.Join(f.SKUs, "\x00"), f.Modified.String())
 }
 
 // filtered reports whether f selects anything less than every product.

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
@@ -67,6 +68,7 @@ func (s Service) Lookup(ctx context.Context, account string, skus []string) (map
 func (s Service) List(ctx context.Context, account string, f Filter, page paging.Page) (paging.Listing[Product], error) {
 	var recs []*record
 	var total int64
+	var next *paging.Cursor
 	var err error
 	switch {
 	case f.SKUs != nil:
@@ -74,7 +76,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 	case f.Modified.Active():
 		recs, err = recordsModified(ctx, s.Table, account, f.Modified)
 	default:
-		recs, total, err = productsPage(ctx, s.Table, account, page)
+		recs, total, next, err = productsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
 		return paging.Listing[Product]{}, err
@@ -83,10 +85,12 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 	if f.filtered() {
 		recs = f.matching(recs)
 		total = int64(len(recs))
-		recs = paging.Slice(recs, page)
+		if recs, next, err = paging.SliceAfter(recs, page, account, f.list(), recordSKU); err != nil {
+			return paging.Listing[Product]{}, err
+		}
 	}
 	items, err := s.render(ctx, account, recs, known)
-	return paging.Listing[Product]{Items: items, Total: int(total)}, err
+	return paging.Listing[Product]{Items: items, Total: int(total), Next: next}, err
 }
 
 // ListGroups returns a page of the account's variation groups in SKU
@@ -96,14 +100,17 @@ func (s Service) List(ctx context.Context, account string, f Filter, page paging
 func (s Service) ListGroups(ctx context.Context, account string, skus []string, page paging.Page) (paging.Listing[VariationGroup], error) {
 	var recs []*record
 	var total int64
+	var next *paging.Cursor
 	var err error
 	if skus != nil {
 		recs, err = recordsBySKU(ctx, s.Table, account, skus)
 		recs = slices.DeleteFunc(recs, func(r *record) bool { return !r.isGroup() })
 		total = int64(len(recs))
-		recs = paging.Slice(recs, page)
+		if err == nil {
+			recs, next, err = paging.SliceAfter(recs, page, account, paging.ListName("groups", strings.Join(skus, "\x00")), recordSKU)
+		}
 	} else {
-		recs, total, err = groupsPage(ctx, s.Table, account, page)
+		recs, total, next, err = groupsPage(ctx, s.Table, account, page)
 	}
 	if err != nil {
 		return paging.Listing[VariationGroup]{}, err
@@ -112,7 +119,7 @@ func (s Service) ListGroups(ctx context.Context, account string, skus []string, 
 	for i, r := range recs {
 		out[i] = r.group()
 	}
-	return paging.Listing[VariationGroup]{Items: out, Total: int(total)}, nil
+	return paging.Listing[VariationGroup]{Items: out, Total: int(total), Next: next}, nil
 }
 
 // Upsert creates or updates the product sku with the validated input and

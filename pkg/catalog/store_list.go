@@ -18,7 +18,7 @@ import (
 // productsPage reads page p of the account's products in SKU order: one
 // Query of the table's partition from where the page starts, and the
 // count (store.Table.Page).
-func productsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, error) {
+func productsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, *paging.Cursor, error) {
 	return pageRecords(ctx, t, store.PageQuery{Account: account, List: "products", Count: &productsCount,
 		Input: dynamodb.QueryInput{
 			KeyConditionExpression:    aws.String("#PK = :pk"),
@@ -29,20 +29,24 @@ func productsPage(ctx context.Context, t store.Table, account string, p paging.P
 
 // groupsPage reads page p of the account's variation groups in SKU order:
 // one Query of GSI1 from where the page starts, and the count.
-func groupsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, error) {
+func groupsPage(ctx context.Context, t store.Table, account string, p paging.Page) ([]*record, int64, *paging.Cursor, error) {
 	return pageRecords(ctx, t, store.PageQuery{Account: account, List: "groups", Count: &groupsCount,
 		Input: gsi1Query(store.PK(account, kindGroups))}, p)
 }
 
-// pageRecords reads a page of records and the list's total.
-func pageRecords(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]*record, int64, error) {
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+// pageRecords reads a page of records (by number or cursor), the list's
+// total and the next page's cursor.
+func pageRecords(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]*record, int64, *paging.Cursor, error) {
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	recs, err := decodeRecords(page.Items)
-	return recs, page.Total, err
+	return recs, page.Total, page.Next, err
 }
+
+// recordSKU is a record's place in SKU order.
+func recordSKU(r *record) string { return r.SKU }
 
 // indexed reads the first n records of the GSI1 partition pk in SKU order
 // (one Query while they fit in 1 MB; eventually consistent, as every

@@ -13,9 +13,10 @@ import (
 type Handlers struct{ Service }
 
 // List serves GET /channels: a page of the account's channels in creation
-// order, with Total-Pages.
+// order (their uuids'), with Total-Pages, or by cursor.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	return api.ListAll(ctx, r, func(ctx context.Context) ([]Channel, error) { return h.Service.List(ctx, r.Account.ID) })
+	return api.ListAll(ctx, r, "channels", func(ctx context.Context) ([]Channel, error) { return h.Service.List(ctx, r.Account.ID) },
+		func(c Channel) string { return c.UUID })
 }
 
 // Update serves PUT /channels/{uuid}: it replaces the channel's inventory

@@ -24,11 +24,11 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	out, total, err := h.ListPage(ctx, r.Account.ID, f, page)
+	l, err := h.ListPage(ctx, r.Account.ID, f, page)
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(out, total, page), nil
+	return api.Page(r, l.Items, l.Total, l.Next, page), nil
 }
 
 // parseFilter reads the filters of GET /inventory: warehouse_uuid, sku

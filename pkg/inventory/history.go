@@ -65,7 +65,7 @@ func NewHistoryFilter(skuText, warehouse string) (SKUWarehouse, error) {
 // history is an empty list; an unknown warehouse, or no record of the SKU in
 // it, is not found (read only when the page is empty).
 func (s Service) History(ctx context.Context, account string, r SKUWarehouse, p paging.Page) (paging.Listing[Change], error) {
-	out, total, err := historyPage(ctx, s.Table, account, r, p)
+	out, total, next, err := historyPage(ctx, s.Table, account, r, p)
 	if err != nil {
 		return paging.Listing[Change]{}, err
 	}
@@ -81,5 +81,5 @@ func (s Service) History(ctx context.Context, account string, r SKUWarehouse, p 
 			return paging.Listing[Change]{}, errs.NotFound(NotFoundMessage)
 		}
 	}
-	return paging.Listing[Change]{Items: out, Total: total}, nil
+	return paging.Listing[Change]{Items: out, Total: total, Next: next}, nil
 }

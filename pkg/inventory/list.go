@@ -76,32 +76,41 @@ func empty(r isotime.Range) bool { return r.Min != nil && r.Max != nil && r.Min.
 // created_at it is a page of one Query (store.Table.Page) with exact counts
 // (bounded for created_at); by sku or updated_at it reads every match and
 // sorts them (listAll). An unknown filter warehouse is not found.
-func (s Service) ListPage(ctx context.Context, account string, f Filter, page paging.Page) ([]Inventory, int, error) {
+func (s Service) ListPage(ctx context.Context, account string, f Filter, page paging.Page) (paging.Listing[Inventory], error) {
 	if empty(f.Created) || empty(f.Updated) {
-		return []Inventory{}, 0, nil
+		return paging.Listing[Inventory]{Items: []Inventory{}}, nil
 	}
 	var recs []Record
-	total := -1
+	l := paging.Listing[Inventory]{Total: -1}
 	if q, ok := f.pageQuery(account); ok {
 		var err error
-		if recs, total, err = pageOf(ctx, s.Table, q, page); err != nil {
-			return nil, 0, err
+		if recs, l.Total, l.Next, err = pageOf(ctx, s.Table, q, page); err != nil {
+			return l, err
 		}
 	} else {
 		all, err := f.listAll(ctx, s.Table, account)
 		if err != nil {
-			return nil, 0, err
+			return l, err
 		}
-		recs, total = paging.Slice(all, page), len(all)
+		if recs, l.Next, err = paging.SliceAfter(all, page, account, f.list(), recordKey); err != nil {
+			return l, err
+		}
+		l.Total = len(all)
 	}
 	if f.Warehouse != "" && len(recs) == 0 {
 		if _, err := s.Warehouses.Get(ctx, account, f.Warehouse); err != nil {
-			return nil, 0, err
+			return l, err
 		}
 	}
-	out, err := s.withProducts(ctx, account, recs)
-	if err != nil {
-		return nil, 0, err
-	}
-	return out, total, nil
+	var err error
+	l.Items, err = s.withProducts(ctx, account, recs)
+	return l, err
 }
+
+// list names the list f selects when listAll reads it, for its cursors.
+func (f Filter) list() string {
+	return paging.ListName("inventory read", f.Warehouse, strings.Join(f.SKUs, "\x00"), f.Created.String(), f.Updated.String())
+}
+
+// recordKey is a record's place in the list's (sku, warehouse) order.
+func recordKey(r Record) string { return sortKey(r.SKU, r.Warehouse) }

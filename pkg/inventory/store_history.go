@@ -74,21 +74,22 @@ func hasChange(ctx context.Context, t store.Table, account string, r SKUWarehous
 }
 
 // historyPage reads page p of the record r's changes, newest first
-// (store.Table.Page, a bounded count), and their number (-1 when not known).
-func historyPage(ctx context.Context, t store.Table, account string, r SKUWarehouse, p paging.Page) ([]Change, int, error) {
+// (store.Table.PageOf, a bounded count), their number (-1 when not known)
+// and the next page's cursor.
+func historyPage(ctx context.Context, t store.Table, account string, r SKUWarehouse, p paging.Page) ([]Change, int, *paging.Cursor, error) {
 	prefix := store.Join(sortKey(r.SKU, r.Warehouse), "")
 	in := query("", "#PK = :pk AND begins_with(#SK, :prefix)", map[string]types.AttributeValue{
 		":pk": store.S(store.PK(account, kindHistory)), ":prefix": store.S(prefix),
 	})
 	in.ScanIndexForward = aws.Bool(false)
 	q := store.PageQuery{Account: account, List: "inventory history " + prefix, Input: in, Bounded: true}
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list history of %s: %w", r, err)
+		return nil, 0, nil, fmt.Errorf("list history of %s: %w", r, err)
 	}
 	out := make([]Change, 0, len(page.Items))
 	if err := attributevalue.UnmarshalListOfMaps(page.Items, &out); err != nil {
-		return nil, 0, fmt.Errorf("unmarshal history of %s: %w", r, err)
+		return nil, 0, nil, fmt.Errorf("unmarshal history of %s: %w", r, err)
 	}
-	return out, int(page.Total), nil
+	return out, int(page.Total), page.Next, nil
 }

@@ -127,24 +127,22 @@ func (f Filter) listAll(ctx context.Context, t store.Table, account string) ([]R
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b Record) int {
-		return strings.Compare(sortKey(a.SKU, a.Warehouse), sortKey(b.SKU, b.Warehouse))
-	})
+	slices.SortFunc(out, func(a, b Record) int { return strings.Compare(recordKey(a), recordKey(b)) })
 	return out, nil
 }
 
-// pageOf reads page p of the records q lists (store.Table.Page: one Query)
-// and the size of the list.
-func pageOf(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]Record, int, error) {
-	out, err := t.Page(ctx, q, p.Number, p.Limit)
+// pageOf reads page p of the records q lists (store.Table.PageOf: one
+// Query), the size of the list and the next page's cursor.
+func pageOf(ctx context.Context, t store.Table, q store.PageQuery, p paging.Page) ([]Record, int, *paging.Cursor, error) {
+	out, err := t.PageOf(ctx, q, p)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list inventory: %w", err)
+		return nil, 0, nil, fmt.Errorf("list inventory: %w", err)
 	}
 	var recs []Record
 	if err := attributevalue.UnmarshalListOfMaps(out.Items, &recs); err != nil {
-		return nil, 0, fmt.Errorf("unmarshal inventory: %w", err)
+		return nil, 0, nil, fmt.Errorf("unmarshal inventory: %w", err)
 	}
-	return recs, int(out.Total), nil
+	return recs, int(out.Total), out.Next, nil
 }
 
 // countList is the name of the inventory records' counts (store.Counts):

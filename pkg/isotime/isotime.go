@@ -54,3 +54,15 @@ func (r Range) Active() bool { return r.Min != nil || r.Max != nil }
 func (r Range) Contains(t time.Time) bool {
 	return (r.Min == nil || !t.Before(*r.Min)) && (r.Max == nil || !t.After(*r.Max))
 }
+
+// String is the range as "min..max", each bound as Format writes it and
+// an open one empty.
+func (r Range) String() string {
+	bound := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return Format(*t)
+	}
+	return bound(r.Min) + ".." + bound(r.Max)
+}

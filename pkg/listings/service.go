@@ -67,7 +67,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 	if f.Channel != "" && !validChannel(f.Channel) {
 		return paging.Listing[Listing]{}, channels.ErrNotFound
 	}
-	recs, total, err := listPage(ctx, s.Table, account, f, p)
+	recs, total, next, err := listPage(ctx, s.Table, account, f, p)
 	if err != nil {
 		return paging.Listing[Listing]{}, err
 	}
@@ -80,7 +80,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 	for _, r := range recs {
 		out = append(out, r.Listing)
 	}
-	return paging.Listing[Listing]{Items: out, Total: total}, nil
+	return paging.Listing[Listing]{Items: out, Total: total, Next: next}, nil
 }
 
 // Put creates or updates one listing and returns it: the channel must be

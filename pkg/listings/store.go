@@ -207,9 +207,10 @@ func query(account string, f Filter) dynamodb.QueryInput {
 }
 
 // listPage reads page p of the listings the filter selects, in order
-// (store.Table.Page), and their number: the exact count of all listings or
-// of one channel's, else a bounded count (-1 when its bound came first).
-func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*record, int, error) {
+// (store.Table.PageOf), their number: the exact count of all listings or
+// of one channel's, else a bounded count (-1 when its bound came first),
+// and the next page's cursor.
+func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*record, int, *paging.Cursor, error) {
 	q := store.PageQuery{Account: account, List: fmt.Sprintf("listings|%q|%q|%q", f.Channel, f.SKU, f.Status), Input: query(account, f), Bounded: true}
 	if f.SKU == "" && f.Status == "" {
 		name := allCount
@@ -218,12 +219,12 @@ func listPage(ctx context.Context, t store.Table, account string, f Filter, p pa
 		}
 		q.Count = &name
 	}
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list listings: %w", err)
+		return nil, 0, nil, fmt.Errorf("list listings: %w", err)
 	}
 	recs, err := decodeAll(page.Items)
-	return recs, int(page.Total), err
+	return recs, int(page.Total), page.Next, err
 }
 
 // listAll reads every listing the filter selects.

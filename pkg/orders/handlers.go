@@ -27,7 +27,7 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(list.Items, list.Total, p), nil
+	return api.Page(r, list.Items, list.Total, list.Next, p), nil
 }
 
 // GetOne serves GET /orders/{sb_order_seq}: one GetItem.
@@ -63,7 +63,7 @@ func (h Handlers) Fulfillments(ctx context.Context, r *api.Request) (*api.Respon
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(list.Items, list.Total, p), nil
+	return api.Page(r, list.Items, list.Total, list.Next, p), nil
 }
 
 // parseListing reads the page and the filters of a list request

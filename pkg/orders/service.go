@@ -101,7 +101,7 @@ func (s Service) Fulfillments(ctx context.Context, account, wh string, f Filter,
 			}
 		}
 	}
-	out := paging.Listing[Order]{Total: list.Total, Items: make([]Order, 0, len(list.Items))}
+	out := paging.Listing[Order]{Total: list.Total, Next: list.Next, Items: make([]Order, 0, len(list.Items))}
 	for _, o := range list.Items {
 		if fo, ok := fulfillment(o, wh); ok {
 			out.Items = append(out.Items, fo)

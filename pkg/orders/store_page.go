@@ -171,11 +171,12 @@ func (l listQuery) text() string {
 }
 
 // page returns page p of the list query, in sort key order (index items,
-// or orders for a GSI's list), and the list's size (-1 when not known):
-// store.Table.Page, one Query a page on any instance.
+// or orders for a GSI's list), the list's size (-1 when not known) and the
+// next page's cursor: store.Table.PageOf, one Query a page on any
+// instance.
 func (l listQuery) page(ctx context.Context, t store.Table, p paging.Page) (store.Page, error) {
 	q := store.PageQuery{Account: l.account, List: l.text(), Input: l.input(t), Count: l.count, Bounded: l.count == nil}
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
 		return store.Page{}, fmt.Errorf("list %s: %w", strings.TrimPrefix(l.pk, l.account), err)
 	}
@@ -190,7 +191,7 @@ func (l listQuery) orders(ctx context.Context, t store.Table, p paging.Page) (pa
 	if err != nil {
 		return paging.Listing[Order]{}, err
 	}
-	out := paging.Listing[Order]{Total: int(page.Total), Items: make([]Order, 0, len(page.Items))}
+	out := paging.Listing[Order]{Total: int(page.Total), Next: page.Next, Items: make([]Order, 0, len(page.Items))}
 	if l.index != "" {
 		for _, it := range page.Items {
 			o, err := decodeOrder(it)

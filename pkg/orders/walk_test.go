@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/multisell/multisell/pkg/store"
+	"github.com/multisell/multisell/pkg/testenv"
 )
 
 // walkLimit is the page size of every traversal.
@@ -59,14 +61,16 @@ type walkPage struct {
 }
 
 // walk traverses every page of l at limit 100, pages 1, 3, 5... through
-// the first gateway and 2, 4, 6... through the second, until a page holds
-// fewer than the limit (an empty page past the end when the count is a
-// multiple of it: a client of a list without Total-Pages must ask for that
-// page too). Each request has its own meter. The list's
-// function is first started in both gateways with a request it refuses
-// (page=0, 422, no read but the rate limiter's write), so no page's time
-// holds a cold start.
-func (w *walkWorld) walk(tb testing.TB, l walkList) []walkPage {
+// the first gateway and 2, 4, 6... through the second. By page number it
+// goes on until a page holds fewer than the limit (an empty page past the
+// end when the count is a multiple of it: a client of a list without
+// Total-Pages must ask for that page too); by cursor it starts with an
+// empty cursor and follows each page's Link rel="next" until a page has
+// none. Each request has its own meter. The list's function is first
+// started in both gateways with a request it refuses (page=0, 422, no
+// read but the rate limiter's write), so no page's time holds a cold
+// start.
+func (w *walkWorld) walk(tb testing.TB, l walkList, byCursor bool) []walkPage {
 	tb.Helper()
 	for _, g := range w.gws {
 		if rec := serveAs(context.Background(), g, w.acct, http.MethodGet, l.path+"?page=0"); rec.Code != http.StatusUnprocessableEntity {
@@ -74,9 +78,13 @@ func (w *walkWorld) walk(tb testing.TB, l walkList) []walkPage {
 		}
 	}
 	var pages []walkPage
+	next := fmt.Sprintf("%s?limit=%d&cursor=", l.path, walkLimit)
 	for n := 1; ; n++ {
 		ctx, meter := store.WithMeter(context.Background())
 		path := fmt.Sprintf("%s?limit=%d&page=%d", l.path, walkLimit, n)
+		if byCursor {
+			path = next
+		}
 		start := time.Now()
 		rec := serveAs(ctx, w.gws[(n-1)%2], w.acct, http.MethodGet, path)
 		took := time.Since(start)
@@ -87,15 +95,35 @@ func (w *walkWorld) walk(tb testing.TB, l walkList) []walkPage {
 		if err := json.Unmarshal(rec.Body.Bytes(), &entries); err != nil {
 			tb.Fatalf("GET %s: %v", path, err)
 		}
-		p := walkPage{calls: meter.Calls(), rcu: meter.ReadUnits(), took: took}
+		// The rate limiter's conditional UpdateItem is not the list's: a list writes none.
+		p := walkPage{calls: meter.Calls() - meter.Ops()["UpdateItem"], rcu: meter.ReadUnits(), took: took}
 		for _, e := range entries {
 			p.keys = append(p.keys, l.key(e))
 		}
 		pages = append(pages, p)
-		if len(entries) < walkLimit {
+		if byCursor {
+			var ok bool
+			if next, ok = nextPath(tb, w.gws[0], rec.Header().Get("Link")); !ok {
+				return pages
+			}
+		} else if len(entries) < walkLimit {
 			return pages
 		}
 	}
+}
+
+// nextPath is the path, under g's stage, of a Link header's rel="next"
+// (false when there is none).
+func nextPath(tb testing.TB, g *testenv.Gateway, link string) (string, bool) {
+	tb.Helper()
+	if link == "" {
+		return "", false
+	}
+	target, rel, ok := strings.Cut(link, ">; ")
+	if !ok || rel != `rel="next"` || !strings.HasPrefix(target, "</"+g.Stage()+"/") {
+		tb.Fatalf("Link %q: want <path>; rel=\"next\" under the stage", link)
+	}
+	return strings.TrimPrefix(target, "</"+g.Stage()), true
 }
 
 // onceRCU is the read capacity of reading each item of l once: an
@@ -114,25 +142,39 @@ func (w *walkWorld) onceRCU(tb testing.TB, l walkList) float64 {
 	return meter.ReadUnits()
 }
 
-// TestWalkSeesEachOnce walks each list of a 250-order world, its pages
-// taking turns between two gateways, and checks that every item comes
-// exactly once and in the list's order, on three pages.
+// TestWalkSeesEachOnce walks each list of a 250-order world by page
+// number and by cursor, its pages taking turns between two gateways, and
+// checks that every item comes exactly once and in the list's order, on
+// three pages; by cursor each page is one DynamoDB call.
 func TestWalkSeesEachOnce(t *testing.T) {
 	w := newWalkWorld(t, 250)
 	for _, l := range walkLists {
-		t.Run(l.name, func(t *testing.T) {
-			pages := w.walk(t, l)
-			var got []string
-			for _, p := range pages {
-				got = append(got, p.keys...)
-			}
-			if want := l.want(w.n); !slices.Equal(got, want) {
-				t.Errorf("%d keys, want %d in order; %s", len(got), len(want), firstDiff(got, want))
-			}
-			if len(pages) != 3 {
-				t.Errorf("%d pages, want 3", len(pages))
-			}
-		})
+		for _, byCursor := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s cursor=%v", l.name, byCursor), func(t *testing.T) {
+				checkWalk(t, w, l, w.walk(t, l, byCursor), byCursor)
+			})
+		}
+	}
+}
+
+// checkWalk checks the pages of a walk of l in w: every item once, in
+// order, on three pages; by cursor, each page one call.
+func checkWalk(t *testing.T, w *walkWorld, l walkList, pages []walkPage, byCursor bool) {
+	t.Helper()
+	var got []string
+	for _, p := range pages {
+		got = append(got, p.keys...)
+	}
+	if want := l.want(w.n); !slices.Equal(got, want) {
+		t.Errorf("%d keys, want %d in order; %s", len(got), len(want), firstDiff(got, want))
+	}
+	if len(pages) != 3 {
+		t.Errorf("%d pages, want 3", len(pages))
+	}
+	for i, p := range pages {
+		if byCursor && p.calls != 1 {
+			t.Errorf("page %d: %d calls, want 1", i+1, p.calls)
+		}
 	}
 }
 
@@ -148,7 +190,9 @@ func firstDiff(got, want []string) string {
 
 // BenchmarkWalk reports one full traversal (walk) of GET /products,
 // GET /inventory and GET /orders at limit 100, with 1,000 and 10,000 of
-// each in the account, pages alternating between two gateways. It walks
+// each in the account, pages alternating between two gateways, by page
+// number (products, inventory, orders) and by cursor (products-cursor,
+// ...: each page one Query, no cursor item, no count). It walks
 // once whatever -benchtime asks (a walk of 10,000 products takes minutes
 // today, and a second walk would find the orders' page starts cached):
 // ddb-calls/op and ddb-rcu/op are the walk's totals and ns/op the sum of
@@ -181,7 +225,8 @@ func BenchmarkWalk(b *testing.B) {
 			w := newWalkWorld(b, n)
 			for _, l := range walkLists {
 				once := w.onceRCU(b, l)
-				b.Run(l.name, func(b *testing.B) { reportWalk(b, w.walk(b, l), len(l.want(n)), once) })
+				b.Run(l.name, func(b *testing.B) { reportWalk(b, w.walk(b, l, false), len(l.want(n)), once) })
+				b.Run(l.name+"-cursor", func(b *testing.B) { reportWalk(b, w.walk(b, l, true), len(l.want(n)), once) })
 			}
 		})
 	}

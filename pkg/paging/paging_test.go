@@ -3,10 +3,11 @@ package paging
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 )
 
-func TestSlice(t *testing.T) {
+func TestSliceByNumber(t *testing.T) {
 	t.Parallel()
 	items := []int{1, 2, 3, 4, 5}
 	tests := []struct {
@@ -22,9 +23,9 @@ func TestSlice(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("page %d limit %d", tt.page, tt.limit), func(t *testing.T) {
 			t.Parallel()
-			got := Slice(items, Page{Number: tt.page, Limit: tt.limit})
-			if !slices.Equal(got, tt.want) || got == nil {
-				t.Errorf("Slice = %v, want %v", got, tt.want)
+			got, _, err := SliceAfter(items, Page{Number: tt.page, Limit: tt.limit}, "acct", "numbers", strconv.Itoa)
+			if !slices.Equal(got, tt.want) || got == nil || err != nil {
+				t.Errorf("SliceAfter = %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package shipments
 
 import (
 	"context"
+	"strings"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/carriers"
@@ -44,5 +45,6 @@ func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, erro
 // Carriers serves GET /carriers: every preferred carrier, its aliases and
 // its shipping methods, by name; paginated like every list.
 func (h Handlers) Carriers(ctx context.Context, r *api.Request) (*api.Response, error) {
-	return api.ListAll(ctx, r, func(context.Context) ([]carriers.Carrier, error) { return h.Service.Carriers(), nil })
+	return api.ListAll(ctx, r, "carriers", func(context.Context) ([]carriers.Carrier, error) { return h.Service.Carriers(), nil },
+		func(c carriers.Carrier) string { return strings.ToLower(c.Name) })
 }

@@ -184,9 +184,10 @@ func (s Service) afterWarehouse(ctx context.Context, account string, req *Reques
 
 // List returns a page of the shipments the filter selects, oldest first:
 // one Query (of GSI1 for one order) from where the page starts
-// (store.Table.Page), and their number (a bounded count: -1 past it).
+// (store.Table.PageOf), their number (a bounded count: -1 past it) and the
+// next page's cursor.
 func (s Service) List(ctx context.Context, account string, f Filter, p paging.Page) (paging.Listing[View], error) {
-	recs, total, err := listPage(ctx, s.Table, account, f, p)
+	recs, total, next, err := listPage(ctx, s.Table, account, f, p)
 	if err != nil {
 		return paging.Listing[View]{}, err
 	}
@@ -194,7 +195,7 @@ func (s Service) List(ctx context.Context, account string, f Filter, p paging.Pa
 	for _, sh := range recs {
 		out = append(out, sh.view())
 	}
-	return paging.Listing[View]{Items: out, Total: total}, nil
+	return paging.Listing[View]{Items: out, Total: total, Next: next}, nil
 }
 
 // Carriers returns every preferred carrier with its aliases and shipping

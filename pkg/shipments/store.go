@@ -135,10 +135,11 @@ func query(account string, f Filter) dynamodb.QueryInput {
 }
 
 // listPage reads page p of the shipments the filter selects, in creation
-// order (store.Table.Page), and their number: the exact count of all
+// order (store.Table.PageOf), their number: the exact count of all
 // shipments or of a sync status, a bounded count of one order's (-1 when
-// the bound came first, which a few shipments of one order never reach).
-func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*Shipment, int, error) {
+// the bound came first, which a few shipments of one order never reach),
+// and the next page's cursor.
+func listPage(ctx context.Context, t store.Table, account string, f Filter, p paging.Page) ([]*Shipment, int, *paging.Cursor, error) {
 	q := store.PageQuery{Account: account, List: fmt.Sprintf("shipments|%d|%q", f.Seq, f.Status), Input: query(account, f), Bounded: true}
 	if f.Seq == 0 {
 		name := shipmentsCount
@@ -147,19 +148,19 @@ func listPage(ctx context.Context, t store.Table, account string, f Filter, p pa
 		}
 		q.Count = &name
 	}
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list shipments: %w", err)
+		return nil, 0, nil, fmt.Errorf("list shipments: %w", err)
 	}
 	out := make([]*Shipment, 0, len(page.Items))
 	for _, it := range page.Items {
 		sh, err := decode(store.ImageOf(it))
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		out = append(out, sh)
 	}
-	return out, int(page.Total), nil
+	return out, int(page.Total), page.Next, nil
 }
 
 // shipmentWrites are the writes of shipment sh besides the order's, in

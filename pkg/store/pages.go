@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/multisell/multisell/pkg/paging"
 )
 
 // PageQuery is one list as a DynamoDB Query, for Table.Page.
@@ -35,11 +37,13 @@ type PageQuery struct {
 	Bounded bool
 }
 
-// Page is one page of a list: its items in the Query's order, and the
-// number of items the whole list holds (-1 when not known).
+// Page is one page of a list: its items in the Query's order, the
+// number of items the whole list holds (-1 when not known), and the
+// cursor of the page after it (nil when the list is known to be over).
 type Page struct {
 	Items []map[string]types.AttributeValue
 	Total int64
+	Next  *paging.Cursor
 }
 
 // cursorKind is the kind of the cursor items: <acct>#CUR /
@@ -117,6 +121,7 @@ func (t Table) Page(ctx context.Context, q PageQuery, number, limit int) (Page, 
 		if err := t.putCursor(ctx, q, limit, cursor{page: number + 1, start: end, version: state.version, total: total}); err != nil {
 			return Page{}, err
 		}
+		page.Next = nextCursor(q, end)
 	}
 	return page, nil
 }

@@ -13,9 +13,11 @@ import (
 // Handlers serves the warehouse endpoints over the Service.
 type Handlers struct{ Service }
 
-// List serves GET /warehouses: a page in creation order with Total-Pages.
+// List serves GET /warehouses: a page in creation order (their uuids'),
+// with Total-Pages, or by cursor.
 func (h Handlers) List(ctx context.Context, r *api.Request) (*api.Response, error) {
-	return api.ListAll(ctx, r, func(ctx context.Context) ([]Warehouse, error) { return h.Service.List(ctx, r.Account.ID) })
+	return api.ListAll(ctx, r, "warehouses", func(ctx context.Context) ([]Warehouse, error) { return h.Service.List(ctx, r.Account.ID) },
+		func(w Warehouse) string { return w.UUID })
 }
 
 // Create serves POST /warehouses.

@@ -115,7 +115,7 @@ func (h Handlers) Deliveries(ctx context.Context, r *api.Request) (*api.Response
 	if err != nil {
 		return nil, err
 	}
-	return api.Page(map[string][]Delivery{"deliveries": ds.Items}, ds.Total, p), nil
+	return api.Page(r, map[string][]Delivery{"deliveries": ds.Items}, ds.Total, ds.Next, p), nil
 }
 
 // Retry serves POST /webhooks/{id}/deliveries/{delivery_id}/retry: 202

@@ -131,7 +131,8 @@ type accountDelivery struct {
 }
 
 // listDeliveries reads page p of the webhook's deliveries, newest first
-// (store.Table.Page, with a bounded count), and their number.
+// (store.Table.PageOf, with a bounded count), their number and the next
+// page's cursor.
 func listDeliveries(ctx context.Context, t store.Table, account, webhook string, p paging.Page) (paging.Listing[Delivery], error) {
 	q := store.PageQuery{Account: account, List: "deliveries|" + webhook, Bounded: true, Input: dynamodb.QueryInput{
 		KeyConditionExpression: aws.String("PK = :pk AND begins_with(SK, :webhook)"),
@@ -140,11 +141,11 @@ func listDeliveries(ctx context.Context, t store.Table, account, webhook string,
 		},
 		ScanIndexForward: aws.Bool(false),
 	}}
-	page, err := t.Page(ctx, q, p.Number, p.Limit)
+	page, err := t.PageOf(ctx, q, p)
 	if err != nil {
 		return paging.Listing[Delivery]{}, fmt.Errorf("list deliveries: %w", err)
 	}
-	out := paging.Listing[Delivery]{Items: make([]Delivery, 0, len(page.Items)), Total: int(page.Total)}
+	out := paging.Listing[Delivery]{Items: make([]Delivery, 0, len(page.Items)), Total: int(page.Total), Next: page.Next}
 	for _, it := range page.Items {
 		d, err := decodeDelivery(store.ImageOf(it))
 		if err != nil {

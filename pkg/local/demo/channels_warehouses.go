@@ -10,10 +10,13 @@ import (
 
 func init() { register(10, "channels and warehouses", seedChannelsWarehouses) }
 
+// demoChannels are the demo's external channels (connector "external": no connector of
+// multisell's serves them; on the local stack the connector sim answers their outbox as an
+// external connector would), named so; the channels the sandboxes serve are connected apart.
 var demoChannels = []channels.Input{
-	{Name: "Amazon US", Type: "Amazon", SiteID: "ATVPDKIKX0DER", Region: "US"},
-	{Name: "eBay Motors", Type: "eBay", SiteID: "100", Region: "US"},
-	{Name: "Shopify Store", Type: "Shopify"},
+	{Name: "Amazon US (connector sim)", Type: "Amazon", SiteID: "ATVPDKIKX0DER", Region: "US"},
+	{Name: "eBay Motors (connector sim)", Type: "eBay", SiteID: "100", Region: "US"},
+	{Name: "Shopify Store (connector sim)", Type: "Shopify"},
 	{Name: "Etsy Vintage", Type: "Etsy", State: channels.StateInactive},
 }
 

@@ -1,9 +1,12 @@
 package gateway
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,82 +18,108 @@ import (
 	"github.com/multisell/multisell/pkg/local/emulators"
 )
 
-// TestReferencePage fetches /docs from a gateway serving the reference page and finds
-// every path of docs/openapi.yaml in it: built when missing, built again when older than
-// the document, served as kept when newer.
-func TestReferencePage(t *testing.T) {
-	t.Parallel()
+// referenceRoot is the repository root, the test skipped with -short (it reads redoc's
+// bundle from emulators/node_modules, which make deps installs).
+func referenceRoot(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("runs the Redocly CLI (node): skipped with -short (make unit); make test runs it")
+		t.Skip("reads redoc's bundle from emulators/node_modules (make deps): skipped with -short (make unit); make test runs it")
 	}
 	root, err := emulators.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	paths := documentPaths(t, filepath.Join(root, "docs", "openapi.yaml"))
-	const kept = "<html>the page as kept</html>"
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	for _, tc := range []struct {
-		name string
-		// age is the age of a page already in the file (0: no file).
-		age       time.Duration
-		wantKept  bool
-		wantPaths bool
-	}{
-		{name: "missing", wantPaths: true},
-		{name: "older than the document", age: 24 * 365 * 30 * time.Hour, wantPaths: true},
-		{name: "newer than the document", age: -time.Hour, wantKept: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			file := filepath.Join(t.TempDir(), "docs", "index.html")
-			if tc.age != 0 {
-				if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(file, []byte(kept), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				at := time.Now().Add(-tc.age)
-				if err := os.Chtimes(file, at, at); err != nil {
-					t.Fatal(err)
-				}
-			}
-			srv, _ := newTestGatewayWith(t, Options{Docs: &ReferencePage{Root: root, File: file, Logger: quiet}})
-			r := call(t, srv, "GET", DocsPath, "", "", nil)
-			if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
-				t.Fatalf("GET /docs: %d %s %.300s", r.status, r.header.Get("Content-Type"), r.body)
-			}
-			if got := r.body == kept; got != tc.wantKept {
-				t.Errorf("served the kept page: %v, want %v", got, tc.wantKept)
-			}
-			if tc.wantPaths {
-				for _, p := range paths {
-					if !strings.Contains(r.body, p) {
-						t.Errorf("the page does not name the path %s", p)
-					}
-				}
-			}
-		})
-	}
-	t.Run("other methods", func(t *testing.T) {
-		t.Parallel()
-		srv, _ := newTestGatewayWith(t, Options{Docs: &ReferencePage{Root: root, File: filepath.Join(t.TempDir(), "index.html"), Logger: quiet}})
-		if r := call(t, srv, "POST", DocsPath, "", "", nil); r.status != 405 {
-			t.Errorf("POST /docs: %d, want 405", r.status)
-		}
-	})
+	return root
 }
 
-// documentPaths returns the paths of an OpenAPI document.
-func documentPaths(t *testing.T, file string) []string {
+// TestReferencePage fetches /docs from a gateway serving the reference page: every path of
+// docs/openapi.yaml in it, its servers entry the gateway's own URL, and nothing loaded
+// from elsewhere (no script or style by URL).
+func TestReferencePage(t *testing.T) {
+	t.Parallel()
+	root := referenceRoot(t)
+	paths, _ := documentPaths(t, filepath.Join(root, "docs", "openapi.yaml"))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, _ := newTestGatewayWith(t, Options{Docs: &ReferencePage{Root: root, Stage: "v1", Logger: quiet}})
+	r := call(t, srv, "GET", DocsPath, "", "", nil)
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /docs: %d %s %.300s", r.status, r.header.Get("Content-Type"), r.body)
+	}
+	for _, p := range paths {
+		if !strings.Contains(r.body, `"`+p+`"`) {
+			t.Errorf("the page does not name the path %s", p)
+		}
+	}
+	server, _ := json.Marshal([]map[string]string{{"url": srv.URL + "/v1"}})
+	if want := `"servers":` + string(server); !strings.Contains(r.body, want) {
+		t.Errorf("the page does not hold %s", want)
+	}
+	for _, remote := range []string{"<script src", "<link", "@import"} {
+		if strings.Contains(r.body, remote) {
+			t.Errorf("the page loads something by URL: %q", remote)
+		}
+	}
+	if r := call(t, srv, "POST", DocsPath, "", "", nil); r.status != 405 {
+		t.Errorf("POST /docs: %d, want 405", r.status)
+	}
+}
+
+// TestReferencePageOffline renders the page make docs writes in headless Chromium with
+// every network request sent to a proxy that is not there, and finds every operation's
+// summary in what it drew. Chromium comes from Debian's packages (chromium); without it the
+// test is skipped.
+func TestReferencePageOffline(t *testing.T) {
+	t.Parallel()
+	root := referenceRoot(t)
+	var browser string
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no chromium or chromium-browser on PATH (Debian: apt-get install chromium): the offline rendering is not checked")
+	}
+	_, summaries := documentPaths(t, filepath.Join(root, "docs", "openapi.yaml"))
+	page, err := RenderReference(root, "http://127.0.0.1:3000/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "index.html")
+	if err := os.WriteFile(file, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
+		"--no-first-run", "--user-data-dir="+t.TempDir(),
+		"--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>", // the network is off
+		"--virtual-time-budget=30000", "--dump-dom", "file://"+file).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", browser, err)
+	}
+	dom := string(out)
+	if !strings.Contains(dom, `id="redoc"`) {
+		t.Fatalf("no redoc element in the rendered page: %.500s", dom)
+	}
+	for _, s := range summaries {
+		if !strings.Contains(dom, htmlText(s)) {
+			t.Errorf("the rendered page does not show the operation %q", s)
+		}
+	}
+}
+
+// documentPaths returns the paths of an OpenAPI document and the summaries of its
+// operations.
+func documentPaths(t *testing.T, file string) (paths, summaries []string) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Paths map[string]any `yaml:"paths"`
+		Paths map[string]map[string]any `yaml:"paths"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
@@ -98,10 +127,16 @@ func documentPaths(t *testing.T, file string) []string {
 	if len(doc.Paths) == 0 {
 		t.Fatalf("%s has no paths", file)
 	}
-	out := make([]string, 0, len(doc.Paths))
-	for p := range doc.Paths {
-		out = append(out, p)
+	for p, ops := range doc.Paths {
+		paths = append(paths, p)
+		for _, op := range ops {
+			if op, ok := op.(map[string]any); ok {
+				if s, ok := op["summary"].(string); ok {
+					summaries = append(summaries, s)
+				}
+			}
+		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(paths)
+	return paths, summaries
 }

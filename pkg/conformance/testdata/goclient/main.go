@@ -1,6 +1,7 @@
 // Command goclient calls the API through the client oapi-codegen generates from
 // docs/openapi.yaml (package multisell, written next to it by the test): it lists the
-// orders, sets a quantity (PUT /inventory) and ships an order (POST /shipments), and
+// orders (by cursor, two a page, following each page's Link rel="next"), sets a quantity
+// (PUT /inventory) and ships an order (POST /shipments), and
 // prints what it got as JSON. MULTISELL_API_URL (ending in /v1), MULTISELL_TOKEN and
 // MULTISELL_SECRET say where and as whom.
 package main
@@ -11,7 +12,9 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"example.com/goclient/multisell"
@@ -51,15 +54,23 @@ func run(ctx context.Context, seq int, sku, warehouse string, onHand int) (resul
 		return out, err
 	}
 
-	list, err := c.ListOrdersWithResponse(ctx, &multisell.ListOrdersParams{})
-	if err != nil {
-		return out, fmt.Errorf("list orders: %w", err)
-	}
-	if list.JSON200 == nil {
-		return out, fmt.Errorf("list orders: %d %s", list.StatusCode(), list.Body)
-	}
-	for _, o := range *list.JSON200 {
-		out.OrderSeqs = append(out.OrderSeqs, o.SbOrderSeq)
+	// Every order, two a page: an empty cursor is the list's start, and each page's Link
+	// names the next page's cursor (none after the last).
+	limit, cursor := multisell.Limit("2"), multisell.Cursor("")
+	for more := true; more; {
+		list, err := c.ListOrdersWithResponse(ctx, &multisell.ListOrdersParams{Limit: &limit, Cursor: &cursor})
+		if err != nil {
+			return out, fmt.Errorf("list orders: %w", err)
+		}
+		if list.JSON200 == nil {
+			return out, fmt.Errorf("list orders: %d %s", list.StatusCode(), list.Body)
+		}
+		for _, o := range *list.JSON200 {
+			out.OrderSeqs = append(out.OrderSeqs, o.SbOrderSeq)
+		}
+		var next string
+		next, more = nextCursor(list.HTTPResponse.Header.Get("Link"))
+		cursor = multisell.Cursor(next)
 	}
 
 	var stock multisell.PutInventoryJSONRequestBody
@@ -95,4 +106,17 @@ func run(ctx context.Context, seq int, sku, warehouse string, onHand int) (resul
 	}
 	out.ShipmentID = shipped.JSON200.ShipmentId
 	return out, nil
+}
+
+// nextCursor is the cursor of a Link header's rel="next", false when there is none.
+func nextCursor(link string) (string, bool) {
+	target, rel, ok := strings.Cut(link, ">; ")
+	if !ok || rel != `rel="next"` {
+		return "", false
+	}
+	u, err := url.Parse(strings.TrimPrefix(target, "<"))
+	if err != nil {
+		return "", false
+	}
+	return u.Query().Get("cursor"), true
 }
