@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // Forbidden is the channel refusing one operation to this seller while it takes its token
@@ -46,20 +42,13 @@ func (s *Session) forbidden(ctx context.Context, err error) error {
 
 // DropToken forgets the channel's cached access token, counting no refusal: the channel
 // said the token is expired or revoked before its time, so the next call exchanges a new
-// one (whose refusal at the token endpoint counts). A Verify session drops its own only.
+// one (whose refusal at the token endpoint counts). Only that token is dropped: one another
+// instance stored since stays. A Verify session drops its own only.
 func (s *Session) DropToken(ctx context.Context) error {
+	held := s.token != ""
 	s.token = ""
-	if s.verify {
+	if s.verify || !held {
 		return nil
 	}
-	return s.rt.dropToken(ctx, tokenID(s.Account, s.Channel))
-}
-
-// dropToken removes the channel's cached access token, counting no refusal.
-func (r *Runtime) dropToken(ctx context.Context, id itemID) error {
-	u := store.Update{Remove: []string{"sealed", "exp"}}
-	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil {
-		return fmt.Errorf("drop the access token: %w", err)
-	}
-	return nil
+	return s.rt.dropToken(ctx, tokenID(s.Account, s.Channel), s.exp.UnixMilli())
 }

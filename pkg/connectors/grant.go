@@ -91,21 +91,20 @@ func (s *Session) postGrant(ctx context.Context, op, channel, u string, h http.H
 // already), then AccessToken gets the cached or a new one, one exchange for every
 // instance. The refusal itself is not counted; a refusal of the exchange is, as always.
 func (s *Session) RenewToken(ctx context.Context, exchange func(context.Context) (Token, error)) (string, error) {
-	if s.token != "" && !s.verify {
-		if err := s.rt.dropToken(ctx, tokenID(s.Account, s.Channel), s.exp.UnixMilli()); err != nil {
-			return "", err
-		}
+	if err := s.DropToken(ctx); err != nil {
+		return "", err
 	}
-	s.token = ""
 	return s.AccessToken(ctx, exchange)
 }
 
-// dropToken removes the cached access token that expires at exp (ms), keeping the lease and
-// the refusals; a token stored since (another expiry) stays.
+// dropToken removes the cached access token that expires at exp (ms; 0: whichever is
+// cached), keeping the lease and the refusals; a token stored since (another expiry) stays.
 func (r *Runtime) dropToken(ctx context.Context, id itemID, exp int64) error {
 	u := store.Update{Remove: []string{"sealed", "exp"}}
-	u.Condition = "#exp = :exp"
-	u.Value(":exp", store.N(exp))
+	if exp != 0 {
+		u.Condition = "#exp = :exp"
+		u.Value(":exp", store.N(exp))
+	}
 	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil && !errors.Is(err, errConditionFailed) {
 		return fmt.Errorf("drop the refused access token: %w", err)
 	}

@@ -55,5 +55,5 @@ func (s *Session) DropKeyedToken(ctx context.Context, key string) error {
 	if s.verify {
 		return nil
 	}
-	return s.rt.dropToken(ctx, keyedTokenID(s.Account, s.Channel, key))
+	return s.rt.dropToken(ctx, keyedTokenID(s.Account, s.Channel, key), 0)
 }
