@@ -114,10 +114,31 @@ type BulkPriceQuantity struct {
 	Requests []PriceQuantity `json:"requests"`
 }
 
-// PriceQuantity sets one SKU's available quantity.
+// PriceQuantity sets one SKU's available quantity and its offer's.
 type PriceQuantity struct {
 	SKU                        string                      `json:"sku"`
 	ShipToLocationAvailability *ShipToLocationAvailability `json:"shipToLocationAvailability,omitempty"`
+	Offers                     []OfferPriceQuantity        `json:"offers,omitempty"`
+}
+
+// OfferPriceQuantity sets the quantity an offer makes available on its marketplace.
+type OfferPriceQuantity struct {
+	OfferID           string `json:"offerId"`
+	AvailableQuantity int64  `json:"availableQuantity"`
+}
+
+// Offers is getOffers' answer: a SKU's offers.
+type Offers struct {
+	Total  int     `json:"total"`
+	Offers []Offer `json:"offers"`
+}
+
+// Offer is one offer of a SKU (EbayOfferDetailsWithAll).
+type Offer struct {
+	OfferID       string `json:"offerId"`
+	MarketplaceID string `json:"marketplaceId"`
+	Format        string `json:"format"`
+	Status        string `json:"status"`
 }
 
 // ShipToLocationAvailability is an inventory item's quantity available to buyers.

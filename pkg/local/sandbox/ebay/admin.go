@@ -44,15 +44,33 @@ func (s *Sandbox) state() any {
 // marketplace (EBAY_US).
 func (s *Sandbox) AddSeller(clientID, secret, refresh, marketplace string) {
 	s.Add(clientID, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Seller {
-		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Revisions: map[string]int{},
+		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Offers: map[string]*Offer{}, Revisions: map[string]int{},
 			Fulfillments: map[string][]ShippingFulfillmentDetails{}}
 	})
 	s.Change(clientID, func(sl *Seller) { sl.Marketplace = marketplace })
 }
 
-// AddListing lists sku for the seller, showing quantity.
+// AddListing lists sku for the seller through the Inventory API, showing quantity: an
+// inventory item of that quantity and its published offer making all of it available.
 func (s *Sandbox) AddListing(clientID, sku string, quantity int64) {
-	s.Change(clientID, func(sl *Seller) { sl.Listings[sku] = quantity })
+	s.Change(clientID, func(sl *Seller) {
+		if sl.Offers == nil {
+			sl.Offers = map[string]*Offer{}
+		}
+		sl.Listings[sku] = quantity
+		sl.Offers[sku] = &Offer{OfferID: sl.nextID(), ListingID: sl.nextID(), Available: quantity}
+	})
+}
+
+// SetOfferQuantity sets the availableQuantity of the offer of sku, as the seller would in
+// Seller Hub; false when sku has none.
+func (s *Sandbox) SetOfferQuantity(clientID, sku string, available int64) (ok bool) {
+	s.Change(clientID, func(sl *Seller) {
+		if o := sl.Offers[sku]; o != nil {
+			o.Available, ok = available, true
+		}
+	})
+	return ok
 }
 
 // PutOrder places or replaces an order of the seller.
@@ -72,9 +90,20 @@ func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*Order)) (ok bool
 	return ok
 }
 
-// Quantity is what the seller's listing sku shows, and whether it is listed.
+// Quantity is what the seller's listing sku shows, and whether it is listed. An Inventory
+// API listing shows the least of its item's quantity and its offer's availableQuantity, as
+// eBay documents (ShipToLocationAvailability.quantity, OfferPriceQuantity.availableQuantity).
 func (s *Sandbox) Quantity(clientID, sku string) (q int64, ok bool) {
-	s.With(clientID, func(sl *Seller) { q, ok = sl.Listings[sku] })
+	s.With(clientID, func(sl *Seller) { q, ok = sl.shows(sku) })
+	return q, ok
+}
+
+// shows is what the listing of sku shows, and whether there is one (the lock held).
+func (sl *Seller) shows(sku string) (int64, bool) {
+	q, ok := sl.Listings[sku]
+	if o := sl.Offers[sku]; ok && o != nil {
+		q = min(q, o.Available)
+	}
 	return q, ok
 }
 

@@ -155,10 +155,44 @@ type BulkPriceQuantity struct {
 	Requests []PriceQuantity `json:"requests"`
 }
 
-// PriceQuantity sets one SKU's quantity (PriceQuantity).
+// PriceQuantity sets one SKU's quantity and its offers' (PriceQuantity).
 type PriceQuantity struct {
 	SKU                        string                      `json:"sku"`
 	ShipToLocationAvailability *ShipToLocationAvailability `json:"shipToLocationAvailability,omitempty"`
+	Offers                     []OfferPriceQuantity        `json:"offers,omitempty"`
+}
+
+// OfferPriceQuantity sets the quantity one offer makes available on its marketplace
+// (OfferPriceQuantity).
+type OfferPriceQuantity struct {
+	OfferID           string `json:"offerId"`
+	AvailableQuantity *int64 `json:"availableQuantity,omitempty"`
+}
+
+// Offers is getOffers' answer: the offers of a SKU (Offers).
+type Offers struct {
+	Href   string                    `json:"href,omitempty"`
+	Limit  int                       `json:"limit"`
+	Size   int                       `json:"size"`
+	Total  int                       `json:"total"`
+	Offers []EbayOfferDetailsWithAll `json:"offers"`
+}
+
+// EbayOfferDetailsWithAll is an offer as getOffers answers it (EbayOfferDetailsWithAll).
+type EbayOfferDetailsWithAll struct {
+	OfferID           string          `json:"offerId"`
+	SKU               string          `json:"sku"`
+	MarketplaceID     string          `json:"marketplaceId"`
+	Format            string          `json:"format"`
+	Status            string          `json:"status"`
+	AvailableQuantity int64           `json:"availableQuantity"`
+	Listing           *ListingDetails `json:"listing,omitempty"`
+}
+
+// ListingDetails is the eBay listing of a published offer (ListingDetails).
+type ListingDetails struct {
+	ListingID     string `json:"listingId"`
+	ListingStatus string `json:"listingStatus"`
 }
 
 // ShipToLocationAvailability is an inventory item's quantity available to buyers.
