@@ -89,6 +89,7 @@ func newFixture(t *testing.T) *fixture {
 	sb.SetLimit(sbx.OpFulfill, ebay.Limits[ebay.OpFulfillment].Rate, ebay.Limits[ebay.OpFulfillment].Burst)
 	sb.SetLimit(sbx.OpBulkQuantity, ebay.Limits[ebay.OpInventory].Rate, ebay.Limits[ebay.OpInventory].Burst)
 	sb.SetLimit(sbx.OpGetOffers, ebay.Limits[ebay.OpInventory].Rate, ebay.Limits[ebay.OpInventory].Burst)
+	sb.SetLimit(sbx.OpTrading, ebay.Limits[ebay.OpTrading].Rate, ebay.Limits[ebay.OpTrading].Burst)
 	sb.SetLimit(sbx.OpToken, ebay.Limits[ebay.OpToken].Rate, ebay.Limits[ebay.OpToken].Burst)
 	sb.AddSeller(seller, "s3cr3t-value", "refresh-value", "EBAY_US")
 	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &recorder{}, seller: seller}
@@ -137,4 +138,18 @@ func ctx(t *testing.T, d time.Duration) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return c
+}
+
+// tradingCalls are the Trading API calls of name the connector made, each with the number of
+// InventoryStatus it carried.
+func (f *fixture) tradingCalls(name string) []int {
+	f.rec.mu.Lock()
+	defer f.rec.mu.Unlock()
+	var out []int
+	for _, x := range f.rec.seen {
+		if x.req.URL.Path == "/ws/api.dll" && x.req.Header.Get("X-EBAY-API-CALL-NAME") == name {
+			out = append(out, bytes.Count(x.body, []byte("<InventoryStatus>")))
+		}
+	}
+	return out
 }

@@ -32,22 +32,56 @@ type listing struct {
 func (l listing) offerID() string { return strings.TrimPrefix(l.ref, offerRef) }
 
 // locate finds the eBay listing of each push: the reference the listing keeps, else its
-// published offer on the channel's marketplace (one getOffers by SKU). A listing eBay cannot
-// find is failed with the reason; a refused token or a limit fails the whole batch.
+// published offer on the channel's marketplace (one getOffers by SKU), else, for a SKU the
+// Inventory API does not manage, the ItemID of the seller's active listing of that SKU (the
+// Trading API's GetMyeBaySelling, read once for all such SKUs of the batch). A listing eBay
+// cannot find is failed with the reason; a refused token or a limit fails the whole batch.
 func locate(ctx context.Context, s *connectors.Session, pushes []connectors.QuantityPush) (located []listing, failed []connectors.QuantityResult, err error) {
+	var unmanaged []connectors.QuantityPush
+	fail := func(p connectors.QuantityPush, err error) {
+		failed = append(failed, connectors.QuantityResult{ChannelSKU: p.ChannelSKU, Error: s.Clean(err.Error())})
+	}
 	for _, p := range pushes {
-		if p.ListingRef != "" {
+		switch {
+		case strings.HasPrefix(p.ListingRef, offerRef) || isItemID(p.ListingRef):
 			located = append(located, listing{push: p, ref: p.ListingRef})
+			continue
+		case p.ListingRef != "":
+			fail(p, fmt.Errorf("ebay: listing_ref %q is neither %sOFFERID nor an eBay ItemID", p.ListingRef, offerRef))
 			continue
 		}
 		id, err := findOffer(ctx, s, p.ChannelSKU)
 		switch {
 		case err == nil:
 			located = append(located, listing{push: p, ref: offerRef + id})
+		case errors.Is(err, errNoOffer):
+			unmanaged = append(unmanaged, p)
 		case fatal(ctx, err):
 			return nil, nil, err
 		default:
-			failed = append(failed, connectors.QuantityResult{ChannelSKU: p.ChannelSKU, Error: s.Clean(err.Error())})
+			fail(p, err)
+		}
+	}
+	if len(unmanaged) == 0 {
+		return located, failed, nil
+	}
+	skus := make([]string, len(unmanaged))
+	for i, p := range unmanaged {
+		skus[i] = p.ChannelSKU
+	}
+	items, err := activeItems(ctx, s, skus)
+	if fatal(ctx, err) {
+		return nil, nil, err
+	}
+	for _, p := range unmanaged {
+		switch id := items[p.ChannelSKU]; {
+		case err != nil:
+			fail(p, err)
+		case id == "":
+			fail(p, fmt.Errorf("ebay SKU %s: no published offer on %s and no active listing of the seller with this SKU; link the listing with its eBay ItemID as listing_ref",
+				p.ChannelSKU, s.Credentials.(credentials).MarketplaceID))
+		default:
+			located = append(located, listing{push: p, ref: id})
 		}
 	}
 	return located, failed, nil

@@ -1,6 +1,7 @@
 package ebay_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,79 @@ func TestOfferQuantity(t *testing.T) {
 	}
 	if got, want := f.sb.Calls(sbx.OpGetOffers), 1; got != want {
 		t.Errorf("getOffers calls: got %d, want %d (the offer found once)", got, want)
+	}
+}
+
+// TestTradingListings: listings made outside the Inventory API (no offer: getOffers answers
+// 25713) are found once among the seller's active listings (GetMyeBaySelling), keep their
+// ItemID as listing_ref, and are set through ReviseInventoryStatus, four a call; a listing
+// eBay refuses (ended) fails alone, its call mates set.
+func TestTradingListings(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	ids := map[string]string{}
+	for i := range 5 {
+		sku := fmt.Sprintf("SKU-T%d", i)
+		ids[sku] = f.sb.AddTradingListing(seller, sku, 1)
+	}
+	f.sb.AddListing(seller, "SKU-INV", 1)
+	push := func(version int64, refs map[string]string) map[string]map[string]any {
+		var msgs []connectors.Message
+		for sku := range ids {
+			var ref *string
+			if r, ok := refs[sku]; ok {
+				ref = &r
+			}
+			msgs = append(msgs, f.quantityRef(sku, ref, 10+version, version))
+		}
+		msgs = append(msgs, f.quantity("SKU-INV", 10+version, version))
+		f.runtime(30*time.Second).Push(c, msgs)
+		out := map[string]map[string]any{}
+		for _, r := range f.inbox.TakeResults() {
+			out[r["channel_sku"].(string)] = r
+		}
+		return out
+	}
+	res := push(1, nil)
+	refs := map[string]string{}
+	for sku, id := range ids {
+		r := res[sku]
+		if r["ok"] != true || r["listing_ref"] != id {
+			t.Errorf("%s: %v, want ok with listing_ref %s", sku, r, id)
+		}
+		refs[sku] = id
+		if q, _ := f.sb.Quantity(seller, sku); q != 11 {
+			t.Errorf("%s shows %d, want 11", sku, q)
+		}
+	}
+	if r := res["SKU-INV"]; r["ok"] != true {
+		t.Errorf("the Inventory API listing: %v, want ok", r)
+	}
+	if got, want := fmt.Sprint(f.tradingCalls("ReviseInventoryStatus")), "[4 1]"; got != want {
+		t.Errorf("ReviseInventoryStatus calls (InventoryStatus each): got %s, want %s", got, want)
+	}
+	if got, want := len(f.tradingCalls("GetMyeBaySelling")), 1; got != want {
+		t.Errorf("GetMyeBaySelling calls: got %d, want %d", got, want)
+	}
+	f.sb.EndListing(seller, ids["SKU-T2"])
+	res = push(2, refs)
+	for sku := range ids {
+		r := res[sku]
+		if sku == "SKU-T2" {
+			if r["ok"] != false || !strings.Contains(fmt.Sprint(r["error"]), "291") {
+				t.Errorf("the ended listing: %v, want failed with eBay's error 291", r)
+			}
+			continue
+		}
+		if r["ok"] != true {
+			t.Errorf("%s beside the ended listing: %v, want ok", sku, r)
+		}
+		if q, _ := f.sb.Quantity(seller, sku); q != 12 {
+			t.Errorf("%s shows %d, want 12", sku, q)
+		}
+	}
+	if got, want := len(f.tradingCalls("GetMyeBaySelling")), 1; got != want {
+		t.Errorf("GetMyeBaySelling calls after pushes with refs: got %d, want %d", got, want)
 	}
 }

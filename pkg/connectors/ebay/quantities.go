@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/multisell/multisell/pkg/connectors"
 )
@@ -19,8 +20,10 @@ const bulkPath = "/sell/inventory/v1/bulk_update_price_quantity"
 // newest quantity of the listing by then is pushed. A listing is then found on eBay once
 // (locate) and its reference kept on the listing (QuantityResult.ListingRef): an Inventory
 // API offer goes in one bulkUpdatePriceQuantity of the batch's offers (at most MaxBatch),
-// setting the item's quantity and its offer's availableQuantity together. A per-SKU error
-// in eBay's answer fails only that listing, with eBay's message.
+// setting the item's quantity and its offer's availableQuantity together; a listing the
+// Inventory API does not manage goes by its ItemID in the Trading API's
+// ReviseInventoryStatus, four a call (revise). A per-listing error in eBay's answer fails
+// only that listing, with eBay's message.
 func (c *connector) PushQuantities(ctx context.Context, s *connectors.Session, batch []connectors.QuantityPush) ([]connectors.QuantityResult, error) {
 	var out, later []connectors.QuantityResult
 	var pushes []connectors.QuantityPush
@@ -42,7 +45,12 @@ func (c *connector) PushQuantities(ctx context.Context, s *connectors.Session, b
 	}
 	out = append(out, failed...)
 	var in BulkPriceQuantity
+	var unmanaged []listing
 	for _, l := range located {
+		if !strings.HasPrefix(l.ref, offerRef) {
+			unmanaged = append(unmanaged, l)
+			continue
+		}
 		in.Requests = append(in.Requests, PriceQuantity{SKU: l.push.ChannelSKU,
 			ShipToLocationAvailability: &ShipToLocationAvailability{Quantity: l.push.Quantity},
 			Offers:                     []OfferPriceQuantity{{OfferID: l.offerID(), AvailableQuantity: l.push.Quantity}}})
@@ -58,6 +66,11 @@ func (c *connector) PushQuantities(ctx context.Context, s *connectors.Session, b
 		}
 		out = append(out, withRefs(res, located)...)
 	}
+	res, err := revise(ctx, s, unmanaged)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, withRefs(res, located)...)
 	return append(out, later...), nil
 }
 

@@ -44,7 +44,7 @@ func (s *Sandbox) state() any {
 // marketplace (EBAY_US).
 func (s *Sandbox) AddSeller(clientID, secret, refresh, marketplace string) {
 	s.Add(clientID, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Seller {
-		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Offers: map[string]*Offer{}, Revisions: map[string]int{},
+		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Offers: map[string]*Offer{}, Items: map[string]*Item{}, Revisions: map[string]int{},
 			Fulfillments: map[string][]ShippingFulfillmentDetails{}}
 	})
 	s.Change(clientID, func(sl *Seller) { sl.Marketplace = marketplace })
@@ -60,6 +60,30 @@ func (s *Sandbox) AddListing(clientID, sku string, quantity int64) {
 		sl.Listings[sku] = quantity
 		sl.Offers[sku] = &Offer{OfferID: sl.nextID(), ListingID: sl.nextID(), Available: quantity}
 	})
+}
+
+// AddTradingListing lists sku for the seller outside the Inventory API (as Seller Hub or
+// the Trading API would), showing quantity, and returns its ItemID.
+func (s *Sandbox) AddTradingListing(clientID, sku string, quantity int64) (itemID string) {
+	s.Change(clientID, func(sl *Seller) {
+		if sl.Items == nil {
+			sl.Items = map[string]*Item{}
+		}
+		itemID = sl.nextID()
+		sl.Items[itemID] = &Item{SKU: sku, Quantity: quantity}
+	})
+	return itemID
+}
+
+// EndListing ends the seller's listing itemID made outside the Inventory API; false when
+// there is none.
+func (s *Sandbox) EndListing(clientID, itemID string) (ok bool) {
+	s.Change(clientID, func(sl *Seller) {
+		if it := sl.Items[itemID]; it != nil {
+			it.Ended, ok = true, true
+		}
+	})
+	return ok
 }
 
 // SetOfferQuantity sets the availableQuantity of the offer of sku, as the seller would in
@@ -98,13 +122,22 @@ func (s *Sandbox) Quantity(clientID, sku string) (q int64, ok bool) {
 	return q, ok
 }
 
-// shows is what the listing of sku shows, and whether there is one (the lock held).
+// shows is what the listing of sku shows, and whether there is one (the lock held): its
+// Inventory API listing's, else its active listing's made outside the Inventory API.
 func (sl *Seller) shows(sku string) (int64, bool) {
 	q, ok := sl.Listings[sku]
 	if o := sl.Offers[sku]; ok && o != nil {
 		q = min(q, o.Available)
 	}
-	return q, ok
+	if ok {
+		return q, ok
+	}
+	for _, it := range sl.Items {
+		if it.SKU == sku && !it.Ended {
+			return it.Quantity, true
+		}
+	}
+	return 0, false
 }
 
 // Revisions is how many revisions the seller's listing sku had today.

@@ -56,6 +56,8 @@ type Seller struct {
 	Orders   map[string]*Order `json:"orders"`
 	Listings map[string]int64  `json:"listings"`
 	Offers   map[string]*Offer `json:"offers"`
+	// Items are the listings made outside the Inventory API, by ItemID.
+	Items map[string]*Item `json:"items"`
 	// Seq numbers the ids of the seller's offers and listings.
 	Seq int64 `json:"seq"`
 	// Revisions counts each SKU's revisions on a day ("2006-01-02 SKU").
@@ -89,6 +91,7 @@ func newSandbox() *Sandbox {
 	s := &Sandbox{Server: sandbox.NewServer()}
 	s.Registry = sandbox.NewRegistry[*Seller](s.state)
 	s.Seller = s.SellerOf
+	s.AccessToken = tradingToken
 	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: readGrant,
 		Grants: []string{sandbox.GrantRefreshToken}, Prefix: "v^1.1#", TTL: 2 * time.Hour,
 		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
@@ -99,6 +102,7 @@ func newSandbox() *Sandbox {
 	s.Handle("GET "+fulfillPath, OpFulfillments, s.authed(s.fulfillments))
 	s.Handle("POST "+bulkPath, OpBulkQuantity, s.authed(s.bulk))
 	s.Handle("GET "+offersPath, OpGetOffers, s.authed(s.getOffers))
+	s.Handle("POST "+TradingPath, OpTrading, s.trading)
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	return s
 }
