@@ -99,11 +99,13 @@ func TestParseBulk(t *testing.T) {
 	}
 }
 
-// TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes.
+// TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes, and a
+// carrier eBay does not list its code Other.
 func TestCarrierCode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ given, want string }{
-		{"USPS", "USPS"}, {"ups", "UPS"}, {"Royal Mail", "RoyalMail"}, {"FedEx", "FedEx"},
+		{"USPS", "USPS"}, {"ups", "UPS"}, {"Royal Mail", "RoyalMail"}, {"FedEx", "FedEx"}, {"Evri", "Hermes"},
+		{"DHL eCommerce", "DHLGlobalMail"}, {"Canada Post", "Other"}, {"Bob's Couriers", "Other"},
 	} {
 		if got := CarrierCode(tc.given); got != tc.want {
 			t.Errorf("CarrierCode(%q): got %q, want %q", tc.given, got, tc.want)

@@ -91,8 +91,9 @@ func fulfillment(t connectors.Tracking) (ShippingFulfillmentDetails, error) {
 	return out, nil
 }
 
-// CarrierCode is eBay's shippingCarrierCode of a carrier: its name under multisell's eBay
-// carrier rules, without spaces ("Royal Mail" is RoyalMail, "USPS" stays USPS).
+// CarrierCode is eBay's shippingCarrierCode of a carrier: its code in multisell's eBay
+// carrier rules (eBay's ShippingCarrierCodeType: "Royal Mail" is RoyalMail, "Evri" Hermes), and
+// Other, eBay's code for any carrier it does not list.
 func CarrierCode(carrier string) string {
-	return strings.ReplaceAll(rules.Carrier(carrier), " ", "")
+	return rules.Code(carrier)
 }

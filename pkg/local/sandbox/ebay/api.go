@@ -105,6 +105,10 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusBadRequest, 32500, domain, "REQUEST", "shippingCarrierCode and trackingNumber are required")
 		return
 	}
+	if !carrierCodes[in.ShippingCarrierCode] {
+		writeError(w, http.StatusBadRequest, 32500, domain, "REQUEST", "Invalid shippingCarrierCode: "+in.ShippingCarrierCode)
+		return
+	}
 	if o.CancelStatus != nil && o.CancelStatus.CancelState == "CANCELED" {
 		writeError(w, http.StatusConflict, 32600, domain, "REQUEST", "The order is cancelled: it cannot be fulfilled")
 		return
