@@ -32,6 +32,7 @@ type Order struct {
 	FulfillmentStartInstructions []FulfillmentStartInstruction `json:"fulfillmentStartInstructions,omitempty"`
 	LineItems                    []LineItem                    `json:"lineItems"`
 	BuyerCheckoutNotes           string                        `json:"buyerCheckoutNotes,omitempty"`
+	FulfillmentHrefs             []string                      `json:"fulfillmentHrefs,omitempty"`
 }
 
 // CancelStatus is an order's cancellation state.
@@ -42,11 +43,14 @@ type CancelStatus struct {
 
 // PricingSummary is an order's money.
 type PricingSummary struct {
-	PriceSubtotal *Amount `json:"priceSubtotal,omitempty"`
-	PriceDiscount *Amount `json:"priceDiscount,omitempty"`
-	DeliveryCost  *Amount `json:"deliveryCost,omitempty"`
-	Tax           *Amount `json:"tax,omitempty"`
-	Total         *Amount `json:"total,omitempty"`
+	PriceSubtotal    *Amount `json:"priceSubtotal,omitempty"`
+	Adjustment       *Amount `json:"adjustment,omitempty"`
+	PriceDiscount    *Amount `json:"priceDiscount,omitempty"`
+	DeliveryCost     *Amount `json:"deliveryCost,omitempty"`
+	DeliveryDiscount *Amount `json:"deliveryDiscount,omitempty"`
+	Fee              *Amount `json:"fee,omitempty"`
+	Tax              *Amount `json:"tax,omitempty"`
+	Total            *Amount `json:"total,omitempty"`
 }
 
 // PaymentSummary holds an order's payments.
@@ -107,6 +111,29 @@ type LineItem struct {
 	LineItemCost              *Amount `json:"lineItemCost,omitempty"`
 	Total                     *Amount `json:"total,omitempty"`
 	LineItemFulfillmentStatus string  `json:"lineItemFulfillmentStatus,omitempty"`
+	// Taxes are the line's taxes (with fieldGroups=TAX_BREAKDOWN, the ones eBay collects and
+	// remits among them); Refunds the line's refunds.
+	Taxes                    []Tax                    `json:"taxes,omitempty"`
+	EbayCollectAndRemitTaxes []EbayCollectAndRemitTax `json:"ebayCollectAndRemitTaxes,omitempty"`
+	Refunds                  []LineItemRefund         `json:"refunds,omitempty"`
+}
+
+// Tax is a tax of a line.
+type Tax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// EbayCollectAndRemitTax is a tax eBay collects from the buyer and remits itself.
+type EbayCollectAndRemitTax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// LineItemRefund is a refund of a line.
+type LineItemRefund struct {
+	Amount     *Amount `json:"amount,omitempty"`
+	RefundDate string  `json:"refundDate,omitempty"`
 }
 
 // BulkPriceQuantity is bulkUpdatePriceQuantity's request.

@@ -1,10 +1,7 @@
 package ebay
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -150,56 +147,6 @@ func (s *Sandbox) Revisions(clientID, sku string) (n int) {
 func (s *Sandbox) Fulfillments(clientID, orderID string) (out []ShippingFulfillmentDetails) {
 	s.With(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
 	return out
-}
-
-// NewOrder is an order of one line: quantity of sku at 19.99 each, paid, not shipped,
-// shipping to a sandbox buyer, created and modified at.
-func NewOrder(id, sku string, quantity int64, at time.Time) Order {
-	ts := at.UTC().Format(TimeFormat)
-	total := fmt.Sprintf("%d.%02d", 1999*quantity/100, 1999*quantity%100)
-	usd := func(v string) *Amount { return &Amount{Value: v, Currency: "USD"} }
-	return Order{OrderID: id, CreationDate: ts, LastModifiedDate: ts,
-		OrderFulfillmentStatus: "NOT_STARTED", OrderPaymentStatus: "PAID",
-		CancelStatus:   &CancelStatus{CancelState: "NONE_REQUESTED"},
-		PricingSummary: &PricingSummary{PriceSubtotal: usd(total), Total: usd(total)},
-		PaymentSummary: &PaymentSummary{Payments: []Payment{{PaymentDate: ts, PaymentStatus: "PAID"}}},
-		FulfillmentStartInstructions: []FulfillmentStartInstruction{{ShippingStep: &ShippingStep{
-			ShippingCarrierCode: "USPS", ShippingServiceCode: "USPSPriority",
-			ShipTo: &ExtendedContact{FullName: "Sandbox Buyer", ContactAddress: &Address{
-				AddressLine1: "1 Test Street", City: "San Jose", StateOrProvince: "CA", PostalCode: "95125", CountryCode: "US"}}}}},
-		LineItems: []LineItem{{LineItemID: id + "-1", SKU: sku, Title: "Sandbox item " + sku, Quantity: quantity,
-			LineItemCost: usd(total), Total: usd(total), LineItemFulfillmentStatus: "NOT_STARTED"}},
-	}
-}
-
-// placeOrder serves sandbox.AdminOrdersPath for the seller bound to the channel: a new order
-// of one line (the SKU asked, else the first listing in stock), answered as a
-// sandbox.GenericOrder whose document is the eBay order.
-func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = firstInStock(sl.Listings)
-	}
-	if in.SKU == "" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
-		return
-	}
-	now := time.Now()
-	o := NewOrder(fmt.Sprintf("%02d-%05d-%05d", 10+len(sl.Orders)%90, now.Unix()%100000, len(sl.Orders)+1), in.SKU, int64(in.Quantity), now)
-	sl.Orders[o.OrderID] = &o
-	s.Save()
-	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, http.StatusCreated, sandbox.GenericOrder{ID: o.OrderID, UpdatedAt: now.UTC(), Document: doc})
 }
 
 // firstInStock is the first SKU, in order, that shows a quantity, else the first ("" for none).

@@ -50,8 +50,13 @@ func (s *Sandbox) getOrders(w http.ResponseWriter, r *http.Request, sl *Seller) 
 		return cmp.Or(strings.Compare(a.LastModifiedDate, b.LastModifiedDate), strings.Compare(a.OrderID, b.OrderID))
 	})
 	page := OrderSearchPagedCollection{Href: r.URL.String(), Limit: limit, Offset: offset, Total: len(list), Orders: []Order{}}
+	breakdown := q.Get("fieldGroups") == "TAX_BREAKDOWN"
 	for _, o := range list[min(offset, len(list)):min(offset+limit, len(list))] {
-		page.Orders = append(page.Orders, *o)
+		if breakdown {
+			page.Orders = append(page.Orders, *o)
+		} else {
+			page.Orders = append(page.Orders, withoutBreakdown(*o))
+		}
 	}
 	if offset+limit < len(list) {
 		nq := r.URL.Query()
@@ -113,7 +118,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusConflict, 32600, domain, "REQUEST", "The order is cancelled: it cannot be fulfilled")
 		return
 	}
-	shipped := s.shippedLocked(sl, o.OrderID)
+	shipped := sl.shipped(o.OrderID)
 	for _, ref := range in.LineItems {
 		i := slices.IndexFunc(o.LineItems, func(li LineItem) bool { return li.LineItemID == ref.LineItemID })
 		if i < 0 {
@@ -127,20 +132,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		}
 		shipped[ref.LineItemID] += ref.Quantity
 	}
-	sl.Fulfillments[o.OrderID] = append(sl.Fulfillments[o.OrderID], in)
-	all := true
-	for i, li := range o.LineItems {
-		switch {
-		case shipped[li.LineItemID] >= li.Quantity:
-			o.LineItems[i].LineItemFulfillmentStatus = "FULFILLED"
-		case shipped[li.LineItemID] > 0:
-			o.LineItems[i].LineItemFulfillmentStatus, all = "IN_PROGRESS", false
-		default:
-			all = false
-		}
-	}
-	o.OrderFulfillmentStatus = map[bool]string{true: "FULFILLED", false: "IN_PROGRESS"}[all]
-	o.LastModifiedDate = Now()
+	sl.addFulfillment(o, in)
 	s.Save()
 	id := strconv.Itoa(len(sl.Fulfillments[o.OrderID]))
 	w.Header().Set("Location", ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+id)
@@ -165,8 +157,29 @@ func (s *Sandbox) fulfillments(w http.ResponseWriter, r *http.Request, sl *Selle
 	sandbox.WriteJSON(w, http.StatusOK, out)
 }
 
-// shippedLocked is what the fulfillments of an order shipped, by line.
-func (s *Sandbox) shippedLocked(sl *Seller, order string) map[string]int64 {
+// addFulfillment records a shipping fulfillment of the order (the lock held): the lines and
+// the order's fulfillment statuses follow, and it is the order's last change.
+func (sl *Seller) addFulfillment(o *Order, in ShippingFulfillmentDetails) {
+	sl.Fulfillments[o.OrderID] = append(sl.Fulfillments[o.OrderID], in)
+	shipped := sl.shipped(o.OrderID)
+	all := true
+	for i, li := range o.LineItems {
+		switch {
+		case shipped[li.LineItemID] >= li.Quantity:
+			o.LineItems[i].LineItemFulfillmentStatus = "FULFILLED"
+		case shipped[li.LineItemID] > 0:
+			o.LineItems[i].LineItemFulfillmentStatus, all = "IN_PROGRESS", false
+		default:
+			all = false
+		}
+	}
+	o.OrderFulfillmentStatus = map[bool]string{true: "FULFILLED", false: "IN_PROGRESS"}[all]
+	o.FulfillmentHrefs = append(o.FulfillmentHrefs, ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+strconv.Itoa(len(sl.Fulfillments[o.OrderID])))
+	o.LastModifiedDate = Now()
+}
+
+// shipped is what the fulfillments of an order shipped, by line (the lock held).
+func (sl *Seller) shipped(order string) map[string]int64 {
 	out := map[string]int64{}
 	for _, f := range sl.Fulfillments[order] {
 		for _, li := range f.LineItems {

@@ -104,6 +104,7 @@ func newSandbox() *Sandbox {
 	s.Handle("GET "+offersPath, OpGetOffers, s.authed(s.getOffers))
 	s.Handle("POST "+TradingPath, OpTrading, s.trading)
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
+	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s
 }
 

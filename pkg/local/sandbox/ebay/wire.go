@@ -43,6 +43,8 @@ type Order struct {
 	FulfillmentStartInstructions []FulfillmentStartInstruction `json:"fulfillmentStartInstructions,omitempty"`
 	LineItems                    []LineItem                    `json:"lineItems"`
 	BuyerCheckoutNotes           string                        `json:"buyerCheckoutNotes,omitempty"`
+	FulfillmentHrefs             []string                      `json:"fulfillmentHrefs,omitempty"`
+	EbayCollectAndRemitTax       bool                          `json:"ebayCollectAndRemitTax,omitempty"`
 }
 
 // CancelStatus is an order's cancellation state (CancelStatus).
@@ -110,14 +112,36 @@ type Address struct {
 
 // LineItem is an order line (LineItem).
 type LineItem struct {
-	LineItemID                string  `json:"lineItemId"`
-	LegacyItemID              string  `json:"legacyItemId,omitempty"`
-	SKU                       string  `json:"sku,omitempty"`
-	Title                     string  `json:"title,omitempty"`
-	Quantity                  int64   `json:"quantity"`
-	LineItemCost              *Amount `json:"lineItemCost,omitempty"`
-	Total                     *Amount `json:"total,omitempty"`
-	LineItemFulfillmentStatus string  `json:"lineItemFulfillmentStatus,omitempty"`
+	LineItemID                string                   `json:"lineItemId"`
+	LegacyItemID              string                   `json:"legacyItemId,omitempty"`
+	SKU                       string                   `json:"sku,omitempty"`
+	Title                     string                   `json:"title,omitempty"`
+	Quantity                  int64                    `json:"quantity"`
+	LineItemCost              *Amount                  `json:"lineItemCost,omitempty"`
+	Total                     *Amount                  `json:"total,omitempty"`
+	LineItemFulfillmentStatus string                   `json:"lineItemFulfillmentStatus,omitempty"`
+	Taxes                     []Tax                    `json:"taxes"`
+	EbayCollectAndRemitTaxes  []EbayCollectAndRemitTax `json:"ebayCollectAndRemitTaxes,omitempty"`
+	Refunds                   []LineItemRefund         `json:"refunds"`
+}
+
+// Tax is a tax of a line (Tax).
+type Tax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// EbayCollectAndRemitTax is a tax eBay collects and remits itself (EbayCollectAndRemitTax).
+type EbayCollectAndRemitTax struct {
+	Amount           *Amount `json:"amount,omitempty"`
+	TaxType          string  `json:"taxType,omitempty"`
+	CollectionMethod string  `json:"collectionMethod,omitempty"`
+}
+
+// LineItemRefund is a refund of a line (LineItemRefund).
+type LineItemRefund struct {
+	Amount     *Amount `json:"amount,omitempty"`
+	RefundDate string  `json:"refundDate,omitempty"`
 }
 
 // ShippingFulfillmentDetails is createShippingFulfillment's request.
