@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 )
 
@@ -121,5 +122,40 @@ func TestTradingListings(t *testing.T) {
 	}
 	if got, want := len(f.tradingCalls("GetMyeBaySelling")), 1; got != want {
 		t.Errorf("GetMyeBaySelling calls after pushes with refs: got %d, want %d", got, want)
+	}
+}
+
+// TestMigrateListings: listings made outside the Inventory API, migrated when the merchant
+// asks, become Inventory API offers (their new listing_ref), which a push then sets through
+// bulkUpdatePriceQuantity; a listing eBay cannot migrate (ended) fails alone.
+func TestMigrateListings(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	c := ctx(t, 60*time.Second)
+	a, b := f.sb.AddTradingListing(seller, "SKU-M1", 3), f.sb.AddTradingListing(seller, "SKU-M2", 4)
+	gone := f.sb.AddTradingListing(seller, "SKU-M3", 5)
+	f.sb.EndListing(seller, gone)
+	s, err := f.runtime(30*time.Second).Session(c, f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ebay.MigrateListings(c, s, []string{a, b, gone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || !got[0].OK || !got[1].OK || got[2].OK || !strings.Contains(got[2].Error, "25718") ||
+		got[0].SKU != "SKU-M1" || !strings.HasPrefix(got[0].ListingRef, "offer:") {
+		t.Fatalf("migrations: %+v, want the first two migrated with their offers, the ended one failed with 25718", got)
+	}
+	ref := got[0].ListingRef
+	f.runtime(30*time.Second).Push(c, []connectors.Message{f.quantityRef("SKU-M1", &ref, 9, 1)})
+	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
+		t.Fatalf("push after the migration: %v", res)
+	}
+	if q, _ := f.sb.Quantity(seller, "SKU-M1"); q != 9 {
+		t.Errorf("the migrated listing shows %d, want 9", q)
+	}
+	if n := len(f.tradingCalls("ReviseInventoryStatus")); n != 0 {
+		t.Errorf("ReviseInventoryStatus calls for a migrated listing: %d, want none", n)
 	}
 }

@@ -187,6 +187,35 @@ type PriceQuantityResponse struct {
 	Errors     []Error `json:"errors,omitempty"`
 }
 
+// BulkMigrateListing is bulkMigrateListing's request.
+type BulkMigrateListing struct {
+	Requests []MigrateListing `json:"requests"`
+}
+
+// MigrateListing names one listing to migrate by its ItemID.
+type MigrateListing struct {
+	ListingID string `json:"listingId"`
+}
+
+// BulkMigrateListingResponse is bulkMigrateListing's answer: one response per listing.
+type BulkMigrateListingResponse struct {
+	Responses []MigrateListingResponse `json:"responses"`
+}
+
+// MigrateListingResponse is how one listing's migration went.
+type MigrateListingResponse struct {
+	ListingID      string                 `json:"listingId"`
+	StatusCode     int                    `json:"statusCode"`
+	Errors         []Error                `json:"errors,omitempty"`
+	InventoryItems []InventoryItemListing `json:"inventoryItems,omitempty"`
+}
+
+// InventoryItemListing is a SKU and offer a migration made.
+type InventoryItemListing struct {
+	SKU     string `json:"sku"`
+	OfferID string `json:"offerId"`
+}
+
 // ShippingFulfillmentDetails is createShippingFulfillment's request.
 type ShippingFulfillmentDetails struct {
 	LineItems           []LineItemReference `json:"lineItems"`

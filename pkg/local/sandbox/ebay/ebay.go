@@ -25,6 +25,7 @@ const (
 	OpFulfillments = "getShippingFulfillments"
 	OpBulkQuantity = "bulkUpdatePriceQuantity"
 	OpGetOffers    = "getOffers"
+	OpMigrate      = "bulkMigrateListing"
 )
 
 // The API's paths.
@@ -33,6 +34,7 @@ const (
 	ordersPath  = "/sell/fulfillment/v1/order"
 	bulkPath    = "/sell/inventory/v1/bulk_update_price_quantity"
 	offersPath  = "/sell/inventory/v1/offer"
+	migratePath = "/sell/inventory/v1/bulk_migrate_listing"
 	fulfillPath = ordersPath + "/{orderId}/shipping_fulfillment"
 )
 
@@ -103,6 +105,7 @@ func newSandbox() *Sandbox {
 	s.Handle("POST "+bulkPath, OpBulkQuantity, s.authed(s.bulk))
 	s.Handle("GET "+offersPath, OpGetOffers, s.authed(s.getOffers))
 	s.Handle("POST "+TradingPath, OpTrading, s.trading)
+	s.Handle("POST "+migratePath, OpMigrate, s.authed(s.migrate))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s

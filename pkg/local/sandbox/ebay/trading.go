@@ -2,6 +2,7 @@ package ebay
 
 import (
 	"cmp"
+	"encoding/json"
 	"encoding/xml"
 	"io"
 	"maps"
@@ -177,4 +178,38 @@ func (s *Sandbox) getMyeBaySelling(w http.ResponseWriter, body []byte, sl *Selle
 // bearer token on the REST APIs.
 func tradingToken(r *http.Request) string {
 	return cmp.Or(r.Header.Get("X-EBAY-API-IAF-TOKEN"), sandbox.BearerToken(r))
+}
+
+// migrate serves bulkMigrateListing: one to five listings made outside the Inventory API,
+// each active and with a SKU, become an inventory item and its published offer (the listing
+// keeps its ItemID as the offer's listing); any other fails alone with errorId 25718.
+func (s *Sandbox) migrate(w http.ResponseWriter, r *http.Request, sl *Seller) {
+	var in BulkMigrateListing
+	if err := json.NewDecoder(io.LimitReader(r.Body, maxBody)).Decode(&in); err != nil || len(in.Requests) == 0 || len(in.Requests) > 5 {
+		writeError(w, http.StatusBadRequest, 25709, "API_INVENTORY", "REQUEST", "Invalid value for requests: one to five listings")
+		return
+	}
+	out := BulkMigrateListingResponse{Responses: []MigrateListingResponse{}}
+	status := http.StatusOK
+	for _, m := range in.Requests {
+		res := MigrateListingResponse{ListingID: m.ListingID, MarketplaceID: sl.Marketplace, StatusCode: http.StatusOK}
+		it := sl.Items[m.ListingID]
+		switch {
+		case it == nil || it.Ended || it.SKU == "":
+			res.StatusCode, status = http.StatusBadRequest, http.StatusMultiStatus
+			res.Errors = []Error{{ErrorID: 25718, Domain: "API_INVENTORY", Category: "REQUEST",
+				Message: "Cannot migrate listing. It is not an active fixed-price listing of the seller with a SKU"}}
+		default:
+			if sl.Offers == nil {
+				sl.Offers = map[string]*Offer{}
+			}
+			o := &Offer{OfferID: sl.nextID(), ListingID: m.ListingID, Available: it.Quantity}
+			sl.Listings[it.SKU], sl.Offers[it.SKU] = it.Quantity, o
+			delete(sl.Items, m.ListingID)
+			res.InventoryItems = []InventoryItemListing{{SKU: it.SKU, OfferID: o.OfferID}}
+		}
+		out.Responses = append(out.Responses, res)
+	}
+	s.Save()
+	sandbox.WriteJSON(w, status, out)
 }

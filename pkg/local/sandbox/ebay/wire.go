@@ -257,3 +257,33 @@ type TokenAnswer struct {
 	ExpiresIn   int64  `json:"expires_in"`
 	TokenType   string `json:"token_type"`
 }
+
+// BulkMigrateListing is bulkMigrateListing's request (BulkMigrateListing).
+type BulkMigrateListing struct {
+	Requests []MigrateListing `json:"requests"`
+}
+
+// MigrateListing names a listing to migrate (MigrateListing).
+type MigrateListing struct {
+	ListingID string `json:"listingId"`
+}
+
+// BulkMigrateListingResponse is bulkMigrateListing's answer (BulkMigrateListingResponse).
+type BulkMigrateListingResponse struct {
+	Responses []MigrateListingResponse `json:"responses"`
+}
+
+// MigrateListingResponse is one listing's migration (MigrateListingResponse).
+type MigrateListingResponse struct {
+	ListingID      string                 `json:"listingId"`
+	MarketplaceID  string                 `json:"marketplaceId,omitempty"`
+	StatusCode     int                    `json:"statusCode"`
+	Errors         []Error                `json:"errors,omitempty"`
+	InventoryItems []InventoryItemListing `json:"inventoryItems,omitempty"`
+}
+
+// InventoryItemListing is a SKU and the offer a migration made of it (InventoryItemListing).
+type InventoryItemListing struct {
+	SKU     string `json:"sku"`
+	OfferID string `json:"offerId"`
+}

@@ -59,6 +59,11 @@ func TestWireMatchesModels(t *testing.T) {
 		{ShipToLocationAvailability{}, "inventory", "ShipToLocationAvailability"},
 		{BulkPriceQuantityResponse{}, "inventory", "BulkPriceQuantityResponse"},
 		{PriceQuantityResponse{}, "inventory", "PriceQuantityResponse"},
+		{BulkMigrateListing{}, "inventory", "BulkMigrateListing"},
+		{MigrateListing{}, "inventory", "MigrateListing"},
+		{BulkMigrateListingResponse{}, "inventory", "BulkMigrateListingResponse"},
+		{MigrateListingResponse{}, "inventory", "MigrateListingResponse"},
+		{InventoryItemListing{}, "inventory", "InventoryItemListing"},
 		{Error{}, "inventory", "Error"},
 	}
 	for _, tt := range tests {
