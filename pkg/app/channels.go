@@ -8,6 +8,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/secrets"
 	"github.com/multisell/multisell/pkg/webhookhttp"
@@ -26,8 +27,39 @@ func (d *Deps) Channels() channels.Service {
 		Table: d.Table, Warehouses: d.warehouseReads(),
 		Verifier: channelVerifier{runtime: &connectors.Runtime{Table: d.Table, Policy: webhookhttp.Policy{Local: d.Config.WebhookLoopback},
 			CallTimeout: verifyTimeout}},
-		Sealer: sealer{d.Secrets(secrets.Credentials)},
+		Sealer:   sealer{d.Secrets(secrets.Credentials)},
+		Migrator: channelMigrator{d: d},
 	}
+}
+
+// channelMigrator is channels.Migrator over the connectors' runtime: eBay's
+// listing migration (ebay.MigrateListings) with the channel's session. The
+// runtime is built when called (it reads channels through this service).
+type channelMigrator struct{ d *Deps }
+
+// Migrate implements channels.Migrator. The channel's refusal of its token or
+// a failed call is a 422 quoting eBay; its limits saying not now a 503.
+func (m channelMigrator) Migrate(ctx context.Context, account, uuid string, refs []string) ([]channels.Migration, error) {
+	ch, err := m.d.connections().Channel(ctx, account, uuid)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Connector != ebay.Connector.Spec().Name {
+		return nil, errs.Invalid("listing migration is eBay's (into its Inventory API): channel %s is not an eBay channel", uuid)
+	}
+	s, err := m.d.Connectors().Runtime.Session(ctx, ch)
+	if err != nil {
+		return nil, err
+	}
+	done, err := ebay.MigrateListings(ctx, s, refs)
+	if err != nil {
+		return nil, channelError(err, "migrate the listings")
+	}
+	out := make([]channels.Migration, len(done))
+	for i, x := range done {
+		out[i] = channels.Migration{ListingRef: x.ItemID, OK: x.OK, SKU: x.SKU, NewListingRef: x.ListingRef, Error: x.Error}
+	}
+	return out, nil
 }
 
 // channelVerifier is channels.Verifier over the connectors' registry and
@@ -53,8 +85,14 @@ func (channelVerifier) Connector(typ string) (name, displayName string, ok bool)
 // channel's refusal, or a call that failed, is a 422 quoting the channel;
 // its limits saying not now are a 503.
 func (v channelVerifier) Verify(ctx context.Context, in channels.Verification) error {
-	err := v.runtime.Verify(ctx, connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector,
-		Endpoints: connectors.Endpoints{API: in.Endpoints.API, Auth: in.Endpoints.Auth}}, in.Credentials)
+	return channelError(v.runtime.Verify(ctx, connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector,
+		Endpoints: connectors.Endpoints{API: in.Endpoints.API, Auth: in.Endpoints.Auth}}, in.Credentials), "verify the credentials")
+}
+
+// channelError is the failure of a call to a channel as the API answers it:
+// the channel's refusal, or a call that failed (it did not do what), a 422
+// quoting the channel; its limits saying not now a 503.
+func channelError(err error, what string) error {
 	var refused *connectors.AuthError
 	var throttled *connectors.Throttled
 	switch {
@@ -67,6 +105,6 @@ func (v channelVerifier) Verify(ctx context.Context, in channels.Verification) e
 	case errs.KindOf(err) != errs.KindInternal:
 		return err
 	default:
-		return errs.Invalid("the channel did not verify the credentials: %v", err)
+		return errs.Invalid("the channel did not %s: %v", what, err)
 	}
 }

@@ -1,6 +1,7 @@
 package carriers
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -26,6 +27,23 @@ type Rules struct {
 	// MethodRequired: the shipment needs a shipping_method from the
 	// carrier's list (Methods), and the method is sent.
 	MethodRequired bool
+	// Codes, when set, are the channel's own codes of the carriers it lists
+	// (and of Other): what Code sends.
+	Codes map[string]string
+}
+
+// ebayCodes are eBay's shipping carrier codes (ShippingCarrierCodeType,
+// https://developer.ebay.com/DevZone/xml/docs/reference/eBay/types/ShippingCarrierCodeType.html,
+// the values GeteBayDetails' ShippingCarrierDetails answers) of the preferred
+// carriers eBay lists; Other is eBay's code "for any carrier not listed".
+// Canada Post, Purolator and Amazon Logistics have no code there: they go
+// as Other.
+var ebayCodes = map[string]string{
+	"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHLGlobalMail",
+	"OnTrac": "ONTRACK", "Royal Mail": "RoyalMail", "Parcelforce": "Parcelforce", "Evri": "Hermes",
+	"DPD": "DPD", "GLS": "GLS", "Yodel": "Yodel", "Deutsche Post": "DeutschePost", "La Poste": "LAPOSTE",
+	"PostNL": "PostNL", "Australia Post": "AustraliaPost", "Japan Post": "JapanPost", "China Post": "ChinaPost",
+	"TNT": "TNT", "Aramex": "ARAMEX", Other: "Other",
 }
 
 // usCarriers are what the US-only marketplaces accept.
@@ -34,7 +52,8 @@ var usCarriers = []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTra
 // channelRules are the rules per channel type, by lowercased type name.
 var channelRules = map[string]Rules{
 	"amazon": {Type: "Amazon", OtherForUnlisted: true},
-	"ebay":   {Type: "eBay"},
+	"ebay": {Type: "eBay", Carriers: slices.DeleteFunc(slices.Sorted(maps.Keys(ebayCodes)), func(c string) bool { return c == Other }),
+		OtherForUnlisted: true, Codes: ebayCodes},
 	"walmart": {Type: "Walmart", Carriers: usCarriers, OtherForUnlisted: true, URLWithOther: true,
 		MethodRequired: true},
 	"etsy": {Type: "Etsy", Carriers: []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac", "Canada Post",
@@ -86,6 +105,16 @@ func (r Rules) Carrier(given string) string {
 		return Other
 	}
 	return strings.TrimSpace(given)
+}
+
+// Code is the channel's code of the carrier given as given: its code in
+// Codes of the name Carrier sends, or that name when the rules have no codes.
+func (r Rules) Code(given string) string {
+	name := r.Carrier(given)
+	if c, ok := r.Codes[name]; ok {
+		return c
+	}
+	return name
 }
 
 // Check validates a shipment's tracking against the channel's rules and

@@ -20,7 +20,8 @@ func TestChannelCarrier(t *testing.T) {
 		{"AMAZON", "Federal Express", "FedEx"},
 		{"Amazon", "Royal Mail", "Royal Mail"},
 		{"Amazon", "Bob's Couriers", "Other"},
-		{"eBay", "Bob's Couriers", "Bob's Couriers"},
+		{"eBay", "Bob's Couriers", "Other"},
+		{"eBay", "Canada Post", "Other"},
 		{"ebay", " fed-ex ", "FedEx"},
 		{"eBay", "other", "Other"},
 		{"Walmart", "ups", "UPS"},
@@ -124,5 +125,37 @@ func TestMethodsOfPreferredCarriers(t *testing.T) {
 				t.Errorf("%s lists %q", r.Type, c)
 			}
 		}
+	}
+}
+
+// TestEBayCodes: every carrier of the preferred list maps to one of eBay's
+// shipping carrier codes (ShippingCarrierCodeType), a carrier eBay does not
+// list and an unknown one to its code Other.
+func TestEBayCodes(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{
+		"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHLGlobalMail",
+		"OnTrac": "ONTRACK", "Amazon Logistics": "Other", "Canada Post": "Other", "Purolator": "Other",
+		"Royal Mail": "RoyalMail", "Parcelforce": "Parcelforce", "Evri": "Hermes", "DPD": "DPD", "GLS": "GLS",
+		"Yodel": "Yodel", "Deutsche Post": "DeutschePost", "La Poste": "LAPOSTE", "PostNL": "PostNL",
+		"Australia Post": "AustraliaPost", "Japan Post": "JapanPost", "China Post": "ChinaPost", "TNT": "TNT",
+		"Aramex": "ARAMEX", "Other": "Other",
+	}
+	for name := range Preferred {
+		if _, ok := want[name]; !ok {
+			t.Errorf("preferred carrier %s has no expected eBay code in this test", name)
+		}
+	}
+	rules := RulesFor("eBay")
+	for name, code := range want {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := rules.Code(name); got != code {
+				t.Errorf("Code(%q) = %q, want %q", name, got, code)
+			}
+		})
+	}
+	if got := rules.Code("Bob's Couriers"); got != "Other" {
+		t.Errorf("Code of an unknown carrier = %q, want Other", got)
 	}
 }

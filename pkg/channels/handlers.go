@@ -95,3 +95,23 @@ func (h Handlers) Delete(ctx context.Context, r *api.Request) (*api.Response, er
 	}
 	return api.OK(envelope(c)), nil
 }
+
+// Migrate serves POST /channels/{uuid}/migrations: it migrates the listings named by
+// listing_refs (eBay ItemIDs) into eBay's Inventory API, on the merchant's request only, and
+// answers 200 {"migrations":[...]}, one per listing, each ok with its new listing_ref or
+// failed with eBay's error; 404 for a channel not connected, 422 for one that is not eBay's.
+func (h Handlers) Migrate(ctx context.Context, r *api.Request) (*api.Response, error) {
+	body, err := decodeSmall(r)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := ParseMigrations(body)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := h.Service.Migrate(ctx, r.Account.ID, r.PathParam("uuid"), refs)
+	if err != nil {
+		return nil, err
+	}
+	return api.OK(map[string][]Migration{"migrations": ms}), nil
+}

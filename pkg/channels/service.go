@@ -23,6 +23,9 @@ type Service struct {
 	// Sealer seals channel credentials for their account and channel
 	// (pkg/secrets, KMS, wired in pkg/app).
 	Sealer Sealer
+	// Migrator migrates listings into the marketplace's listing API on the
+	// merchant's request (pkg/connectors' runtime, wired in pkg/app).
+	Migrator Migrator
 }
 
 // Verifier finds the connector of a channel type and checks a channel's

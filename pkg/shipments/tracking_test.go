@@ -115,7 +115,7 @@ func TestTrackingPerChannelType(t *testing.T) {
 		wantMethod      string
 	}{
 		{typ: "Amazon", carrier: "Bob's Couriers", method: "Truck", wantCarrier: "Other"},
-		{typ: "eBay", carrier: "Bob's Couriers", wantCarrier: "Bob's Couriers"},
+		{typ: "eBay", carrier: "Bob's Couriers", wantCarrier: "Other"},
 		{typ: "Walmart", carrier: "u.s.p.s", method: "priority mail", wantCarrier: "USPS", wantMethod: "Priority Mail"},
 		{typ: "Etsy", carrier: "TNT", wantCarrier: "Other"},
 		{typ: "Shopify", carrier: "Bob's Couriers", urlSent: link, wantCarrier: "Other"},

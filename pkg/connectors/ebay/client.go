@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -24,8 +25,31 @@ func call(ctx context.Context, s *connectors.Session, op, method, path string, i
 	}
 	return s.Authorized(ctx, op, req, connectors.Authorized{Exchange: exchange,
 		Error: func(_ string, status int, body []byte) error {
-			return fmt.Errorf("ebay %s %s: status %d: %s", method, strings.SplitN(path, "?", 2)[0], status, errorMessage(body))
+			var e ErrorBody
+			_ = json.Unmarshal(body, &e)
+			return &apiError{Status: status, Errors: e.Errors,
+				msg: fmt.Sprintf("ebay %s %s: status %d: %s", method, strings.SplitN(path, "?", 2)[0], status, errorMessage(body))}
 		}})
+}
+
+// apiError is an answer of eBay's REST APIs other than 2xx: its status and eBay's errors.
+type apiError struct {
+	Status int
+	Errors []Error
+	msg    string
+}
+
+// Error implements the error interface.
+func (e *apiError) Error() string { return e.msg }
+
+// has reports whether eBay's errors hold one of ids.
+func (e *apiError) has(ids ...int) bool {
+	for _, x := range e.Errors {
+		if slices.Contains(ids, x.ErrorID) {
+			return true
+		}
+	}
+	return false
 }
 
 // errorMessage is eBay's messages in an error body, else the start of the body.

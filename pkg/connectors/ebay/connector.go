@@ -26,8 +26,11 @@ const (
 	// OpFulfillment is the Sell Fulfillment API: getOrders and createShippingFulfillment
 	// count against one daily limit.
 	OpFulfillment = "sell.fulfillment"
-	// OpInventory is the Sell Inventory API: bulkUpdatePriceQuantity.
+	// OpInventory is the Sell Inventory API: getOffers, bulkUpdatePriceQuantity,
+	// bulkMigrateListing.
 	OpInventory = "sell.inventory"
+	// OpTrading is the Trading API: ReviseInventoryStatus and GetMyeBaySelling.
+	OpTrading = "trading"
 	// OpRevision is a listing's revisions (per SKU).
 	OpRevision = "listing.revision"
 )
@@ -37,11 +40,13 @@ const (
 // rate stays under the figure.
 var (
 	// Limits are the connector's buckets per operation: the Sell Fulfillment API's 100,000
-	// calls a day, the Sell Inventory API's 2,000,000, and a bound of our own on the token
-	// endpoint (an access token lasts two hours, so it is all but idle).
+	// calls a day, the Sell Inventory API's 2,000,000, the Trading API's default 5,000, and a
+	// bound of our own on the token endpoint (an access token lasts two hours, so it is all
+	// but idle).
 	Limits = map[string]connectors.Limit{
 		OpFulfillment: {Rate: 1.1, Burst: 10},
 		OpInventory:   {Rate: 23, Burst: 25},
+		OpTrading:     {Rate: 0.05, Burst: 20},
 		OpToken:       {Rate: 0.5, Burst: 5},
 	}
 	// RevisionLimit is eBay's 250 revisions of one listing a day: bursts of 50, then 200 a

@@ -2,10 +2,12 @@ package ebay
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // TestParseOrdersBadAnswers: an answer that is not JSON is an error and no order of the page
@@ -26,7 +28,7 @@ func TestParseOrdersBadAnswers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			page, err := parseOrders("ch", 0, []byte(tc.body))
+			page, err := parseOrders("ch", 0, []byte(tc.body), nil)
 			got := strings.Join(page.Refused, "; ")
 			if err != nil {
 				got = err.Error()
@@ -56,7 +58,7 @@ func TestParseOrdersPaging(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			page, err := parseOrders("ch", tc.offset, []byte(`{"total":`+tc.total+`,"orders":[`+order+`]}`))
+			page, err := parseOrders("ch", tc.offset, []byte(`{"total":`+tc.total+`,"orders":[`+order+`]}`), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,11 +101,13 @@ func TestParseBulk(t *testing.T) {
 	}
 }
 
-// TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes.
+// TestCarrierCode: the carrier names of the eBay carrier rules become eBay's codes, and a
+// carrier eBay does not list its code Other.
 func TestCarrierCode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ given, want string }{
-		{"USPS", "USPS"}, {"ups", "UPS"}, {"Royal Mail", "RoyalMail"}, {"FedEx", "FedEx"},
+		{"USPS", "USPS"}, {"ups", "UPS"}, {"Royal Mail", "RoyalMail"}, {"FedEx", "FedEx"}, {"Evri", "Hermes"},
+		{"DHL eCommerce", "DHLGlobalMail"}, {"Canada Post", "Other"}, {"Bob's Couriers", "Other"},
 	} {
 		if got := CarrierCode(tc.given); got != tc.want {
 			t.Errorf("CarrierCode(%q): got %q, want %q", tc.given, got, tc.want)
@@ -117,7 +121,7 @@ func FuzzParseOrders(f *testing.F) {
 	f.Add([]byte(`{"total":1,"orders":[{"orderId":"1","creationDate":"2026-01-01T00:00:00.000Z","lastModifiedDate":"2026-01-01T00:00:00.000Z","lineItems":[{"lineItemId":"1-1","sku":"A","quantity":1}],"cancelStatus":{"cancelState":"CANCELED"},"pricingSummary":{"total":{"value":"1.00"}}}]}`))
 	f.Add([]byte(`{"orders":null}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		page, err := parseOrders("ch", 0, body)
+		page, err := parseOrders("ch", 0, body, nil)
 		if err != nil {
 			return
 		}
@@ -152,4 +156,38 @@ func FuzzErrorMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_ = errorMessage(body)
 	})
+}
+
+// TestTotals: the document's money from eBay's pricingSummary, its tax all that eBay's total
+// holds beyond items, delivery and discounts, so that subtotal - discount + shipping_cost +
+// tax is total to the cent.
+func TestTotals(t *testing.T) {
+	t.Parallel()
+	usd := func(v string) *Amount { return &Amount{Value: v, Currency: "USD"} }
+	tests := []struct {
+		name string
+		p    *PricingSummary
+		want string // currency subtotal discount shipping tax total
+	}{
+		{"plain", &PricingSummary{PriceSubtotal: usd("19.99"), Total: usd("19.99")}, "USD 19.99  0.00  19.99"},
+		{"collected tax", &PricingSummary{PriceSubtotal: usd("19.99"), Tax: usd("1.65"), Total: usd("21.64")}, "USD 19.99  0.00 1.65 21.64"},
+		{"collected tax beyond tax", &PricingSummary{PriceSubtotal: usd("10.00"), DeliveryCost: usd("5"), Tax: usd("0.50"), Total: usd("16.30")},
+			"USD 10.00  5.00 1.30 16.30"},
+		{"discounts, fee, adjustment", &PricingSummary{PriceSubtotal: usd("40.00"), Adjustment: usd("-2.00"), PriceDiscount: usd("-4.00"),
+			DeliveryCost: usd("6.00"), DeliveryDiscount: usd("-1.00"), Fee: usd("0.25"), Tax: usd("2.75"), Total: usd("42.00")},
+			"USD 38.00 5.00 6.00 3.00 42.00"},
+		{"not two decimals", &PricingSummary{PriceSubtotal: &Amount{Value: "1.234", Currency: "KWD"}, Total: &Amount{Value: "1.234", Currency: "KWD"}},
+			"KWD 1.234    1.234"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var d wire.OrderDocument
+			totals(&d, tt.p)
+			got := fmt.Sprint(d.Currency, " ", d.Subtotal, " ", d.Discount, " ", d.ShippingCost, " ", d.Tax, " ", d.Total)
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -88,6 +88,8 @@ func newFixture(t *testing.T) *fixture {
 	sb.SetLimit(sbx.OpGetOrders, ebay.Limits[ebay.OpFulfillment].Rate, ebay.Limits[ebay.OpFulfillment].Burst)
 	sb.SetLimit(sbx.OpFulfill, ebay.Limits[ebay.OpFulfillment].Rate, ebay.Limits[ebay.OpFulfillment].Burst)
 	sb.SetLimit(sbx.OpBulkQuantity, ebay.Limits[ebay.OpInventory].Rate, ebay.Limits[ebay.OpInventory].Burst)
+	sb.SetLimit(sbx.OpGetOffers, ebay.Limits[ebay.OpInventory].Rate, ebay.Limits[ebay.OpInventory].Burst)
+	sb.SetLimit(sbx.OpTrading, ebay.Limits[ebay.OpTrading].Rate, ebay.Limits[ebay.OpTrading].Burst)
 	sb.SetLimit(sbx.OpToken, ebay.Limits[ebay.OpToken].Rate, ebay.Limits[ebay.OpToken].Burst)
 	sb.AddSeller(seller, "s3cr3t-value", "refresh-value", "EBAY_US")
 	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &recorder{}, seller: seller}
@@ -109,10 +111,16 @@ func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
 		Overlap: time.Second, HTTP: &http.Client{Transport: f.rec, Timeout: 30 * time.Second}}
 }
 
-// quantity is an outbox listing.quantity message of the fixture's channel.
+// quantity is an outbox listing.quantity message of the fixture's channel, for a listing
+// that keeps no listing_ref.
 func (f *fixture) quantity(sku string, q, version int64) connectors.Message {
+	return f.quantityRef(sku, nil, q, version)
+}
+
+// quantityRef is an outbox listing.quantity message of a listing that keeps ref (nil: none).
+func (f *fixture) quantityRef(sku string, ref *string, q, version int64) connectors.Message {
 	b, _ := json.Marshal(map[string]any{"type": "listing.quantity", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
-		"channel_type": "eBay", "channel_sku": sku, "listing_ref": nil, "sku": sku, "quantity": q, "version": version})
+		"channel_type": "eBay", "channel_sku": sku, "listing_ref": ref, "sku": sku, "quantity": q, "version": version})
 	return connectors.Message{ID: fmt.Sprintf("%s-%d", sku, version), Body: string(b), Account: f.ch.Account}
 }
 
@@ -130,4 +138,18 @@ func ctx(t *testing.T, d time.Duration) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return c
+}
+
+// tradingCalls are the Trading API calls of name the connector made, each with the number of
+// InventoryStatus it carried.
+func (f *fixture) tradingCalls(name string) []int {
+	f.rec.mu.Lock()
+	defer f.rec.mu.Unlock()
+	var out []int
+	for _, x := range f.rec.seen {
+		if x.req.URL.Path == "/ws/api.dll" && x.req.Header.Get("X-EBAY-API-CALL-NAME") == name {
+			out = append(out, bytes.Count(x.body, []byte("<InventoryStatus>")))
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package ebay_test
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
@@ -86,6 +87,9 @@ func validateExchange(x exchange) error {
 	if strings.HasSuffix(x.req.URL.Path, "/identity/v1/oauth2/token") {
 		return validateToken(x)
 	}
+	if x.req.URL.Path == "/ws/api.dll" {
+		return validateTrading(x)
+	}
 	var router routers.Router
 	for base, r := range models.byBase {
 		if strings.HasPrefix(x.req.URL.Path, base) {
@@ -139,6 +143,47 @@ func validateToken(x exchange) error {
 	for _, sc := range strings.Fields(form.Get("scope")) {
 		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") {
 			return fmt.Errorf("scope %s is not a sell scope", sc)
+		}
+	}
+	return nil
+}
+
+// validateTrading checks a Trading API request against eBay's Trading API reference (no
+// model of it is beside the repository): the headers every call needs, the user token as
+// X-EBAY-API-IAF-TOKEN, an XML body whose root is the call's request in eBay's namespace,
+// and ReviseInventoryStatus' one to four InventoryStatus, each an ItemID and a Quantity.
+func validateTrading(x exchange) error {
+	h := x.req.Header
+	for _, name := range []string{"X-EBAY-API-CALL-NAME", "X-EBAY-API-SITEID", "X-EBAY-API-COMPATIBILITY-LEVEL", "X-EBAY-API-IAF-TOKEN"} {
+		if h.Get(name) == "" {
+			return fmt.Errorf("the Trading API request has no %s", name)
+		}
+	}
+	if x.req.Method != http.MethodPost || !strings.HasPrefix(h.Get("Content-Type"), "text/xml") {
+		return fmt.Errorf("a Trading API request is an XML POST")
+	}
+	var root struct {
+		XMLName         xml.Name
+		InventoryStatus []struct {
+			ItemID   string `xml:"ItemID"`
+			Quantity *int64 `xml:"Quantity"`
+		} `xml:"InventoryStatus"`
+	}
+	if err := xml.Unmarshal(x.body, &root); err != nil {
+		return fmt.Errorf("the Trading API request is not XML: %w", err)
+	}
+	if want := (xml.Name{Space: "urn:ebay:apis:eBLBaseComponents", Local: h.Get("X-EBAY-API-CALL-NAME") + "Request"}); root.XMLName != want {
+		return fmt.Errorf("the root element is %v, want %v", root.XMLName, want)
+	}
+	if root.XMLName.Local != "ReviseInventoryStatusRequest" {
+		return nil
+	}
+	if n := len(root.InventoryStatus); n < 1 || n > 4 {
+		return fmt.Errorf("ReviseInventoryStatus with %d InventoryStatus, want 1 to 4", n)
+	}
+	for _, st := range root.InventoryStatus {
+		if st.ItemID == "" || st.Quantity == nil || *st.Quantity < 0 {
+			return fmt.Errorf("an InventoryStatus without its ItemID or a Quantity of 0 or more")
 		}
 	}
 	return nil

@@ -41,15 +41,24 @@ func (c *connector) PostTracking(ctx context.Context, s *connectors.Session, t c
 // posted reports whether the order's shipping fulfillments already hold the fulfillment's
 // tracking number (with its carrier, when eBay tells it) on each of its lines.
 func posted(ctx context.Context, s *connectors.Session, path string, in ShippingFulfillmentDetails) (bool, error) {
-	resp, err := call(ctx, s, OpFulfillment, http.MethodGet, path, nil)
+	fs, err := fulfillments(ctx, s, path)
 	if err != nil {
 		return false, err
 	}
+	return holds(fs, in), nil
+}
+
+// fulfillments are an order's shipping fulfillments (getShippingFulfillments at path).
+func fulfillments(ctx context.Context, s *connectors.Session, path string) ([]ShippingFulfillment, error) {
+	resp, err := call(ctx, s, OpFulfillment, http.MethodGet, path, nil)
+	if err != nil {
+		return nil, err
+	}
 	var got ShippingFulfillmentPagedCollection
 	if err := connectors.DecodeAnswer("ebay", "getShippingFulfillments", resp.Body, &got); err != nil {
-		return false, err
+		return nil, err
 	}
-	return holds(got.Fulfillments, in), nil
+	return got.Fulfillments, nil
 }
 
 // holds reports whether fulfillments with in's tracking number and carrier cover each of
@@ -91,8 +100,9 @@ func fulfillment(t connectors.Tracking) (ShippingFulfillmentDetails, error) {
 	return out, nil
 }
 
-// CarrierCode is eBay's shippingCarrierCode of a carrier: its name under multisell's eBay
-// carrier rules, without spaces ("Royal Mail" is RoyalMail, "USPS" stays USPS).
+// CarrierCode is eBay's shippingCarrierCode of a carrier: its code in multisell's eBay
+// carrier rules (eBay's ShippingCarrierCodeType: "Royal Mail" is RoyalMail, "Evri" Hermes), and
+// Other, eBay's code for any carrier it does not list.
 func CarrierCode(carrier string) string {
-	return strings.ReplaceAll(rules.Carrier(carrier), " ", "")
+	return rules.Code(carrier)
 }

@@ -32,6 +32,7 @@ type Order struct {
 	FulfillmentStartInstructions []FulfillmentStartInstruction `json:"fulfillmentStartInstructions,omitempty"`
 	LineItems                    []LineItem                    `json:"lineItems"`
 	BuyerCheckoutNotes           string                        `json:"buyerCheckoutNotes,omitempty"`
+	FulfillmentHrefs             []string                      `json:"fulfillmentHrefs,omitempty"`
 }
 
 // CancelStatus is an order's cancellation state.
@@ -42,11 +43,14 @@ type CancelStatus struct {
 
 // PricingSummary is an order's money.
 type PricingSummary struct {
-	PriceSubtotal *Amount `json:"priceSubtotal,omitempty"`
-	PriceDiscount *Amount `json:"priceDiscount,omitempty"`
-	DeliveryCost  *Amount `json:"deliveryCost,omitempty"`
-	Tax           *Amount `json:"tax,omitempty"`
-	Total         *Amount `json:"total,omitempty"`
+	PriceSubtotal    *Amount `json:"priceSubtotal,omitempty"`
+	Adjustment       *Amount `json:"adjustment,omitempty"`
+	PriceDiscount    *Amount `json:"priceDiscount,omitempty"`
+	DeliveryCost     *Amount `json:"deliveryCost,omitempty"`
+	DeliveryDiscount *Amount `json:"deliveryDiscount,omitempty"`
+	Fee              *Amount `json:"fee,omitempty"`
+	Tax              *Amount `json:"tax,omitempty"`
+	Total            *Amount `json:"total,omitempty"`
 }
 
 // PaymentSummary holds an order's payments.
@@ -107,6 +111,29 @@ type LineItem struct {
 	LineItemCost              *Amount `json:"lineItemCost,omitempty"`
 	Total                     *Amount `json:"total,omitempty"`
 	LineItemFulfillmentStatus string  `json:"lineItemFulfillmentStatus,omitempty"`
+	// Taxes are the line's taxes (with fieldGroups=TAX_BREAKDOWN, the ones eBay collects and
+	// remits among them); Refunds the line's refunds.
+	Taxes                    []Tax                    `json:"taxes,omitempty"`
+	EbayCollectAndRemitTaxes []EbayCollectAndRemitTax `json:"ebayCollectAndRemitTaxes,omitempty"`
+	Refunds                  []LineItemRefund         `json:"refunds,omitempty"`
+}
+
+// Tax is a tax of a line.
+type Tax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// EbayCollectAndRemitTax is a tax eBay collects from the buyer and remits itself.
+type EbayCollectAndRemitTax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// LineItemRefund is a refund of a line.
+type LineItemRefund struct {
+	Amount     *Amount `json:"amount,omitempty"`
+	RefundDate string  `json:"refundDate,omitempty"`
 }
 
 // BulkPriceQuantity is bulkUpdatePriceQuantity's request.
@@ -114,10 +141,31 @@ type BulkPriceQuantity struct {
 	Requests []PriceQuantity `json:"requests"`
 }
 
-// PriceQuantity sets one SKU's available quantity.
+// PriceQuantity sets one SKU's available quantity and its offer's.
 type PriceQuantity struct {
 	SKU                        string                      `json:"sku"`
 	ShipToLocationAvailability *ShipToLocationAvailability `json:"shipToLocationAvailability,omitempty"`
+	Offers                     []OfferPriceQuantity        `json:"offers,omitempty"`
+}
+
+// OfferPriceQuantity sets the quantity an offer makes available on its marketplace.
+type OfferPriceQuantity struct {
+	OfferID           string `json:"offerId"`
+	AvailableQuantity int64  `json:"availableQuantity"`
+}
+
+// Offers is getOffers' answer: a SKU's offers.
+type Offers struct {
+	Total  int     `json:"total"`
+	Offers []Offer `json:"offers"`
+}
+
+// Offer is one offer of a SKU (EbayOfferDetailsWithAll).
+type Offer struct {
+	OfferID       string `json:"offerId"`
+	MarketplaceID string `json:"marketplaceId"`
+	Format        string `json:"format"`
+	Status        string `json:"status"`
 }
 
 // ShipToLocationAvailability is an inventory item's quantity available to buyers.
@@ -137,6 +185,35 @@ type PriceQuantityResponse struct {
 	OfferID    string  `json:"offerId,omitempty"`
 	StatusCode int     `json:"statusCode"`
 	Errors     []Error `json:"errors,omitempty"`
+}
+
+// BulkMigrateListing is bulkMigrateListing's request.
+type BulkMigrateListing struct {
+	Requests []MigrateListing `json:"requests"`
+}
+
+// MigrateListing names one listing to migrate by its ItemID.
+type MigrateListing struct {
+	ListingID string `json:"listingId"`
+}
+
+// BulkMigrateListingResponse is bulkMigrateListing's answer: one response per listing.
+type BulkMigrateListingResponse struct {
+	Responses []MigrateListingResponse `json:"responses"`
+}
+
+// MigrateListingResponse is how one listing's migration went.
+type MigrateListingResponse struct {
+	ListingID      string                 `json:"listingId"`
+	StatusCode     int                    `json:"statusCode"`
+	Errors         []Error                `json:"errors,omitempty"`
+	InventoryItems []InventoryItemListing `json:"inventoryItems,omitempty"`
+}
+
+// InventoryItemListing is a SKU and offer a migration made.
+type InventoryItemListing struct {
+	SKU     string `json:"sku"`
+	OfferID string `json:"offerId"`
 }
 
 // ShippingFulfillmentDetails is createShippingFulfillment's request.

@@ -22,16 +22,17 @@ var table = map[string]func(d *app.Deps) any{
 	"authorizer": func(d *app.Deps) any { return d.Authorizer().Handle },
 
 	// channels, their listings, and channel sync
-	"channels-list":   func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.List) },
-	"channels-update": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Update) },
-	"channels-create": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Create) },
-	"channels-patch":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Patch) },
-	"channels-delete": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Delete) },
-	"listings-list":   func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.List) },
-	"listings-put":    func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Put) },
-	"listings-delete": func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },
-	"channel-sync":    func(d *app.Deps) any { return listings.Handlers{Service: d.Listings()}.Stream },
-	"channel-inbox":   func(d *app.Deps) any { return inbox.Handlers{Service: d.Inbox()}.Consume },
+	"channels-list":    func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.List) },
+	"channels-update":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Update) },
+	"channels-create":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Create) },
+	"channels-patch":   func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Patch) },
+	"channels-migrate": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Migrate) },
+	"channels-delete":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Delete) },
+	"listings-list":    func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.List) },
+	"listings-put":     func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Put) },
+	"listings-delete":  func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },
+	"channel-sync":     func(d *app.Deps) any { return listings.Handlers{Service: d.Listings()}.Stream },
+	"channel-inbox":    func(d *app.Deps) any { return inbox.Handlers{Service: d.Inbox()}.Consume },
 
 	// the connectors of multisell's own: pushes, the poll schedule, polls
 	"connector-push":          func(d *app.Deps) any { return connectors.Handlers{Service: d.Connectors()}.Consume },

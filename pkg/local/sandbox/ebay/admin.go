@@ -1,10 +1,7 @@
 package ebay
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -44,15 +41,57 @@ func (s *Sandbox) state() any {
 // marketplace (EBAY_US).
 func (s *Sandbox) AddSeller(clientID, secret, refresh, marketplace string) {
 	s.Add(clientID, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Seller {
-		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Revisions: map[string]int{},
+		return &Seller{Orders: map[string]*Order{}, Listings: map[string]int64{}, Offers: map[string]*Offer{}, Items: map[string]*Item{}, Revisions: map[string]int{},
 			Fulfillments: map[string][]ShippingFulfillmentDetails{}}
 	})
 	s.Change(clientID, func(sl *Seller) { sl.Marketplace = marketplace })
 }
 
-// AddListing lists sku for the seller, showing quantity.
+// AddListing lists sku for the seller through the Inventory API, showing quantity: an
+// inventory item of that quantity and its published offer making all of it available.
 func (s *Sandbox) AddListing(clientID, sku string, quantity int64) {
-	s.Change(clientID, func(sl *Seller) { sl.Listings[sku] = quantity })
+	s.Change(clientID, func(sl *Seller) {
+		if sl.Offers == nil {
+			sl.Offers = map[string]*Offer{}
+		}
+		sl.Listings[sku] = quantity
+		sl.Offers[sku] = &Offer{OfferID: sl.nextID(), ListingID: sl.nextID(), Available: quantity}
+	})
+}
+
+// AddTradingListing lists sku for the seller outside the Inventory API (as Seller Hub or
+// the Trading API would), showing quantity, and returns its ItemID.
+func (s *Sandbox) AddTradingListing(clientID, sku string, quantity int64) (itemID string) {
+	s.Change(clientID, func(sl *Seller) {
+		if sl.Items == nil {
+			sl.Items = map[string]*Item{}
+		}
+		itemID = sl.nextID()
+		sl.Items[itemID] = &Item{SKU: sku, Quantity: quantity}
+	})
+	return itemID
+}
+
+// EndListing ends the seller's listing itemID made outside the Inventory API; false when
+// there is none.
+func (s *Sandbox) EndListing(clientID, itemID string) (ok bool) {
+	s.Change(clientID, func(sl *Seller) {
+		if it := sl.Items[itemID]; it != nil {
+			it.Ended, ok = true, true
+		}
+	})
+	return ok
+}
+
+// SetOfferQuantity sets the availableQuantity of the offer of sku, as the seller would in
+// Seller Hub; false when sku has none.
+func (s *Sandbox) SetOfferQuantity(clientID, sku string, available int64) (ok bool) {
+	s.Change(clientID, func(sl *Seller) {
+		if o := sl.Offers[sku]; o != nil {
+			o.Available, ok = available, true
+		}
+	})
+	return ok
 }
 
 // PutOrder places or replaces an order of the seller.
@@ -72,10 +111,30 @@ func (s *Sandbox) ChangeOrder(clientID, orderID string, f func(*Order)) (ok bool
 	return ok
 }
 
-// Quantity is what the seller's listing sku shows, and whether it is listed.
+// Quantity is what the seller's listing sku shows, and whether it is listed. An Inventory
+// API listing shows the least of its item's quantity and its offer's availableQuantity, as
+// eBay documents (ShipToLocationAvailability.quantity, OfferPriceQuantity.availableQuantity).
 func (s *Sandbox) Quantity(clientID, sku string) (q int64, ok bool) {
-	s.With(clientID, func(sl *Seller) { q, ok = sl.Listings[sku] })
+	s.With(clientID, func(sl *Seller) { q, ok = sl.shows(sku) })
 	return q, ok
+}
+
+// shows is what the listing of sku shows, and whether there is one (the lock held): its
+// Inventory API listing's, else its active listing's made outside the Inventory API.
+func (sl *Seller) shows(sku string) (int64, bool) {
+	q, ok := sl.Listings[sku]
+	if o := sl.Offers[sku]; ok && o != nil {
+		q = min(q, o.Available)
+	}
+	if ok {
+		return q, ok
+	}
+	for _, it := range sl.Items {
+		if it.SKU == sku && !it.Ended {
+			return it.Quantity, true
+		}
+	}
+	return 0, false
 }
 
 // Revisions is how many revisions the seller's listing sku had today.
@@ -88,56 +147,6 @@ func (s *Sandbox) Revisions(clientID, sku string) (n int) {
 func (s *Sandbox) Fulfillments(clientID, orderID string) (out []ShippingFulfillmentDetails) {
 	s.With(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
 	return out
-}
-
-// NewOrder is an order of one line: quantity of sku at 19.99 each, paid, not shipped,
-// shipping to a sandbox buyer, created and modified at.
-func NewOrder(id, sku string, quantity int64, at time.Time) Order {
-	ts := at.UTC().Format(TimeFormat)
-	total := fmt.Sprintf("%d.%02d", 1999*quantity/100, 1999*quantity%100)
-	usd := func(v string) *Amount { return &Amount{Value: v, Currency: "USD"} }
-	return Order{OrderID: id, CreationDate: ts, LastModifiedDate: ts,
-		OrderFulfillmentStatus: "NOT_STARTED", OrderPaymentStatus: "PAID",
-		CancelStatus:   &CancelStatus{CancelState: "NONE_REQUESTED"},
-		PricingSummary: &PricingSummary{PriceSubtotal: usd(total), Total: usd(total)},
-		PaymentSummary: &PaymentSummary{Payments: []Payment{{PaymentDate: ts, PaymentStatus: "PAID"}}},
-		FulfillmentStartInstructions: []FulfillmentStartInstruction{{ShippingStep: &ShippingStep{
-			ShippingCarrierCode: "USPS", ShippingServiceCode: "USPSPriority",
-			ShipTo: &ExtendedContact{FullName: "Sandbox Buyer", ContactAddress: &Address{
-				AddressLine1: "1 Test Street", City: "San Jose", StateOrProvince: "CA", PostalCode: "95125", CountryCode: "US"}}}}},
-		LineItems: []LineItem{{LineItemID: id + "-1", SKU: sku, Title: "Sandbox item " + sku, Quantity: quantity,
-			LineItemCost: usd(total), Total: usd(total), LineItemFulfillmentStatus: "NOT_STARTED"}},
-	}
-}
-
-// placeOrder serves sandbox.AdminOrdersPath for the seller bound to the channel: a new order
-// of one line (the SKU asked, else the first listing in stock), answered as a
-// sandbox.GenericOrder whose document is the eBay order.
-func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = firstInStock(sl.Listings)
-	}
-	if in.SKU == "" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
-		return
-	}
-	now := time.Now()
-	o := NewOrder(fmt.Sprintf("%02d-%05d-%05d", 10+len(sl.Orders)%90, now.Unix()%100000, len(sl.Orders)+1), in.SKU, int64(in.Quantity), now)
-	sl.Orders[o.OrderID] = &o
-	s.Save()
-	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, http.StatusCreated, sandbox.GenericOrder{ID: o.OrderID, UpdatedAt: now.UTC(), Document: doc})
 }
 
 // firstInStock is the first SKU, in order, that shows a quantity, else the first ("" for none).

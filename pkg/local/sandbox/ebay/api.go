@@ -50,8 +50,13 @@ func (s *Sandbox) getOrders(w http.ResponseWriter, r *http.Request, sl *Seller) 
 		return cmp.Or(strings.Compare(a.LastModifiedDate, b.LastModifiedDate), strings.Compare(a.OrderID, b.OrderID))
 	})
 	page := OrderSearchPagedCollection{Href: r.URL.String(), Limit: limit, Offset: offset, Total: len(list), Orders: []Order{}}
+	breakdown := q.Get("fieldGroups") == "TAX_BREAKDOWN"
 	for _, o := range list[min(offset, len(list)):min(offset+limit, len(list))] {
-		page.Orders = append(page.Orders, *o)
+		if breakdown {
+			page.Orders = append(page.Orders, *o)
+		} else {
+			page.Orders = append(page.Orders, withoutBreakdown(*o))
+		}
 	}
 	if offset+limit < len(list) {
 		nq := r.URL.Query()
@@ -105,11 +110,15 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusBadRequest, 32500, domain, "REQUEST", "shippingCarrierCode and trackingNumber are required")
 		return
 	}
+	if !carrierCodes[in.ShippingCarrierCode] {
+		writeError(w, http.StatusBadRequest, 32500, domain, "REQUEST", "Invalid shippingCarrierCode: "+in.ShippingCarrierCode)
+		return
+	}
 	if o.CancelStatus != nil && o.CancelStatus.CancelState == "CANCELED" {
 		writeError(w, http.StatusConflict, 32600, domain, "REQUEST", "The order is cancelled: it cannot be fulfilled")
 		return
 	}
-	shipped := s.shippedLocked(sl, o.OrderID)
+	shipped := sl.shipped(o.OrderID)
 	for _, ref := range in.LineItems {
 		i := slices.IndexFunc(o.LineItems, func(li LineItem) bool { return li.LineItemID == ref.LineItemID })
 		if i < 0 {
@@ -123,20 +132,7 @@ func (s *Sandbox) fulfill(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		}
 		shipped[ref.LineItemID] += ref.Quantity
 	}
-	sl.Fulfillments[o.OrderID] = append(sl.Fulfillments[o.OrderID], in)
-	all := true
-	for i, li := range o.LineItems {
-		switch {
-		case shipped[li.LineItemID] >= li.Quantity:
-			o.LineItems[i].LineItemFulfillmentStatus = "FULFILLED"
-		case shipped[li.LineItemID] > 0:
-			o.LineItems[i].LineItemFulfillmentStatus, all = "IN_PROGRESS", false
-		default:
-			all = false
-		}
-	}
-	o.OrderFulfillmentStatus = map[bool]string{true: "FULFILLED", false: "IN_PROGRESS"}[all]
-	o.LastModifiedDate = Now()
+	sl.addFulfillment(o, in)
 	s.Save()
 	id := strconv.Itoa(len(sl.Fulfillments[o.OrderID]))
 	w.Header().Set("Location", ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+id)
@@ -161,8 +157,29 @@ func (s *Sandbox) fulfillments(w http.ResponseWriter, r *http.Request, sl *Selle
 	sandbox.WriteJSON(w, http.StatusOK, out)
 }
 
-// shippedLocked is what the fulfillments of an order shipped, by line.
-func (s *Sandbox) shippedLocked(sl *Seller, order string) map[string]int64 {
+// addFulfillment records a shipping fulfillment of the order (the lock held): the lines and
+// the order's fulfillment statuses follow, and it is the order's last change.
+func (sl *Seller) addFulfillment(o *Order, in ShippingFulfillmentDetails) {
+	sl.Fulfillments[o.OrderID] = append(sl.Fulfillments[o.OrderID], in)
+	shipped := sl.shipped(o.OrderID)
+	all := true
+	for i, li := range o.LineItems {
+		switch {
+		case shipped[li.LineItemID] >= li.Quantity:
+			o.LineItems[i].LineItemFulfillmentStatus = "FULFILLED"
+		case shipped[li.LineItemID] > 0:
+			o.LineItems[i].LineItemFulfillmentStatus, all = "IN_PROGRESS", false
+		default:
+			all = false
+		}
+	}
+	o.OrderFulfillmentStatus = map[bool]string{true: "FULFILLED", false: "IN_PROGRESS"}[all]
+	o.FulfillmentHrefs = append(o.FulfillmentHrefs, ordersPath+"/"+o.OrderID+"/shipping_fulfillment/"+strconv.Itoa(len(sl.Fulfillments[o.OrderID])))
+	o.LastModifiedDate = Now()
+}
+
+// shipped is what the fulfillments of an order shipped, by line (the lock held).
+func (sl *Seller) shipped(order string) map[string]int64 {
 	out := map[string]int64{}
 	for _, f := range sl.Fulfillments[order] {
 		for _, li := range f.LineItems {
@@ -172,9 +189,10 @@ func (s *Sandbox) shippedLocked(sl *Seller, order string) map[string]int64 {
 	return out
 }
 
-// bulk sets the available quantity of up to 25 SKUs, each answered on its own: an unknown
-// SKU, a negative quantity or a listing past its revisions of the day fails that SKU only
-// (and the answer is 207 Multi-Status).
+// bulk sets the ship-to-home quantity of up to 25 SKUs and the availableQuantity of their
+// offers, each answered on its own (one response for the item, one per offer): an unknown SKU
+// or offer, a negative quantity, an offer above its item's quantity or a listing past its
+// revisions of the day fails that SKU or offer only (and the answer is 207 Multi-Status).
 func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	const domain = "API_INVENTORY"
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
@@ -186,32 +204,79 @@ func (s *Sandbox) bulk(w http.ResponseWriter, r *http.Request, sl *Seller) {
 		writeError(w, http.StatusBadRequest, 25734, domain, "REQUEST", "The request must hold 1 to 25 requests")
 		return
 	}
-	day := time.Now().UTC().Format(time.DateOnly)
 	out := BulkPriceQuantityResponse{Responses: []PriceQuantityResponse{}}
 	status := http.StatusOK
 	for _, pq := range in.Requests {
-		res := PriceQuantityResponse{SKU: pq.SKU, StatusCode: http.StatusOK}
-		fail := func(id int, msg string) {
-			res.StatusCode, res.Errors = http.StatusBadRequest, []Error{{ErrorID: id, Domain: domain, Category: "REQUEST", Message: msg}}
-			status = http.StatusMultiStatus
+		for _, res := range sl.priceQuantity(pq) {
+			if res.StatusCode != http.StatusOK {
+				status = http.StatusMultiStatus
+			}
+			out.Responses = append(out.Responses, res)
 		}
-		_, known := sl.Listings[pq.SKU]
-		key := day + " " + pq.SKU
-		switch {
-		case !known:
-			fail(25702, "SKU "+pq.SKU+" is not available in the system")
-		case pq.ShipToLocationAvailability == nil || pq.ShipToLocationAvailability.Quantity == nil || *pq.ShipToLocationAvailability.Quantity < 0:
-			fail(25604, "Invalid quantity: shipToLocationAvailability.quantity must be 0 or more")
-		case sl.Revisions[key] >= DailyRevisions:
-			fail(25019, "The listing has reached its limit of 250 revisions today")
-		default:
-			sl.Revisions[key]++
-			sl.Listings[pq.SKU] = *pq.ShipToLocationAvailability.Quantity
-		}
-		out.Responses = append(out.Responses, res)
 	}
 	s.Save()
 	sandbox.WriteJSON(w, status, out)
+}
+
+// priceQuantity applies one request of a bulkUpdatePriceQuantity (the lock held) and
+// answers the item's response and one per offer.
+func (sl *Seller) priceQuantity(pq PriceQuantity) []PriceQuantityResponse {
+	const domain = "API_INVENTORY"
+	failed := func(res PriceQuantityResponse, id int, msg string) PriceQuantityResponse {
+		res.StatusCode, res.Errors = http.StatusBadRequest, []Error{{ErrorID: id, Domain: domain, Category: "REQUEST", Message: msg}}
+		return res
+	}
+	item := PriceQuantityResponse{SKU: pq.SKU, StatusCode: http.StatusOK}
+	key := time.Now().UTC().Format(time.DateOnly) + " " + pq.SKU
+	_, known := sl.Listings[pq.SKU]
+	avail := pq.ShipToLocationAvailability
+	switch {
+	case !known:
+		return []PriceQuantityResponse{failed(item, 25702, "SKU "+pq.SKU+" is not available in the system")}
+	case avail == nil && len(pq.Offers) == 0,
+		avail != nil && (avail.Quantity == nil || *avail.Quantity < 0):
+		return []PriceQuantityResponse{failed(item, 25604, "Invalid quantity: shipToLocationAvailability.quantity must be 0 or more")}
+	case sl.Revisions[key] >= DailyRevisions:
+		return []PriceQuantityResponse{failed(item, 25019, "The listing has reached its limit of 250 revisions today")}
+	}
+	sl.Revisions[key]++
+	if avail != nil {
+		sl.Listings[pq.SKU] = *avail.Quantity
+	}
+	out := []PriceQuantityResponse{item}
+	for _, op := range pq.Offers {
+		res := PriceQuantityResponse{SKU: pq.SKU, OfferID: op.OfferID, StatusCode: http.StatusOK}
+		o := sl.Offers[pq.SKU]
+		switch {
+		case o == nil || o.OfferID != op.OfferID:
+			res = failed(res, 25713, "This Offer is not available: "+op.OfferID)
+		case op.AvailableQuantity == nil || *op.AvailableQuantity < 0 || *op.AvailableQuantity > sl.Listings[pq.SKU]:
+			res = failed(res, 25709, "Invalid value for availableQuantity: it must be 0 to the item's shipToLocationAvailability.quantity")
+		default:
+			o.Available = *op.AvailableQuantity
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// getOffers answers the seller's offers of a SKU on the marketplace asked (all of them when
+// none is): 404 with errorId 25713 when the SKU has none.
+func (s *Sandbox) getOffers(w http.ResponseWriter, r *http.Request, sl *Seller) {
+	q := r.URL.Query()
+	sku := q.Get("sku")
+	if sku == "" {
+		writeError(w, http.StatusBadRequest, 25709, "API_INVENTORY", "REQUEST", "Invalid value for sku")
+		return
+	}
+	o := sl.Offers[sku]
+	if m := q.Get("marketplace_id"); o == nil || m != "" && m != sl.Marketplace {
+		writeError(w, http.StatusNotFound, 25713, "API_INVENTORY", "REQUEST", "This Offer is not available.")
+		return
+	}
+	sandbox.WriteJSON(w, http.StatusOK, Offers{Href: r.URL.String(), Limit: 25, Size: 1, Total: 1,
+		Offers: []EbayOfferDetailsWithAll{{OfferID: o.OfferID, SKU: sku, MarketplaceID: sl.Marketplace, Format: "FIXED_PRICE",
+			Status: "PUBLISHED", AvailableQuantity: o.Available, Listing: &ListingDetails{ListingID: o.ListingID, ListingStatus: "ACTIVE"}}}})
 }
 
 // Now is the sandbox's time in eBay's format.

@@ -9,6 +9,7 @@
 package ebay
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -23,6 +24,8 @@ const (
 	OpFulfill      = "createShippingFulfillment"
 	OpFulfillments = "getShippingFulfillments"
 	OpBulkQuantity = "bulkUpdatePriceQuantity"
+	OpGetOffers    = "getOffers"
+	OpMigrate      = "bulkMigrateListing"
 )
 
 // The API's paths.
@@ -30,6 +33,8 @@ const (
 	TokenPath   = "/identity/v1/oauth2/token"
 	ordersPath  = "/sell/fulfillment/v1/order"
 	bulkPath    = "/sell/inventory/v1/bulk_update_price_quantity"
+	offersPath  = "/sell/inventory/v1/offer"
+	migratePath = "/sell/inventory/v1/bulk_migrate_listing"
 	fulfillPath = ordersPath + "/{orderId}/shipping_fulfillment"
 )
 
@@ -48,13 +53,33 @@ type Sandbox struct {
 type Seller struct {
 	sandbox.Account
 	Marketplace string `json:"marketplace_id"`
-	// Orders by order id; Listings are each SKU's available quantity.
+	// Orders by order id; Listings are each Inventory API item's ship-to-home quantity and
+	// Offers its published offer on the seller's marketplace, by SKU.
 	Orders   map[string]*Order `json:"orders"`
 	Listings map[string]int64  `json:"listings"`
+	Offers   map[string]*Offer `json:"offers"`
+	// Items are the listings made outside the Inventory API, by ItemID.
+	Items map[string]*Item `json:"items"`
+	// Seq numbers the ids of the seller's offers and listings.
+	Seq int64 `json:"seq"`
 	// Revisions counts each SKU's revisions on a day ("2006-01-02 SKU").
 	Revisions map[string]int `json:"revisions"`
 	// Fulfillments are the shipping fulfillments posted, by order id.
 	Fulfillments map[string][]ShippingFulfillmentDetails `json:"fulfillments"`
+}
+
+// Offer is an item's published fixed-price offer: its id, its listing's and the quantity it
+// makes available on the marketplace (availableQuantity).
+type Offer struct {
+	OfferID   string `json:"offer_id"`
+	ListingID string `json:"listing_id"`
+	Available int64  `json:"available_quantity"`
+}
+
+// nextID is a new id of the seller's (the lock held): twelve digits, as eBay's item ids.
+func (sl *Seller) nextID() string {
+	sl.Seq++
+	return fmt.Sprintf("%d", 110000000000+sl.Seq)
 }
 
 // New returns a started sandbox on a free port, its state in memory.
@@ -68,6 +93,7 @@ func newSandbox() *Sandbox {
 	s := &Sandbox{Server: sandbox.NewServer()}
 	s.Registry = sandbox.NewRegistry[*Seller](s.state)
 	s.Seller = s.SellerOf
+	s.AccessToken = tradingToken
 	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: readGrant,
 		Grants: []string{sandbox.GrantRefreshToken}, Prefix: "v^1.1#", TTL: 2 * time.Hour,
 		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
@@ -77,7 +103,11 @@ func newSandbox() *Sandbox {
 	s.Handle("POST "+fulfillPath, OpFulfill, s.authed(s.fulfill))
 	s.Handle("GET "+fulfillPath, OpFulfillments, s.authed(s.fulfillments))
 	s.Handle("POST "+bulkPath, OpBulkQuantity, s.authed(s.bulk))
+	s.Handle("GET "+offersPath, OpGetOffers, s.authed(s.getOffers))
+	s.Handle("POST "+TradingPath, OpTrading, s.trading)
+	s.Handle("POST "+migratePath, OpMigrate, s.authed(s.migrate))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
+	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s
 }
 

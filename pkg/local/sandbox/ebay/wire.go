@@ -43,6 +43,8 @@ type Order struct {
 	FulfillmentStartInstructions []FulfillmentStartInstruction `json:"fulfillmentStartInstructions,omitempty"`
 	LineItems                    []LineItem                    `json:"lineItems"`
 	BuyerCheckoutNotes           string                        `json:"buyerCheckoutNotes,omitempty"`
+	FulfillmentHrefs             []string                      `json:"fulfillmentHrefs,omitempty"`
+	EbayCollectAndRemitTax       bool                          `json:"ebayCollectAndRemitTax,omitempty"`
 }
 
 // CancelStatus is an order's cancellation state (CancelStatus).
@@ -110,14 +112,36 @@ type Address struct {
 
 // LineItem is an order line (LineItem).
 type LineItem struct {
-	LineItemID                string  `json:"lineItemId"`
-	LegacyItemID              string  `json:"legacyItemId,omitempty"`
-	SKU                       string  `json:"sku,omitempty"`
-	Title                     string  `json:"title,omitempty"`
-	Quantity                  int64   `json:"quantity"`
-	LineItemCost              *Amount `json:"lineItemCost,omitempty"`
-	Total                     *Amount `json:"total,omitempty"`
-	LineItemFulfillmentStatus string  `json:"lineItemFulfillmentStatus,omitempty"`
+	LineItemID                string                   `json:"lineItemId"`
+	LegacyItemID              string                   `json:"legacyItemId,omitempty"`
+	SKU                       string                   `json:"sku,omitempty"`
+	Title                     string                   `json:"title,omitempty"`
+	Quantity                  int64                    `json:"quantity"`
+	LineItemCost              *Amount                  `json:"lineItemCost,omitempty"`
+	Total                     *Amount                  `json:"total,omitempty"`
+	LineItemFulfillmentStatus string                   `json:"lineItemFulfillmentStatus,omitempty"`
+	Taxes                     []Tax                    `json:"taxes"`
+	EbayCollectAndRemitTaxes  []EbayCollectAndRemitTax `json:"ebayCollectAndRemitTaxes,omitempty"`
+	Refunds                   []LineItemRefund         `json:"refunds"`
+}
+
+// Tax is a tax of a line (Tax).
+type Tax struct {
+	Amount  *Amount `json:"amount,omitempty"`
+	TaxType string  `json:"taxType,omitempty"`
+}
+
+// EbayCollectAndRemitTax is a tax eBay collects and remits itself (EbayCollectAndRemitTax).
+type EbayCollectAndRemitTax struct {
+	Amount           *Amount `json:"amount,omitempty"`
+	TaxType          string  `json:"taxType,omitempty"`
+	CollectionMethod string  `json:"collectionMethod,omitempty"`
+}
+
+// LineItemRefund is a refund of a line (LineItemRefund).
+type LineItemRefund struct {
+	Amount     *Amount `json:"amount,omitempty"`
+	RefundDate string  `json:"refundDate,omitempty"`
 }
 
 // ShippingFulfillmentDetails is createShippingFulfillment's request.
@@ -155,10 +179,44 @@ type BulkPriceQuantity struct {
 	Requests []PriceQuantity `json:"requests"`
 }
 
-// PriceQuantity sets one SKU's quantity (PriceQuantity).
+// PriceQuantity sets one SKU's quantity and its offers' (PriceQuantity).
 type PriceQuantity struct {
 	SKU                        string                      `json:"sku"`
 	ShipToLocationAvailability *ShipToLocationAvailability `json:"shipToLocationAvailability,omitempty"`
+	Offers                     []OfferPriceQuantity        `json:"offers,omitempty"`
+}
+
+// OfferPriceQuantity sets the quantity one offer makes available on its marketplace
+// (OfferPriceQuantity).
+type OfferPriceQuantity struct {
+	OfferID           string `json:"offerId"`
+	AvailableQuantity *int64 `json:"availableQuantity,omitempty"`
+}
+
+// Offers is getOffers' answer: the offers of a SKU (Offers).
+type Offers struct {
+	Href   string                    `json:"href,omitempty"`
+	Limit  int                       `json:"limit"`
+	Size   int                       `json:"size"`
+	Total  int                       `json:"total"`
+	Offers []EbayOfferDetailsWithAll `json:"offers"`
+}
+
+// EbayOfferDetailsWithAll is an offer as getOffers answers it (EbayOfferDetailsWithAll).
+type EbayOfferDetailsWithAll struct {
+	OfferID           string          `json:"offerId"`
+	SKU               string          `json:"sku"`
+	MarketplaceID     string          `json:"marketplaceId"`
+	Format            string          `json:"format"`
+	Status            string          `json:"status"`
+	AvailableQuantity int64           `json:"availableQuantity"`
+	Listing           *ListingDetails `json:"listing,omitempty"`
+}
+
+// ListingDetails is the eBay listing of a published offer (ListingDetails).
+type ListingDetails struct {
+	ListingID     string `json:"listingId"`
+	ListingStatus string `json:"listingStatus"`
 }
 
 // ShipToLocationAvailability is an inventory item's quantity available to buyers.
@@ -198,4 +256,34 @@ type TokenAnswer struct {
 	AccessToken string `json:"access_token"`
 	ExpiresIn   int64  `json:"expires_in"`
 	TokenType   string `json:"token_type"`
+}
+
+// BulkMigrateListing is bulkMigrateListing's request (BulkMigrateListing).
+type BulkMigrateListing struct {
+	Requests []MigrateListing `json:"requests"`
+}
+
+// MigrateListing names a listing to migrate (MigrateListing).
+type MigrateListing struct {
+	ListingID string `json:"listingId"`
+}
+
+// BulkMigrateListingResponse is bulkMigrateListing's answer (BulkMigrateListingResponse).
+type BulkMigrateListingResponse struct {
+	Responses []MigrateListingResponse `json:"responses"`
+}
+
+// MigrateListingResponse is one listing's migration (MigrateListingResponse).
+type MigrateListingResponse struct {
+	ListingID      string                 `json:"listingId"`
+	MarketplaceID  string                 `json:"marketplaceId,omitempty"`
+	StatusCode     int                    `json:"statusCode"`
+	Errors         []Error                `json:"errors,omitempty"`
+	InventoryItems []InventoryItemListing `json:"inventoryItems,omitempty"`
+}
+
+// InventoryItemListing is a SKU and the offer a migration made of it (InventoryItemListing).
+type InventoryItemListing struct {
+	SKU     string `json:"sku"`
+	OfferID string `json:"offerId"`
 }
