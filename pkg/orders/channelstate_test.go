@@ -56,14 +56,23 @@ func shipmentsOf(t *testing.T, f *orderstest.Fixture, seq int64) int {
 	return len(list)
 }
 
+// stocked is a fixture whose warehouse holds 5 of each product of skus.
+func stocked(t *testing.T, skus ...string) (*orderstest.Fixture, string) {
+	t.Helper()
+	f := orderstest.New(t)
+	wh := f.Warehouse("Main")
+	for _, s := range skus {
+		f.Product(s)
+		f.Stock(s, wh, 5)
+	}
+	return f, wh
+}
+
 // TestChannelFirstSeenShipped: an order first imported already shipped (or
 // cancelled) on the channel takes that status and never touches stock.
 func TestChannelFirstSeenShipped(t *testing.T) {
 	t.Parallel()
-	f := orderstest.New(t)
-	wh := f.Warehouse("Main")
-	f.Product("S")
-	f.Stock("S", wh, 5)
+	f, wh := stocked(t, "S")
 	shipped := f.ImportOne(paidDoc(f, "FS-1", channelLine("1", "S", 2, 2, 0)))
 	wantStatus(t, f.Order(shipped), orders.StatusCompleted, orders.All, 2)
 	cancelled := f.ImportOne(paidDoc(f, "FS-2", channelLine("1", "S", 2, 0, 2)))
@@ -84,10 +93,7 @@ func TestChannelFirstSeenShipped(t *testing.T) {
 // shipment (and so no tracking) goes back to the channel.
 func TestChannelShippedAfterImport(t *testing.T) {
 	t.Parallel()
-	f := orderstest.New(t)
-	wh := f.Warehouse("Main")
-	f.Product("S")
-	f.Stock("S", wh, 5)
+	f, wh := stocked(t, "S")
 	seq := f.ImportOne(paidDoc(f, "SA-1", channelLine("1", "S", 2, 0, 0)))
 	f.WantStock("S", wh, 5, 2)
 	for i, shipped := range []int{1, 2, 2, 1} {
@@ -111,10 +117,7 @@ func TestChannelShippedAfterImport(t *testing.T) {
 // channel shipped beyond them is.
 func TestChannelShippedAfterOwnShipment(t *testing.T) {
 	t.Parallel()
-	f := orderstest.New(t)
-	wh := f.Warehouse("Main")
-	f.Product("S")
-	f.Stock("S", wh, 5)
+	f, wh := stocked(t, "S")
 	seq := f.ImportOne(paidDoc(f, "OS-1", channelLine("1", "S", 3, 0, 0)))
 	if r := f.Ship(map[string]any{"sb_order_seq": seq, "carrier_name": "UPS", "tracking_number": "1Z-OWN",
 		"items": []any{map[string]any{"sku": "S", "quantity": 1}}}); r.Status != http.StatusCreated && r.Status != http.StatusOK {
@@ -137,12 +140,7 @@ func TestChannelShippedAfterOwnShipment(t *testing.T) {
 // part, and the order completes when the rest ships.
 func TestChannelCancelledLine(t *testing.T) {
 	t.Parallel()
-	f := orderstest.New(t)
-	wh := f.Warehouse("Main")
-	for _, s := range []string{"A", "B"} {
-		f.Product(s)
-		f.Stock(s, wh, 5)
-	}
+	f, wh := stocked(t, "A", "B")
 	seq := f.ImportOne(paidDoc(f, "CL-1", channelLine("1", "A", 2, 0, 0), channelLine("2", "B", 3, 0, 0)))
 	f.WantStock("A", wh, 5, 2)
 	f.WantStock("B", wh, 5, 3)
