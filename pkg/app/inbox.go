@@ -6,5 +6,6 @@ import "github.com/multisell/multisell/pkg/inbox"
 // listings and shipments services and sets aside, in the inbox's
 // dead-letter queue, what can never apply.
 func (d *Deps) Inbox() inbox.Service {
-	return inbox.Service{Orders: d.Orders(), Listings: d.Listings(), Shipments: d.Shipments(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL)}
+	return inbox.Service{Orders: d.Orders(), Listings: d.Listings(), Shipments: d.Shipments(), Rejects: d.channelQueue(d.Config.ChannelInboxDLQURL),
+		Channels: d.Channels()}
 }

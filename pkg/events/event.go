@@ -14,8 +14,10 @@ import (
 
 // The event types.
 const (
-	OrderCreated      = "order.created"
-	OrderUpdated      = "order.updated"
+	OrderCreated = "order.created"
+	OrderUpdated = "order.updated"
+	// OrderImportFailed is an order document the import refused.
+	OrderImportFailed = "order.import_failed"
 	InventoryUpdated  = "inventory.updated"
 	AdjustmentApplied = "inventory_adjustment.applied"
 	ProductUpdated    = "product.updated"
@@ -29,7 +31,7 @@ const (
 const AllTypes = "*"
 
 // Types are the event types, in the order the docs list them.
-var Types = []string{OrderCreated, OrderUpdated, InventoryUpdated, AdjustmentApplied, ProductUpdated, ShipmentCreated, ListingSyncFailed, ChannelDisconnected}
+var Types = []string{OrderCreated, OrderUpdated, OrderImportFailed, InventoryUpdated, AdjustmentApplied, ProductUpdated, ShipmentCreated, ListingSyncFailed, ChannelDisconnected}
 
 // KnownType reports whether t is an event type.
 func KnownType(t string) bool { return slices.Contains(Types, t) }

@@ -277,7 +277,7 @@ func TestUpdated(t *testing.T) {
 
 func TestTypes(t *testing.T) {
 	t.Parallel()
-	want := "order.created, order.updated, inventory.updated, inventory_adjustment.applied, product.updated, shipment.created, listing.sync_failed, channel.disconnected"
+	want := "order.created, order.updated, order.import_failed, inventory.updated, inventory_adjustment.applied, product.updated, shipment.created, listing.sync_failed, channel.disconnected"
 	if got := TypeList(); got != want {
 		t.Errorf("TypeList() = %q, want %q", got, want)
 	}

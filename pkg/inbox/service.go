@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/logctx"
@@ -25,6 +27,16 @@ type Service struct {
 	// Rejects is the inbox's dead-letter queue (FIFO), where rejected
 	// messages are set aside with their reason.
 	Rejects queue.Sender
+	// Channels records a refused order document on its channel's
+	// connection (the channels service).
+	Channels ErrorRecorder
+}
+
+// ErrorRecorder records a channel's last error on its connection
+// (channels.Service.RecordError): channels.ErrNotFound when the channel is
+// not a connected channel of the account.
+type ErrorRecorder interface {
+	RecordError(ctx context.Context, account, uuid, message string, at time.Time) error
 }
 
 // SetAside sends the rejected parts of the message id to the dead-letter
@@ -100,6 +112,9 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 		switch r.Result {
 		case orders.ResultError:
 			out = append(out, Rejection{Text: string(docs[i]), Reason: r.Error})
+			if err := s.recordRefusal(ctx, account, r); err != nil {
+				return nil, err
+			}
 		case orders.ResultCreated:
 			created++
 		}
@@ -108,6 +123,24 @@ func (s Service) importOrders(ctx context.Context, account string, docs []json.R
 		logctx.Metric(ctx, "OrdersImported", "Count", float64(created), "account_id", account)
 	}
 	return out, nil
+}
+
+// recordRefusal makes a refused document visible besides the dead-letter
+// queue (docs/orders.md, "Refused documents"): on its channel's connection
+// (last_error, last_error_at) and as an order.import_failed event. A
+// document naming no connected channel of the account has neither: the
+// dead-letter queue and the log hold it.
+func (s Service) recordRefusal(ctx context.Context, account string, r orders.Result) error {
+	now := time.Now()
+	msg := fmt.Sprintf("order %q was refused: %s", r.DisplayRef, r.Error)
+	err := s.Channels.RecordError(ctx, account, r.ChannelUUID, msg, now)
+	if errors.Is(err, channels.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("record the refusal on the channel: %w", err)
+	}
+	return s.Orders.RecordRefusal(ctx, account, r.ChannelUUID, r.DisplayRef, r.Error, now)
 }
 
 // reject sorts an error of a domain: a client-kind error (invalid, not

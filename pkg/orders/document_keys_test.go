@@ -44,7 +44,7 @@ func TestDocumentKeysAgree(t *testing.T) {
 		got, want []string
 	}{
 		{"document", sorted([]string{"type", fieldBillCoV2}, orderKeys, orderText, orderNumbers, orderTimes), jsonKeys(reflect.TypeFor[wire.OrderDocument]())},
-		{"line", sorted(nil, itemKeys, itemText, itemNumbers, itemTimes), jsonKeys(reflect.TypeFor[wire.OrderItem]())},
+		{"line", sorted(nil, itemKeys, itemText, itemNumbers, itemTimes, itemChannel), jsonKeys(reflect.TypeFor[wire.OrderItem]())},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,12 +9,20 @@ import (
 )
 
 // EventKinds are the item kinds whose changes EventOf reads.
-func (Service) EventKinds() []string { return []string{kindOrder} }
+func (Service) EventKinds() []string { return []string{kindOrder, kindRefusal} }
 
 // EventOf is the orders' source of the event feed: a new order is
 // order.created, a write that changes what GET /orders/{sb_order_seq}
-// returns is order.updated, with the order as that returns it.
+// returns is order.updated, with the order as that returns it; a refused
+// document (RecordRefusal) is order.import_failed, with the Refusal.
 func (s Service) EventOf(_ context.Context, c store.Change) (events.Draft, bool, error) {
+	if c.Kind == kindRefusal && c.New.Exists() && !c.Old.Exists() {
+		var r Refusal
+		if err := c.New.Decode(&r); err != nil {
+			return events.Draft{}, false, fmt.Errorf("decode refusal: %w", err)
+		}
+		return events.Draft{Type: events.OrderImportFailed, Data: r}, true, nil
+	}
 	if c.Kind != kindOrder || !c.New.Exists() {
 		return events.Draft{}, false, nil
 	}

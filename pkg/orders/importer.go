@@ -1,12 +1,20 @@
 package orders
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
+	"time"
+
+	"github.com/multisell/multisell/pkg/allocation"
+	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -139,21 +147,54 @@ func (im *importer) apply(ctx context.Context, d *document, ch *channels.Channel
 	if err != nil {
 		return nil, "", nil, err
 	}
+	now := isotime.Format(time.Now())
+	moves, shippedMore := applyChannel(next, d, false, now)
+	if shippedMore {
+		next.ShippedAt = &now
+	}
 	if err := im.resolve(ctx, next); err != nil {
 		return nil, "", nil, err
 	}
 	next.derive()
-	if err := im.allocate(ctx, im.account, next, ""); err != nil {
-		return nil, "", nil, err
+	if len(moves) == 0 {
+		// (With a channel's shipment, what it leaves unassigned waits for
+		// allocateWaiting, so no record takes a reservation and a shipment
+		// in one transaction.)
+		if err := im.allocate(ctx, im.account, next, ""); err != nil {
+			return nil, "", nil, err
+		}
 	}
 	if reflect.DeepEqual(cur, next) {
 		return &seq, ResultUnchanged, nil, nil
 	}
-	if err := im.save(ctx, im.account, cur, next, nil, nil); err != nil {
+	extra, covered := im.shipWrites(cur, next, moves)
+	if err := im.save(ctx, im.account, cur, next, extra, covered); err != nil {
 		return nil, "", nil, err
 	}
 	im.waiting = next.needs()
-	return &seq, ResultUpdated, released(cur, next, nil), nil
+	return &seq, ResultUpdated, released(cur, next, moves), nil
+}
+
+// shipWrites are the inventory.Ship writes of a channel's shipment that
+// takes cur to next, moving the units of moves out of on_hand and their
+// reservations (with any other reservation the change gives back at the
+// same record, so each record has one write), and the reservation changes
+// they cover.
+func (im *importer) shipWrites(cur, next *Order, moves channelShip) ([]store.Write, map[allocation.Record]int) {
+	covered := map[allocation.Record]int{}
+	for _, d := range reserveDeltas(cur, next) {
+		if _, ok := moves[d.Record]; ok {
+			covered[d.Record] = -d.Qty
+		}
+	}
+	records := slices.SortedFunc(maps.Keys(moves), func(a, b allocation.Record) int {
+		return cmp.Or(cmp.Compare(a.SKU, b.SKU), cmp.Compare(a.Warehouse, b.Warehouse))
+	})
+	writes := make([]store.Write, 0, len(records))
+	for _, r := range records {
+		writes = append(writes, im.Inventory.Ship(im.account, r.SKU, r.Warehouse, moves[r], covered[r]))
+	}
+	return writes, covered
 }
 
 // create stores a new order with the next sequence number, allocated.
@@ -170,6 +211,10 @@ func (im *importer) create(ctx context.Context, d *document, ch *channels.Channe
 		return nil, err
 	}
 	o.Seq = prev + 1
+	now := isotime.Format(time.Now())
+	if _, shipped := applyChannel(o, d, true, now); shipped {
+		o.ShippedAt = &now
+	}
 	o.derive()
 	if err := im.allocate(ctx, im.account, o, ""); err != nil {
 		return nil, err
@@ -206,7 +251,7 @@ func newOrder(d *document, ch *channels.Channel) (*Order, error) {
 	o.Items = make([]Item, len(d.Items))
 	for i, di := range d.Items {
 		it := Item{OrderItemRef: di.Ref, SKU: di.SKU, Quantity: di.Quantity}
-		if err := overlay(&it, di.Fields); err != nil {
+		if err := it.setFields(di.Fields); err != nil {
 			return nil, err
 		}
 		o.Items[i] = it
@@ -251,11 +296,9 @@ func merge(cur *Order, d *document) (*Order, error) {
 			if it.CancelledAt != nil || cur.Status != StatusOpen || f["cancelled_at"] == nil {
 				delete(f, "cancelled_at")
 			}
-			alloc, shipped := it.Alloc, it.Shipped
-			if err := overlay(it, f); err != nil {
+			if err := it.setFields(f); err != nil {
 				return nil, err
 			}
-			it.Alloc, it.Shipped = alloc, shipped
 		}
 	}
 	return &next, nil

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/errs"
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/lenient"
+	"github.com/multisell/multisell/pkg/money"
 	"github.com/multisell/multisell/pkg/sku"
 )
 
@@ -23,6 +25,7 @@ const (
 	maxDocument   = 256 << 10
 	fieldBillCo   = "billing_company_name"
 	fieldBillCoV2 = "billing_company"
+	fieldCurrency = "currency"
 )
 
 // Order-level fields an import document may set, by kind: the keys of
@@ -38,20 +41,23 @@ var (
 		"billing_state_region", "billing_postal_code", "billing_country", "billing_country_code",
 		"billing_phone_number", "billing_contact_name", "billing_email", fieldBillCo,
 		"requested_shipping_service", "requested_shipping_provider", "requested_shipping_special",
-		"merchant_notes", "customer_notes", "currency",
+		"merchant_notes", "customer_notes",
 	}
 	orderNumbers = []string{"subtotal", "discount", "tax", "shipping_cost", "total"}
 	orderTimes   = []string{"paid_at", "cancelled_at", "ship_by_date", "deliver_by_date"}
-	itemText     = []string{"title", "status", "carrier_name", "tracking_number"}
-	itemNumbers  = []string{"unit_price", "price", "total", "tax", "quantity_shipped", "quantity_cancelled"}
+	itemText     = []string{"title", "status"}
+	itemNumbers  = []string{"unit_price", "price", "total", "tax"}
 	itemTimes    = []string{"cancelled_at"}
+	// itemChannel is the line's state on the channel (channelstate.go):
+	// read into docItem's own fields, not overlaid on the line.
+	itemChannel = []string{fieldShipped, fieldCancelled, fieldCarrier, fieldTracking}
 )
 
 // The keys a document and a line may have besides those above: the
 // identity, the message type, the alias of billing_company_name, and the
 // service's own fields, which are ignored.
 var (
-	orderKeys     = []string{"type", "channel_uuid", "display_ref", "ordered_at", "payment_status", "items", fieldBillCoV2}
+	orderKeys     = []string{"type", "channel_uuid", "display_ref", "ordered_at", "payment_status", "items", fieldBillCoV2, fieldCurrency}
 	ignoredFields = []string{"sb_order_seq", "sb_status", "shipment_status", "sb_payment_status", "shipped_at",
 		"channel_name", "channel_type_display_name"}
 	itemKeys          = []string{"order_item_ref", "sku", "quantity"}
@@ -72,7 +78,7 @@ func known(names ...[]string) map[string]bool {
 // documentKeys and lineKeys are every key a document and a line may have.
 var (
 	documentKeys = known(orderKeys, ignoredFields, orderText, orderNumbers, orderTimes)
-	lineKeys     = known(itemKeys, ignoredItemFields, itemText, itemNumbers, itemTimes)
+	lineKeys     = known(itemKeys, ignoredItemFields, itemText, itemNumbers, itemTimes, itemChannel)
 )
 
 // unknownKey refuses an object with a key outside keys (the first, by
@@ -115,6 +121,9 @@ type docItem struct {
 	SKU      string
 	Quantity int
 	Fields   map[string]any
+	// Channel is what the channel says of the line's shipment and
+	// cancellation.
+	Channel channelLine
 }
 
 // docError is a document's validation failure: its message is the result's
@@ -187,10 +196,36 @@ func parseDocument(raw json.RawMessage) (*document, error) {
 	if d.Payment, err = payment(obj, d.Fields); err != nil {
 		return nil, err
 	}
+	if err := currency(obj, d.Fields); err != nil {
+		return nil, err
+	}
 	if d.Items, err = parseItems(obj.Field("items")); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// currency reads the document's currency into fields: an ISO 4217 code,
+// three letters, stored in capitals; null clears it.
+func currency(obj lenient.Object, fields map[string]any) error {
+	f := obj.Field(fieldCurrency)
+	if !f.Present {
+		return nil
+	}
+	s, err := f.String()
+	if err != nil {
+		return asDocError(err)
+	}
+	if s == nil {
+		fields[fieldCurrency] = nil
+		return nil
+	}
+	code := strings.ToUpper(strings.TrimSpace(*s))
+	if len(code) != 3 || strings.ContainsFunc(code, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		return invalid("%s must be an ISO 4217 code of three letters (USD)", fieldCurrency)
+	}
+	fields[fieldCurrency] = code
+	return nil
 }
 
 // payment returns the payment status a document sets: payment_status if
@@ -289,6 +324,9 @@ func parseItem(e lenient.Field) (docItem, error) {
 		return docItem{}, invalid("%s must be an integer from 1 to %d", name("quantity"), maxQuantity)
 	}
 	it.Quantity = int(*q)
+	if it.Channel, err = readChannelLine(prefixed, e.Name, it.Quantity); err != nil {
+		return docItem{}, err
+	}
 	scoped := map[string]any{}
 	if err := readFields(prefixed, scoped, prefix(e.Name, itemText), prefix(e.Name, itemNumbers), prefix(e.Name, itemTimes)); err != nil {
 		return docItem{}, err
@@ -323,7 +361,7 @@ func requiredText(obj lenient.Object, name string, limit int) (string, error) {
 }
 
 // readFields copies the present fields of obj into dst, normalised: text as
-// strings, numbers as float64, times as RFC 3339 UTC; an explicit null as
+// strings, amounts as exact money.Amounts, times as RFC 3339 UTC; an explicit null as
 // nil.
 func readFields(obj lenient.Object, dst map[string]any, text, numbers, times []string) error {
 	for _, n := range text {
@@ -345,9 +383,9 @@ func readFields(obj lenient.Object, dst map[string]any, text, numbers, times []s
 		if !f.Present {
 			continue
 		}
-		v, err := f.Float()
+		v, err := amountField(f)
 		if err != nil {
-			return asDocError(err)
+			return err
 		}
 		dst[n] = v
 	}
@@ -367,6 +405,26 @@ func readFields(obj lenient.Object, dst map[string]any, text, numbers, times []s
 		dst[n] = s
 	}
 	return nil
+}
+
+// amountField reads a money amount exactly (pkg/money): a JSON number or a
+// numeric string; nil for null.
+func amountField(f lenient.Field) (*money.Amount, error) {
+	if f.Null() {
+		return nil, nil
+	}
+	s, err := f.String()
+	if err != nil {
+		return nil, invalid("%s must be a number", f.Name)
+	}
+	a, err := money.Parse(*s)
+	switch {
+	case errors.Is(err, money.ErrPrecision):
+		return nil, invalid("%s must have at most %d decimal places and be at most %d", f.Name, money.Scale, int64(money.Limit))
+	case err != nil:
+		return nil, invalid("%s must be a number", f.Name)
+	}
+	return &a, nil
 }
 
 // timeField reads an ISO 8601 time into its output form.
@@ -390,7 +448,9 @@ func overlay[T any](dst *T, fields map[string]any) error {
 		return fmt.Errorf("overlay: %w", err)
 	}
 	m := map[string]any{}
-	if err := json.Unmarshal(b, &m); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // amounts keep their digits
+	if err := dec.Decode(&m); err != nil {
 		return fmt.Errorf("overlay: %w", err)
 	}
 	for k, v := range fields {

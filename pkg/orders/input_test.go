@@ -81,3 +81,49 @@ func FuzzParseDocument(f *testing.F) {
 		}
 	})
 }
+
+// TestDocumentCurrencyAndAmounts: currency is three letters, stored in
+// capitals (null clears it); amounts are exact decimals, refused when not
+// a number or more precise than pkg/money keeps.
+func TestDocumentCurrencyAndAmounts(t *testing.T) {
+	t.Parallel()
+	base := `{"channel_uuid":"c","display_ref":"1","ordered_at":"2024-01-01",%s"items":[{"order_item_ref":"1","sku":"S","quantity":1}]}`
+	tests := []struct {
+		name, extra string
+		key         string
+		want        string
+		wantErr     string
+	}{
+		{"currency", `"currency":" gbp ",`, "currency", `"GBP"`, ""},
+		{"currency null", `"currency":null,`, "currency", `null`, ""},
+		{"currency of two letters", `"currency":"US",`, "", "", "currency must be an ISO 4217 code of three letters (USD)"},
+		{"currency with a digit", `"currency":"U5D",`, "", "", "currency must be an ISO 4217 code of three letters (USD)"},
+		{"amount", `"total":0.60,`, "total", `0.6`, ""},
+		{"amount as text", `"total":"19.999",`, "total", `19.999`, ""},
+		{"amount null", `"total":null,`, "total", `null`, ""},
+		{"amount not a number", `"total":"lots",`, "", "", "total must be a number"},
+		{"amount too precise", `"total":0.0000001,`, "", "", "total must have at most 6 decimal places and be at most 1000000000000"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := parseDocument(json.RawMessage(fill(base, tc.extra, "")))
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Errorf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(d.Fields[tc.key])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("%s = %s, want %s", tc.key, got, tc.want)
+			}
+		})
+	}
+}

@@ -35,9 +35,9 @@ func checkOrder(o *Order, bad func(string, ...any)) {
 		if alloc > 0 && (!o.open() || it.CancelledAt != nil || it.InventorySKU == nil) {
 			bad("order %d line %s: holds %d but needs no stock", o.Seq, it.OrderItemRef, alloc)
 		}
-		if it.QuantityFulfilled < 0 || alloc+it.QuantityFulfilled > it.Quantity {
-			bad("order %d line %s: allocated %d + fulfilled %d exceed quantity %d",
-				o.Seq, it.OrderItemRef, alloc, it.QuantityFulfilled, it.Quantity)
+		if it.QuantityFulfilled < 0 || it.QuantityCancelled < 0 || alloc+it.QuantityFulfilled+it.QuantityCancelled > it.Quantity {
+			bad("order %d line %s: allocated %d + fulfilled %d + cancelled %d exceed quantity %d",
+				o.Seq, it.OrderItemRef, alloc, it.QuantityFulfilled, it.QuantityCancelled, it.Quantity)
 		}
 		if sumQty(it.Shipped) > it.QuantityFulfilled {
 			bad("order %d line %s: shipped per warehouse %d > fulfilled %d", o.Seq, it.OrderItemRef, sumQty(it.Shipped), it.QuantityFulfilled)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/money"
 )
 
 // Status values of sb_status, sb_payment_status and shipment_status.
@@ -43,11 +44,14 @@ type Order struct {
 	ShippingCountryCode *string `json:"shipping_country_code" dynamodbav:"shipping_country_code"`
 	ShippingPhoneNumber *string `json:"shipping_phone_number" dynamodbav:"shipping_phone_number"`
 
-	Subtotal     *float64 `json:"subtotal" dynamodbav:"subtotal"`
-	Discount     *float64 `json:"discount" dynamodbav:"discount"`
-	Tax          *float64 `json:"tax" dynamodbav:"tax"`
-	ShippingCost *float64 `json:"shipping_cost" dynamodbav:"shipping_cost"`
-	Total        *float64 `json:"total" dynamodbav:"total"`
+	// Currency is the ISO 4217 code of the order's amounts; null when the
+	// channel names none.
+	Currency     *string       `json:"currency" dynamodbav:"currency"`
+	Subtotal     *money.Amount `json:"subtotal" dynamodbav:"subtotal"`
+	Discount     *money.Amount `json:"discount" dynamodbav:"discount"`
+	Tax          *money.Amount `json:"tax" dynamodbav:"tax"`
+	ShippingCost *money.Amount `json:"shipping_cost" dynamodbav:"shipping_cost"`
+	Total        *money.Amount `json:"total" dynamodbav:"total"`
 
 	PaymentStatus  string `json:"sb_payment_status" dynamodbav:"sb_payment_status"`
 	ShipmentStatus string `json:"shipment_status" dynamodbav:"shipment_status"`
@@ -91,18 +95,18 @@ type Order struct {
 
 // Item is an order line (the OrderItem schema of docs/openapi.yaml).
 type Item struct {
-	OrderItemRef      string   `json:"order_item_ref" dynamodbav:"order_item_ref"`
-	Quantity          int      `json:"quantity" dynamodbav:"quantity"`
-	Title             *string  `json:"title" dynamodbav:"title"`
-	SKU               string   `json:"sku" dynamodbav:"sku"`
-	InventorySKU      *string  `json:"inventory_sku" dynamodbav:"inventory_sku"`
-	UnitPrice         *float64 `json:"unit_price" dynamodbav:"unit_price"`
-	Price             *float64 `json:"price" dynamodbav:"price"`
-	Total             *float64 `json:"total" dynamodbav:"total"`
-	QuantityFulfilled int      `json:"quantity_fulfilled" dynamodbav:"quantity_fulfilled"`
-	Tax               *float64 `json:"tax" dynamodbav:"tax"`
-	CancelledAt       *string  `json:"cancelled_at" dynamodbav:"cancelled_at"`
-	Status            *string  `json:"status" dynamodbav:"status"`
+	OrderItemRef      string        `json:"order_item_ref" dynamodbav:"order_item_ref"`
+	Quantity          int           `json:"quantity" dynamodbav:"quantity"`
+	Title             *string       `json:"title" dynamodbav:"title"`
+	SKU               string        `json:"sku" dynamodbav:"sku"`
+	InventorySKU      *string       `json:"inventory_sku" dynamodbav:"inventory_sku"`
+	UnitPrice         *money.Amount `json:"unit_price" dynamodbav:"unit_price"`
+	Price             *money.Amount `json:"price" dynamodbav:"price"`
+	Total             *money.Amount `json:"total" dynamodbav:"total"`
+	QuantityFulfilled int           `json:"quantity_fulfilled" dynamodbav:"quantity_fulfilled"`
+	Tax               *money.Amount `json:"tax" dynamodbav:"tax"`
+	CancelledAt       *string       `json:"cancelled_at" dynamodbav:"cancelled_at"`
+	Status            *string       `json:"status" dynamodbav:"status"`
 
 	// Warehouses is where the line is allocated or was shipped from,
 	// computed for output from Alloc and Shipped.
@@ -110,6 +114,14 @@ type Item struct {
 	// FulfillmentQuantity is set only in fulfillments: the quantity
 	// allocated at the requested warehouse.
 	FulfillmentQuantity *int `json:"fulfillment_quantity,omitempty" dynamodbav:"-"`
+
+	// QuantityCancelled is how much of the line the channel cancelled
+	// (of what was not shipped); CarrierName and TrackingNumber are the
+	// channel's own shipment of the line, when it gives them
+	// (channelstate.go). Stored, not shown by the API.
+	QuantityCancelled int     `json:"-" dynamodbav:"quantity_cancelled,omitempty"`
+	CarrierName       *string `json:"-" dynamodbav:"carrier_name,omitempty"`
+	TrackingNumber    *string `json:"-" dynamodbav:"tracking_number,omitempty"`
 
 	// Alloc is the quantity reserved per warehouse, in allocation order.
 	Alloc []WarehouseQty `json:"-" dynamodbav:"alloc"`
@@ -127,12 +139,30 @@ type WarehouseQty struct {
 func (it Item) Allocated() int { return sumQty(it.Alloc) }
 
 // Unassigned is the quantity of an open, uncancelled line neither allocated
-// nor shipped; 0 for a cancelled line.
+// nor shipped nor cancelled on the channel; 0 for a cancelled line.
 func (it Item) Unassigned() int {
+	return max(0, it.Left()-it.Allocated())
+}
+
+// Left is the quantity of the line still to ship: neither shipped nor
+// cancelled (0 for a cancelled line).
+func (it Item) Left() int {
 	if it.CancelledAt != nil {
 		return 0
 	}
-	return max(0, it.Quantity-it.QuantityFulfilled-it.Allocated())
+	return it.Quantity - it.QuantityCancelled - it.QuantityFulfilled
+}
+
+// setFields overlays a document's line fields on it, keeping what the API
+// does not show (its allocations, shipments and state on the channel).
+func (it *Item) setFields(f map[string]any) error {
+	keep := *it
+	if err := overlay(it, f); err != nil {
+		return err
+	}
+	it.Alloc, it.Shipped = keep.Alloc, keep.Shipped
+	it.QuantityCancelled, it.CarrierName, it.TrackingNumber = keep.QuantityCancelled, keep.CarrierName, keep.TrackingNumber
+	return nil
 }
 
 // AllocatedAt is the line's quantity reserved at warehouse wh.

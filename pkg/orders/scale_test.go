@@ -14,6 +14,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/money"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -40,18 +41,18 @@ func seedTime(seq int) string { return isotime.Format(seedBase.Add(time.Duration
 // a page of 100.
 func seedOrder(ch channels.Channel, wh string, seq int) *orders.Order {
 	str := func(s string) *string { return &s }
-	num := func(f float64) *float64 { return &f }
+	num := func(cents int64) *money.Amount { a := money.Cents(cents); return &a }
 	sku := "S"
 	it := orders.Item{
 		OrderItemRef: "1", SKU: sku, InventorySKU: &sku, Quantity: 2,
-		Title: str("Seeded product with a title of a realistic length"), UnitPrice: num(12.5), Price: num(25), Total: num(25),
+		Title: str("Seeded product with a title of a realistic length"), UnitPrice: num(1250), Price: num(2500), Total: num(2500),
 	}
 	o := &orders.Order{
 		DisplayRef: fmt.Sprintf("SEED-%07d", seq), Seq: int64(seq), ChannelUUID: ch.UUID, ChannelName: ch.Name,
 		ChannelTypeDisplayName: ch.ChannelTypeDisplayName, OrderedAt: seedTime(seq), PaymentStatus: orders.None,
 		ShippingContactName: str("Jane Doe"), ShippingAddress1: str("1 Main Street"), ShippingCity: str("Springfield"),
 		ShippingPostalCode: str("12345"), ShippingCountryCode: str("US"), ShippingEmail: str("jane@example.com"),
-		Subtotal: num(25), Total: num(25),
+		Subtotal: num(2500), Total: num(2500),
 	}
 	if seq%2 == 0 || seq%10 == 1 {
 		o.PaymentStatus, o.PaidAt = orders.All, str(o.OrderedAt)

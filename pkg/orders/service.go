@@ -38,6 +38,9 @@ type StockRecords interface {
 	Records(ctx context.Context, account string, rs []inventory.SKUWarehouse) ([]inventory.Record, error)
 	BySKU(ctx context.Context, account string, skus []string) (map[string][]inventory.Record, error)
 	Reserve(account, sku, warehouse string, qty int) store.Write
+	// Ship is the write that takes qty units out of on_hand, fromReserved
+	// of them reserved: a channel's own shipment of an order's lines.
+	Ship(account, sku, warehouse string, qty, fromReserved int) store.Write
 }
 
 // ChannelReader reads one channel of the account (the channels service).
@@ -216,7 +219,7 @@ func (s Service) OnArchive(ctx context.Context, account, warehouse string) error
 // account, reading everything (for tests and operators, never on a request
 // path): every inventory record has available = on_hand - reserved and
 // reserves exactly the open orders' allocations there; every open line has
-// allocated + unassigned + quantity_fulfilled = quantity with nothing
+// allocated + unassigned + quantity_fulfilled + cancelled = quantity with nothing
 // negative, and lines that are cancelled or of orders that are not open
 // hold nothing; statuses follow from the lines; sequence numbers run from 1
 // with no gap and each has its idempotency key; the index items are

@@ -2,7 +2,8 @@ package orders
 
 // derive recomputes the service's fields of o from its lines and payment
 // (docs/orders.md, "Import"): an order whose lines are all cancelled is
-// cancelled; shipment_status comes from the shipped quantities; sb_status is
+// cancelled; shipment_status comes from the shipped quantities (a quantity
+// cancelled on the channel is not required); sb_status is
 // cancelled, completed (all shipped and all paid) or open. A line that no
 // longer needs stock (cancelled, or its order not open) loses its
 // allocations; the caller's save releases them.
@@ -26,7 +27,7 @@ func (o *Order) derive() {
 		if it.CancelledAt != nil {
 			required += it.QuantityFulfilled
 		} else {
-			required += it.Quantity
+			required += it.Quantity - it.QuantityCancelled
 		}
 	}
 	switch {

@@ -60,7 +60,7 @@ func applyShipment(o *orders.Order, items []shipItem, wh, fallback string) (map[
 			if it.CancelledAt != nil {
 				continue
 			}
-			take := min(rem, it.Quantity-it.QuantityFulfilled-taken[i])
+			take := min(rem, it.Left()-taken[i])
 			taken[i] += take
 			rem -= take
 		}

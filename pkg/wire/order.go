@@ -101,6 +101,17 @@ func (a Amount) MarshalJSON() ([]byte, error) {
 	return b, nil
 }
 
+// UnmarshalJSON reads a JSON number (or a string holding one) with its digits as they are,
+// so a document read back (a sandbox changing an order it placed) keeps its amounts.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("amount %s is not a decimal number", b)
+	}
+	*a = Amount(n)
+	return nil
+}
+
 // Cents is the amount of c hundredths ("12.50" for 1250).
 func Cents(c int64) Amount {
 	sign := ""

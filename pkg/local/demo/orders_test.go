@@ -2,12 +2,12 @@ package demo_test
 
 import (
 	"context"
-	"math"
 	"testing"
 	"time"
 
 	"github.com/multisell/multisell/pkg/isotime"
 	"github.com/multisell/multisell/pkg/local/demo"
+	"github.com/multisell/multisell/pkg/money"
 	"github.com/multisell/multisell/pkg/orders"
 	"github.com/multisell/multisell/pkg/shipments"
 	"github.com/multisell/multisell/pkg/store"
@@ -148,11 +148,11 @@ func wantStatus(o orders.Order, it orders.Item) string {
 }
 
 // cents is an amount in cents (0 for null).
-func cents(v *float64) int64 {
+func cents(v *money.Amount) int64 {
 	if v == nil {
 		return 0
 	}
-	return int64(math.Round(*v * 100))
+	return int64(*v) / int64(money.Cents(1))
 }
 
 // deref is *s, or "" for nil.

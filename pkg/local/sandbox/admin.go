@@ -83,13 +83,22 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	now := time.Now().UTC()
 	id := "GM-" + strconv.Itoa(1001+len(s.Orders))
-	total := wire.Cents(int64(unitPrice * in.Quantity))
+	lineTotal := wire.Cents(int64(unitPrice * in.Quantity))
+	total := wire.Cents(int64(unitPrice * in.Quantity * in.Lines))
 	at := now.Format(time.RFC3339)
+	items := make([]wire.OrderItem, in.Lines)
+	for i := range items {
+		items[i] = wire.OrderItem{OrderItemRef: strconv.Itoa(i + 1), SKU: in.SKU, Quantity: int64(in.Quantity), UnitPrice: wire.Cents(unitPrice), Price: lineTotal}
+		if in.Shipped {
+			shipLine(&items[i], id, int64(in.Quantity))
+		}
+	}
 	doc, err := json.Marshal(wire.OrderDocument{
 		ChannelUUID: in.ChannelUUID, DisplayRef: id, OrderedAt: at, PaidAt: at, PaymentStatus: "all", Subtotal: total, Total: total,
+		Currency:            in.Currency,
 		ShippingContactName: "Sandbox Buyer", ShippingAddress1: "1 Test Street", ShippingCity: "Springfield",
 		ShippingPostalCode: "12345", ShippingCountryCode: "US", RequestedShippingService: "Standard",
-		Items: []wire.OrderItem{{OrderItemRef: "1", SKU: in.SKU, Quantity: int64(in.Quantity), UnitPrice: wire.Cents(unitPrice), Price: total}},
+		Items: items,
 	})
 	if err != nil {
 		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
@@ -109,12 +118,71 @@ func DecodeOrderRequest(w http.ResponseWriter, r *http.Request) (OrderRequest, b
 		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
 		return in, false
 	}
-	in.Quantity = cmp.Or(in.Quantity, 1)
+	in.Quantity, in.Lines, in.Currency = cmp.Or(in.Quantity, 1), cmp.Or(in.Lines, 1), cmp.Or(in.Currency, "USD")
 	if in.Quantity < 1 || in.Quantity > maxOrderQuantity {
 		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
 		return in, false
 	}
+	if in.Lines < 1 || in.Lines > maxLines {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "lines must be from 1 to 50"})
+		return in, false
+	}
 	return in, true
+}
+
+// maxLines bounds an OrderRequest's lines.
+const maxLines = 50
+
+// shipLine marks n more units of it shipped on the marketplace, with the marketplace's
+// carrier and a tracking number of the order's.
+func shipLine(it *wire.OrderItem, order string, n int64) {
+	it.QuantityShipped += n
+	it.CarrierName, it.TrackingNumber = "Generic Post", "GP"+order+"-"+it.OrderItemRef
+}
+
+// changeLine serves AdminLinesPath on the generic sandbox: the line's shipped and cancelled
+// quantities in the order's document grow, and the order becomes the last changed.
+func (g *Generic) changeLine(w http.ResponseWriter, r *http.Request) {
+	var in LineChange
+	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
+		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid, order_id, line (from 1) and shipped or cancelled (from 0) required"})
+		return
+	}
+	g.Lock()
+	defer g.Unlock()
+	s, ok := g.Bound(in.ChannelUUID)
+	var o GenericOrder
+	if ok {
+		o, ok = s.Orders[in.OrderID]
+	}
+	if !ok {
+		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no order " + in.OrderID + " on the shop of channel " + in.ChannelUUID})
+		return
+	}
+	var doc wire.OrderDocument
+	if err := json.Unmarshal(o.Document, &doc); err != nil || in.Line > len(doc.Items) {
+		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "the order has no line " + strconv.Itoa(in.Line)})
+		return
+	}
+	it := &doc.Items[in.Line-1]
+	if it.QuantityShipped+it.QuantityCancelled+int64(in.Shipped+in.Cancelled) > it.Quantity {
+		WriteJSON(w, http.StatusConflict, map[string]string{"error": "more than is left of the line"})
+		return
+	}
+	if in.Shipped > 0 {
+		shipLine(it, o.ID, int64(in.Shipped))
+	}
+	it.QuantityCancelled += int64(in.Cancelled)
+	b, err := json.Marshal(doc)
+	if err != nil {
+		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	o.Document, o.UpdatedAt = b, time.Now().UTC()
+	s.Orders[o.ID] = o
+	g.Save()
+	WriteJSON(w, http.StatusOK, o)
 }
 
 // defaultSKU is the SKU of the first listing, by SKU, that shows a quantity, else of the

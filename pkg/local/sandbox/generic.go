@@ -92,6 +92,7 @@ func newGeneric() *Generic {
 	g.Handle("POST /v1/inventory", OpInventory, g.authed(g.inventory))
 	g.Handle("POST /v1/orders/{id}/fulfillments", OpFulfillments, g.authed(g.fulfill))
 	g.Admin("POST "+AdminOrdersPath, g.placeOrder)
+	g.Admin("POST "+AdminLinesPath, g.changeLine)
 	return g
 }
 
@@ -105,6 +106,13 @@ func (g *Generic) AddSeller(clientID, secret, refresh string) {
 // PutOrder places or changes an order of the seller.
 func (g *Generic) PutOrder(clientID string, o GenericOrder) {
 	g.Change(clientID, func(s *seller) { s.Orders[o.ID] = o })
+}
+
+// Order is the seller's order id as it is now (the zero order when there is none).
+func (g *Generic) Order(clientID, id string) GenericOrder {
+	var o GenericOrder
+	g.With(clientID, func(s *seller) { o = s.Orders[id] })
+	return o
 }
 
 // Manage makes the marketplace keep the quantity of the seller's item sku itself, with
