@@ -4,15 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/multisell/multisell/pkg/store"
 )
 
 // RefreshGrant is an OAuth 2.0 refresh-token grant (RFC 6749, section 6) at the channel's
@@ -95,20 +90,6 @@ func (s *Session) RenewToken(ctx context.Context, exchange func(context.Context)
 		return "", err
 	}
 	return s.AccessToken(ctx, exchange)
-}
-
-// dropToken removes the cached access token that expires at exp (ms; 0: whichever is
-// cached), keeping the lease and the refusals; a token stored since (another expiry) stays.
-func (r *Runtime) dropToken(ctx context.Context, id itemID, exp int64) error {
-	u := store.Update{Remove: []string{"sealed", "exp"}}
-	if exp != 0 {
-		u.Condition = "#exp = :exp"
-		u.Value(":exp", store.N(exp))
-	}
-	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil && !errors.Is(err, errConditionFailed) {
-		return fmt.Errorf("drop the refused access token: %w", err)
-	}
-	return nil
 }
 
 // ParseTokenAnswer reads a token endpoint's answer of status at now: the access token and

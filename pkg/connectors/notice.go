@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/multisell/multisell/pkg/store"
 )
 
@@ -32,7 +30,7 @@ func (s *Session) Notice(ctx context.Context, key, message string) (bool, error)
 	var u store.Update
 	u.SetValue("message", store.S(message))
 	u.Condition = "attribute_not_exists(#message) OR #message <> :message"
-	_, err := s.rt.update(ctx, noticeID(s.Account, s.Channel, key), u, types.ReturnValueNone)
+	err := s.rt.write(ctx, noticeID(s.Account, s.Channel, key), u)
 	switch {
 	case errors.Is(err, errConditionFailed):
 		return false, nil
@@ -49,7 +47,7 @@ func (s *Session) EndNotice(ctx context.Context, key string) error {
 		return nil
 	}
 	u := store.Update{Remove: []string{"message"}, Condition: "attribute_exists(#message)"}
-	_, err := s.rt.update(ctx, noticeID(s.Account, s.Channel, key), u, types.ReturnValueNone)
+	err := s.rt.write(ctx, noticeID(s.Account, s.Channel, key), u)
 	if err != nil && !errors.Is(err, errConditionFailed) {
 		return fmt.Errorf("end the channel's notice: %w", err)
 	}

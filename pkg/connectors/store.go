@@ -277,3 +277,23 @@ func (r *Runtime) endPoll(ctx context.Context, id itemID, owner string, pos posi
 	}
 	return nil
 }
+
+// write applies u to the item id, returning nothing of it.
+func (r *Runtime) write(ctx context.Context, id itemID, u store.Update) error {
+	_, err := r.update(ctx, id, u, types.ReturnValueNone)
+	return err
+}
+
+// dropToken removes the cached access token that expires at exp (ms; 0: whichever is
+// cached), keeping the lease and the refusals; a token stored since (another expiry) stays.
+func (r *Runtime) dropToken(ctx context.Context, id itemID, exp int64) error {
+	u := store.Update{Remove: []string{"sealed", "exp"}}
+	if exp != 0 {
+		u.Condition = "#exp = :exp"
+		u.Value(":exp", store.N(exp))
+	}
+	if err := r.write(ctx, id, u); err != nil && !errors.Is(err, errConditionFailed) {
+		return fmt.Errorf("drop the refused access token: %w", err)
+	}
+	return nil
+}

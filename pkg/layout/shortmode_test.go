@@ -154,7 +154,8 @@ func inspectFunc(body *ast.BlockStmt, dir string, imports map[string]string) *fu
 // startOf says what n starts, "" when nothing: a call of a Start function of
 // pkg/local/emulators, a child process (os/exec's Command or CommandContext; not `go
 // list`, a query of the build cache that starts nothing that stays), or the CLI's serve
-// command (a []string{"serve", ...} argument list: `multisell serve` starts the emulators).
+// command (a []string{"serve", ...} argument list: `multisell serve` starts the emulators;
+// not `serve -h`, which prints its usage only).
 func startOf(n ast.Node, imports map[string]string) string {
 	switch n := n.(type) {
 	case *ast.CallExpr:
@@ -181,11 +182,17 @@ func startOf(n ast.Node, imports map[string]string) string {
 			return "exec." + sel.Sel.Name
 		}
 	case *ast.CompositeLit:
-		if len(n.Elts) > 0 && stringLit(n.Elts[0]) == "serve" {
+		if len(n.Elts) > 0 && stringLit(n.Elts[0]) == "serve" && !slices.ContainsFunc(n.Elts, isHelpFlag) {
 			return `the CLI's "serve"`
 		}
 	}
 	return ""
+}
+
+// isHelpFlag reports whether e is the literal -h or --help.
+func isHelpFlag(e ast.Expr) bool {
+	s := stringLit(e)
+	return s == "-h" || s == "--help"
 }
 
 // stringLit is the value of a string literal, "" for anything else.
