@@ -89,6 +89,12 @@ func (v channelVerifier) Verify(ctx context.Context, in channels.Verification) e
 		Endpoints: connectors.Endpoints{API: in.Endpoints.API, Auth: in.Endpoints.Auth}}, in.Credentials), "verify the credentials")
 }
 
+// MarketplaceAccount names the marketplace account of the credentials, as
+// their connector names it.
+func (v channelVerifier) MarketplaceAccount(in channels.Verification) (string, error) {
+	return connectors.MarketplaceAccount(connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector}, in.Credentials)
+}
+
 // channelError is the failure of a call to a channel as the API answers it:
 // the channel's refusal, or a call that failed (it did not do what), a 422
 // quoting the channel; its limits saying not now a 503.

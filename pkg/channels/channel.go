@@ -36,6 +36,10 @@ type Channel struct {
 	// endpoints it was connected with (empty: the connector's).
 	Connector string    `json:"-" dynamodbav:"connector,omitempty"`
 	Endpoints Endpoints `json:"-" dynamodbav:"endpoints,omitempty"`
+	// MarketplaceAccount names the marketplace account the channel is, as its
+	// connector names it ("" when it names none): connected once per account
+	// (docs/connectors.md, "One marketplace account, one channel").
+	MarketplaceAccount string `json:"-" dynamodbav:"marketplace_account,omitempty"`
 }
 
 // ConnectorExternal is the connector a channel without one of multisell's

@@ -60,22 +60,53 @@ func (s Service) Connect(ctx context.Context, account string, in ConnectInput) (
 		return Channel{}, err
 	}
 	c.Connector, c.Connection.Connector, c.Endpoints = name, name, in.Endpoints
+	if c.MarketplaceAccount, err = s.Verifier.MarketplaceAccount(verification(account, c, in.Credentials)); err != nil {
+		return Channel{}, err
+	}
+	if err := s.notConnected(ctx, account, c); err != nil {
+		return Channel{}, err
+	}
 	sealed, err := s.verifyAndSeal(ctx, account, c, in.Credentials)
 	if err != nil {
 		return Channel{}, err
 	}
-	if err := connect(ctx, s.Table, account, c, sealed); err != nil {
+	err = connect(ctx, s.Table, account, c, sealed)
+	if i, failed := store.FailedWrite(err); failed && i == connectMarketplaceWrite {
+		// Connected meanwhile by another request.
+		return Channel{}, s.notConnected(ctx, account, c)
+	}
+	if err != nil {
 		return Channel{}, err
 	}
 	return c, nil
 }
 
+// verification is what the connector checks of credentials for channel c.
+func verification(account string, c Channel, credentials []byte) Verification {
+	return Verification{Account: account, UUID: c.UUID, Connector: c.Connector, Credentials: credentials, Endpoints: c.Endpoints}
+}
+
+// notConnected refuses, as a 409 naming the channel, a new channel c whose
+// marketplace account the account has connected already.
+func (s Service) notConnected(ctx context.Context, account string, c Channel) error {
+	if c.MarketplaceAccount == "" {
+		return nil
+	}
+	uuid, found, err := marketplaceChannel(ctx, s.Table, account, c)
+	switch {
+	case err != nil:
+		return err
+	case found:
+		return errs.Conflict(fmt.Sprintf("This %s is connected already as channel %s; to connect it again, give that channel new credentials (PATCH /v1/channels/%s)",
+			c.MarketplaceAccount, uuid, uuid))
+	}
+	return nil
+}
+
 // verifyAndSeal verifies the credentials of c with its connector and seals
 // them for the account and channel.
 func (s Service) verifyAndSeal(ctx context.Context, account string, c Channel, credentials []byte) ([]byte, error) {
-	err := s.Verifier.Verify(ctx, Verification{Account: account, UUID: c.UUID, Connector: c.Connector,
-		Credentials: credentials, Endpoints: c.Endpoints})
-	if err != nil {
+	if err := s.Verifier.Verify(ctx, verification(account, c, credentials)); err != nil {
 		return nil, err
 	}
 	sealed, err := s.Sealer.Seal(ctx, account, c.UUID, credentials)
@@ -110,6 +141,9 @@ func (s Service) Patch(ctx context.Context, account, uuid string, in PatchInput)
 	case in.Credentials != nil:
 		if in.State == "" && was == StateDisconnected {
 			c.State = StateActive
+		}
+		if err := s.sameMarketplaceAccount(account, c, in.Credentials); err != nil {
+			return Channel{}, err
 		}
 		if sealed, err = s.verifyAndSeal(ctx, account, c, in.Credentials); err != nil {
 			return Channel{}, err
@@ -195,4 +229,20 @@ func (s Service) RecordPush(ctx context.Context, account, uuid string, at time.T
 func (s Service) RecordError(ctx context.Context, account, uuid, message string, at time.Time) error {
 	return setStatus(ctx, s.Table, account, uuid, map[string]string{
 		attrLastError: redact.Text(message), attrLastErrorAt: isotime.Format(at)})
+}
+
+// sameMarketplaceAccount refuses new credentials of channel c that name
+// another marketplace account than the one it was connected as.
+func (s Service) sameMarketplaceAccount(account string, c Channel, credentials []byte) error {
+	if c.MarketplaceAccount == "" {
+		return nil
+	}
+	named, err := s.Verifier.MarketplaceAccount(verification(account, c, credentials))
+	if err != nil {
+		return err
+	}
+	if named != c.MarketplaceAccount {
+		return errs.Invalid("channel.credentials are of the %s, not of this channel's %s: connect that account as a channel of its own", named, c.MarketplaceAccount)
+	}
+	return nil
 }

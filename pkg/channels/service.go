@@ -39,6 +39,9 @@ type Verifier interface {
 	// checks the endpoints and makes one verification call to the channel:
 	// errs.Invalid naming a field or quoting the channel's refusal.
 	Verify(ctx context.Context, v Verification) error
+	// MarketplaceAccount names the marketplace account v's credentials
+	// are ("" when the connector names none).
+	MarketplaceAccount(v Verification) (string, error)
 }
 
 // Verification is what Verifier.Verify checks: the account's channel uuid,

@@ -27,6 +27,7 @@ import (
 const (
 	statusSuffix    = "#CONN"
 	kindCredentials = "CHCRED"
+	kindMarketplace = "CHMKT"
 	connectedPK     = "CHCONN"
 	attrCredentials = "credentials"
 	attrConnector   = "connector"
@@ -69,7 +70,9 @@ func putCredentials(account, uuid string, sealed []byte) store.Write {
 }
 
 // connect stores the new connected channel c with its sealed credentials and
-// its status: one TransactWriteItems of three puts.
+// its status, and claims its marketplace account (when its connector names
+// one): one TransactWriteItems. A claimed account fails its write
+// (connectMarketplaceWrite), as store.FailedWrite tells.
 func connect(ctx context.Context, t store.Table, account string, c Channel, sealed []byte) error {
 	item, err := store.Marshal(c, key(account, c.UUID))
 	if err != nil {
@@ -83,11 +86,20 @@ func connect(ctx context.Context, t store.Table, account string, c Channel, seal
 		item[store.AttrGSI1SK] = store.S(store.Join(account, c.UUID))
 	}
 	status := statusKey(account, c.UUID)
-	err = t.Commit(ctx, []store.Write{
+	ws := []store.Write{
 		store.Put(item, "attribute_not_exists(PK)", nil),
 		store.Put(status, "", nil),
 		putCredentials(account, c.UUID, sealed),
-	})
+	}
+	if c.MarketplaceAccount != "" {
+		claim := marketplaceKey(account, c)
+		claim[attrChannel] = store.S(c.UUID)
+		ws = append(ws, store.Put(claim, "attribute_not_exists(PK)", nil))
+	}
+	err = t.Commit(ctx, ws)
+	if _, failed := store.FailedWrite(err); failed {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("connect channel %s: %w", c.UUID, err)
 	}
@@ -240,4 +252,31 @@ func walkConnected(ctx context.Context, t store.Table, visit func([]Ref) error) 
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
+}
+
+// connectMarketplaceWrite is the index of the marketplace account's claim in
+// connect's transaction.
+const connectMarketplaceWrite = 3
+
+// attrChannel is the channel uuid a marketplace account's claim names.
+const attrChannel = "channel_uuid"
+
+// marketplaceKey is the key of the claim of c's marketplace account on the
+// account: <acct>#CHMKT / <connector>␟<marketplace account>. It is kept while
+// the channel exists (a disconnected channel is connected again by PATCH).
+func marketplaceKey(account string, c Channel) map[string]types.AttributeValue {
+	return store.Key(store.PK(account, kindMarketplace), store.Join(c.Connector, c.MarketplaceAccount))
+}
+
+// marketplaceChannel is the uuid of the channel of the account that claimed
+// c's marketplace account, if one did.
+func marketplaceChannel(ctx context.Context, t store.Table, account string, c Channel) (string, bool, error) {
+	var claim struct {
+		Channel string `dynamodbav:"channel_uuid"`
+	}
+	found, err := t.Get(ctx, marketplaceKey(account, c), &claim, true)
+	if err != nil {
+		return "", false, fmt.Errorf("read the claim of %s: %w", c.MarketplaceAccount, err)
+	}
+	return claim.Channel, found, nil
 }
