@@ -50,9 +50,16 @@ func TestAccountsRotateAndDisable(t *testing.T) {
 		t.Errorf("disabled account: %d %s", r.Status, r)
 	}
 
-	for _, args := range [][]string{{"accounts", "rotate-secret"}, {"accounts", "disable", "--account", "no-such-token"}, {"accounts", "erase"}} {
-		if code, _, errOut := cli(t, args...); code != 1 || errOut == "" {
-			t.Errorf("%v: exit %d, stderr %q; want 1 with a message", args, code, errOut)
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"accounts", "rotate-secret"}, 1},
+		{[]string{"accounts", "disable", "--account", "no-such-token"}, 1},
+		{[]string{"accounts", "erase"}, 2}, // a usage error, as a bad flag is
+	} {
+		if got, _, errOut := cli(t, tc.args...); got != tc.want || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want %d with a message", tc.args, got, errOut, tc.want)
 		}
 	}
 }
