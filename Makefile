@@ -38,6 +38,9 @@ deps: emulators/node_modules/.installed ## install what the local stack and the 
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null; }
 	@command -v sqlite3 >/dev/null || { echo "== installing sqlite3 (indexes Dynoxide's stream records)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends sqlite3 >/dev/null; }
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+		echo "== installing Chromium (renders the offline /docs page in a test)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 	@GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
 		echo "== go mod download (a fresh clone downloads the Go modules first)"; $(GO) mod download; }
 	@cd $(GOCLIENT) && { GOFLAGS=-mod=mod GOPROXY=off $(GO) mod download 2>/dev/null || { \
