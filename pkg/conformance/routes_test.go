@@ -370,6 +370,12 @@ var writes = map[string]write{
 		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
 		textless: true, // numbers, a flag and warehouse uuids
 	},
+	// B names A's channel; A's own is not an eBay channel (a 422 for A).
+	"POST /channels/{uuid}/migrations": {
+		body:    func(*caller, ids) any { return map[string]any{"listing_refs": []string{"110000000001"}} },
+		foreign: http.StatusNotFound, foreignMsg: "Channel not found",
+		textless: true, // eBay ItemIDs, digits only: any other text is refused as not one
+	},
 	// B names A's channel: its own has that uuid nowhere.
 	"PUT /listings": {
 		body: func(_ *caller, x ids) any {
