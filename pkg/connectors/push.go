@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
-	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/wire"
 )
 
@@ -28,11 +26,6 @@ type Outcome struct {
 	// RetryAt is set when the channel's limits (or a refused token not yet counted three
 	// times) put the push off: the message is received again then, and no result is sent.
 	RetryAt time.Time
-	// Regroup, set with RetryAt when the put-off is the message's own (a limit the channel
-	// holds per listing, QuantityResult.RetryAt), is the message group of its listing: the
-	// message waits there, so its channel's group, and the channel's other pushes, need not
-	// wait for it (Handlers.Consume).
-	Regroup string
 	// Err is a failure a retry may cure (the inbox or the table did not answer): the message
 	// is received again soon.
 	Err error
@@ -55,13 +48,6 @@ type ChannelPush struct {
 	Err error
 }
 
-// PushWait is the most the calls of one channel's pushes in one Push wait, all together,
-// for the channel's limits: a channel out of budget has its messages put off (their
-// Outcomes' RetryAt, the time its bucket has a token again) instead of holding the
-// consumer, so other channels' messages are taken meanwhile. It is the second SQS counts
-// a message's visibility in: a shorter wait costs less than putting the message off.
-const PushWait = time.Second
-
 // AuthRetry is how long a push the channel refused the token of waits before it is tried again.
 const AuthRetry = 30 * time.Second
 
@@ -74,7 +60,7 @@ type group struct {
 	disconnected     *Disconnected // the channel is disconnected: no more calls
 }
 
-// Push applies outbox messages: it groups them per channel and, the channels at once, pushes each channel's listing
+// Push applies outbox messages: it groups them per channel, pushes each channel's listing
 // quantities in batches of the connector's QuantityBatch (the newest version of each
 // listing) and posts its shipments' tracking, and answers each message with a listing.result
 // or shipment.result on the inbox. A throttled push sends no result: its Outcome says when to
@@ -111,18 +97,8 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 			g.trackings = append(g.trackings, i)
 		}
 	}
-	// The channels are pushed at once: each waits on its own channel only. Their reports
-	// share the Outcomes, each setting its own messages'.
-	parts := make([]PushReport, len(groups))
-	var wg sync.WaitGroup
-	for j, g := range groups {
-		parts[j].Outcomes = rep.Outcomes
-		wg.Go(func() { r.pushChannel(ctx, g, decoded, &parts[j]) })
-	}
-	wg.Wait()
-	for _, p := range parts {
-		rep.Disconnected = append(rep.Disconnected, p.Disconnected...)
-		rep.Channels = append(rep.Channels, p.Channels...)
+	for _, g := range groups {
+		r.pushChannel(ctx, g, decoded, &rep)
 	}
 	return rep
 }
@@ -134,7 +110,6 @@ func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep 
 	if err == nil {
 		var s *Session
 		if s, err = r.Session(ctx, ch); err == nil {
-			s.waitUntil = r.now().Add(PushWait)
 			r.pushQuantities(ctx, s, g, decoded, rep)
 			r.postTrackings(ctx, s, g, decoded, rep)
 			err = s.accepted(ctx)
@@ -194,7 +169,7 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 			continue
 		}
 		if failure == nil {
-			if idx, msgs = putOff(g, results, idx, msgs, rep); len(msgs) == 0 {
+			if idx, msgs = putOff(results, idx, msgs, rep); len(msgs) == 0 {
 				continue
 			}
 		}
@@ -283,9 +258,9 @@ func answer[R any](ctx context.Context, r *Runtime, account string, idx []int, r
 }
 
 // putOff sets aside the quantity messages of the listings the connector put off (a result
-// with RetryAt): their Outcomes say when to try again, in their listing's message group, and
-// they get no result. It returns the indexes and messages of the others.
-func putOff(g *group, results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, rep *PushReport) ([]int, []*wire.QuantityMessage) {
+// with RetryAt): their Outcomes say when to try again and they get no result. It returns the
+// indexes and messages of the others.
+func putOff(results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, rep *PushReport) ([]int, []*wire.QuantityMessage) {
 	later := map[string]time.Time{}
 	for _, r := range results {
 		if !r.RetryAt.IsZero() {
@@ -300,7 +275,6 @@ func putOff(g *group, results []QuantityResult, idx []int, msgs []*wire.Quantity
 	for j, m := range msgs {
 		if at, ok := later[m.ChannelSKU]; ok {
 			rep.Outcomes[idx[j]].RetryAt = at
-			rep.Outcomes[idx[j]].Regroup = queue.Group("listing", g.account, g.channel, m.ChannelSKU)
 			continue
 		}
 		keepIdx, keep = append(keepIdx, idx[j]), append(keep, m)

@@ -214,20 +214,14 @@ func (p *Pollers) Start(ctx context.Context) {
 
 // standardReceivers is the fewest receive loops of a standard queue: Lambda polls one with
 // several concurrent invocations, so a slow batch (a webhook receiver hanging until the
-// attempt's timeout) holds up no message behind it.
+// attempt's timeout) holds up no message behind it. A FIFO queue keeps Concurrency: SQS
+// hands out a group's messages one batch at a time anyway.
 const standardReceivers = 4
-
-// fifoReceivers bounds the receive loops of a FIFO queue whose event has a
-// ScalingConfig.MaximumConcurrency: Lambda invokes up to that many batches at once, each
-// of another message group (SQS hands out a group's messages one batch at a time), so the
-// groups (a channel's pushes, an account's adjustments) proceed in parallel; the local
-// stack runs as many receivers as the template's ceiling, at most this many on a laptop.
-const fifoReceivers = 8
 
 // receivers is how many receive loops the source runs.
 func (p *Pollers) receivers(s *source) int {
 	if strings.HasSuffix(s.queue.Name, ".fifo") {
-		return max(p.opts.Concurrency, min(s.event.MaxConcurrency, fifoReceivers))
+		return p.opts.Concurrency
 	}
 	return max(p.opts.Concurrency, standardReceivers)
 }
