@@ -11,11 +11,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/listings"
-	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/testenv"
 )
 
@@ -25,15 +23,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // sends it without the account attribute.
 func send(t *testing.T, env *testenv.Env, account, body string) {
 	t.Helper()
-	in := &sqs.SendMessageInput{QueueUrl: aws.String(env.Config.ChannelInboxQueueURL), MessageBody: aws.String(body),
-		MessageGroupId: aws.String("g-" + account), MessageDeduplicationId: aws.String(fmt.Sprint(time.Now().UnixNano()))}
-	if account != "" {
-		in.MessageAttributes = map[string]sqstypes.MessageAttributeValue{
-			queue.AccountAttribute: {DataType: aws.String("String"), StringValue: aws.String(account)}}
-	}
-	if _, err := env.Deps.SQS.SendMessage(context.Background(), in); err != nil {
-		t.Fatal(err)
-	}
+	env.SendInbox(t, account, body)
 }
 
 // rejected reads the inbox's dead-letter queue until it holds a message

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/events"
+	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
@@ -39,6 +41,8 @@ func TestEveryTypeDeliveredAsTheAPIShowsIt(t *testing.T) {
 	if r := h.C.Do(http.MethodDelete, "/channels/"+gone.UUID, nil); r.Status != http.StatusOK {
 		t.Fatalf("disconnect: %d %s", r.Status, r)
 	}
+	// A document the channel inbox refuses for a connected channel: order.import_failed.
+	h.Env.SendInbox(t, h.Acct.ID, `[{"channel_uuid":"`+h.connected()+`","display_ref":"R-REFUSED","ordered_at":"2024-01-02","items":[{"order_item_ref":"1","sku":"S","quantity":0}]}]`)
 	testenv.WaitFor(t, func() bool {
 		for _, typ := range events.Types {
 			if len(h.rcv.ofType(typ)) == 0 {
@@ -115,4 +119,20 @@ func TestEveryTypeDeliveredAsTheAPIShowsIt(t *testing.T) {
 			t.Errorf("listing.sync_failed data = %s", ev.Data)
 		}
 	})
+}
+
+// connected connects a channel of the account to a generic sandbox of its own (one of
+// multisell's connectors serves it) and returns its uuid.
+func (h *hooked) connected() string {
+	h.T.Helper()
+	connectors.Register(sandbox.GenericConnector)
+	sb, err := sandbox.NewGeneric()
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	h.T.Cleanup(func() { _ = sb.Close() })
+	sb.AddSeller("client-hooked", "secret-hooked", "refresh-hooked")
+	return h.C.ConnectChannel(map[string]any{"channel": map[string]any{"name": "Generic shop", "type": "generic",
+		"credentials": map[string]any{"client_id": "client-hooked", "client_secret": "secret-hooked", "refresh_token": "refresh-hooked"},
+		"endpoints":   map[string]any{"api": sb.URL, "auth": sb.URL + "/oauth/token"}}}).UUID
 }
