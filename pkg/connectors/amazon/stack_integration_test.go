@@ -30,12 +30,7 @@ import (
 func TestAmazonChannelEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := orderstest.New(t)
-	connectors.Register(amazon.Default)
-	sb, err := amazonsb.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := stackSandbox(t)
 	t.Cleanup(func() { checkModels(t, sb.Requests()) })
 	sb.AddSeller(sellerID, marketplace, "client-e2e", "secret-e2e", "Atzr|e2e")
 	ch := f.C.ConnectChannel(map[string]any{"channel": map[string]any{"name": "Amazon Sandbox", "type": "amazon",
@@ -83,13 +78,7 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 	sf := &fixture{sb: sb}
 	sf.order("116-0000001-0000001", "Unshipped", now.Add(-time.Minute), "AMZ-1")
 	sf.order("116-0000002-0000001", "Pending", now.Add(-time.Minute), "AMZ-2")
-	h, err := f.Env.Handler("connector-poll-schedule")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.(func(context.Context, events.EventBridgeEvent) error)(context.Background(), events.EventBridgeEvent{Time: now}); err != nil {
-		t.Fatal(err)
-	}
+	scheduleTick(t, f, now)
 	testenv.WaitFor(t, func() bool { return len(f.List("/orders")) == 2 }, "both orders imported")
 	byRef := map[string]int64{}
 	for _, o := range f.List("/orders") {
@@ -125,4 +114,29 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// stackSandbox registers the Amazon connector and starts an Amazon sandbox for the test.
+func stackSandbox(t *testing.T) *amazonsb.Amazon {
+	t.Helper()
+	connectors.Register(amazon.Default)
+	sb, err := amazonsb.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	return sb
+}
+
+// scheduleTick runs the wired connector-poll-schedule function of f's stack at now, as
+// the schedule does.
+func scheduleTick(t *testing.T, f *orderstest.Fixture, now time.Time) {
+	t.Helper()
+	h, err := f.Env.Handler("connector-poll-schedule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.(func(context.Context, events.EventBridgeEvent) error)(context.Background(), events.EventBridgeEvent{Time: now}); err != nil {
+		t.Fatal(err)
+	}
 }
