@@ -269,10 +269,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Token is an access token and when it expires.
+// Token is an access token and when it expires. Refresh, when set, is the new refresh token
+// a rotating exchange answered with (Shopify's expiring offline tokens, Etsy): the old one
+// is spent (RotatingAccessToken).
 type Token struct {
 	Value     string
 	ExpiresAt time.Time
+	Refresh   string
 }
 
 // AccessToken returns the channel's access token: the one cached in the table while it is
