@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/isotime"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // applyConcurrency is how many items of one adjustment are applied at once.
@@ -53,24 +54,20 @@ func (s Service) apply(ctx context.Context, adj Adjustment, tell func(context.Co
 		return st.Items, nil
 	}
 	results := make([]Result, len(adj.Items))
-	errs := make([]error, len(adj.Items))
 	hist := &histories{}
 	// The items name distinct records (duplicates are refused up front), so
 	// they are applied concurrently, a few at a time.
-	sem := make(chan struct{}, applyConcurrency)
-	var wg sync.WaitGroup
-	for i, it := range adj.Items {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			results[i], errs[i] = s.applyItem(ctx, adj, it, isotime.Format(now), hist)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err = store.Each(len(adj.Items), applyConcurrency, func(i int) (err error) {
+		results[i], err = s.applyItem(ctx, adj, adj.Items[i], isotime.Format(now), hist)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	var told error
+	var (
+		told error
+		wg   sync.WaitGroup
+	)
 	if tell != nil {
 		wg.Go(func() { told = tell(ctx, adj, results) })
 	}
