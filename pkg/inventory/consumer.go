@@ -13,17 +13,21 @@ import (
 )
 
 // consume applies one message and tells the stock listener which records
-// changed. A listener error fails the message: the retry applies nothing
-// again (the stored status answers it) but tells the listener once more.
+// changed, while the status is stored (apply). A listener error fails the
+// message: the retry applies nothing again (the stored status answers it)
+// but tells the listener once more.
 func (s Service) consume(ctx context.Context, messageID, body string) error {
 	adj, err := decodeAdjustment(body)
 	if err != nil {
 		return s.reject(ctx, messageID, body, adj, err)
 	}
-	results, err := s.Apply(ctx, adj)
-	if err != nil {
-		return err
-	}
+	_, err = s.apply(ctx, adj, s.tell)
+	return err
+}
+
+// tell tells the stock listener about the results of adj (those that
+// wrote their records).
+func (s Service) tell(ctx context.Context, adj Adjustment, results []Result) error {
 	var changed []SKUWarehouse
 	for _, r := range results {
 		if r.Wrote() {

@@ -111,7 +111,7 @@ func costCases(tb testing.TB) ([]costCase, *int) {
 			a.RequestID = inventory.NewRequestID(f.acct.ID)
 			_, err := f.env.Deps.Inventory().Apply(ctx, a)
 			return err
-		}, want: map[string]int{"UpdateItem": 51, "PutItem": 51}}, // each item's history, and the status
+		}, want: map[string]int{"UpdateItem": 51, "TransactWriteItems": 1}}, // the claim, the items, their histories with the status
 		// A PUT of missing records: the update finds none, then per record
 		// its product and a transaction of the record and its counts.
 		{name: "consumer 50-item message creating", run: func(ctx context.Context, i int) error {

@@ -41,27 +41,55 @@ func ProductCopyChanged(c store.Change) (ProductCopy, bool, error) {
 	return ProductCopy{sku: w.SKU, copy: next, version: w.New.Version, bound: w.New.Version, older: "<"}, true, nil
 }
 
-// CopyProducts writes each change's fields into the records of its SKU, in
-// order: one consistent Query of the SKU's records, and one UpdateItem per
-// record on the condition that it holds an older version of the product
-// (or none: a record written before copies), so a late or repeated change
-// never puts older fields over newer ones. Neither updated_at nor the
-// quantities move.
-func (s Service) CopyProducts(ctx context.Context, account string, changes []ProductCopy) error {
+// copiersAtOnce is how many SKUs' copies CopyProducts writes at once.
+const copiersAtOnce = 8
+
+// CopyProducts writes each change's fields into the records of its SKU, a
+// SKU's changes in order and up to copiersAtOnce SKUs at once: one
+// consistent Query of the SKU's records (none when known holds them, as
+// BySKU read them), and one UpdateItem per record on the condition that it
+// holds an older version of the product (or none: a record written before
+// copies), so a late or repeated change never puts older fields over newer
+// ones. Neither updated_at nor the quantities move.
+func (s Service) CopyProducts(ctx context.Context, account string, changes []ProductCopy, known map[string][]Record) error {
+	var (
+		skus  []string
+		bySKU = map[string][]ProductCopy{}
+	)
 	for _, c := range changes {
-		recs, err := stockOf(ctx, s.Table, account, c.sku)
-		if err != nil {
-			return err
+		if _, ok := bySKU[c.sku]; !ok {
+			skus = append(skus, c.sku)
 		}
-		for _, rec := range recs {
-			u := store.Update{Condition: "attribute_exists(#PK) AND (attribute_not_exists(#" + attrPVersion + ") OR #" + attrPVersion + " " + c.older + " :bound)"}
-			u.Value(":bound", store.N(c.bound))
-			u.SetValue(attrProduct, copyValue(c.copy))
-			u.SetValue(attrPVersion, store.N(c.version))
-			err := s.Table.Commit(ctx, []store.Write{u.Write(key(account, rec.SKU, rec.Warehouse))})
-			if err != nil && !store.ConditionFailed(err) {
-				return fmt.Errorf("copy product %q into %s: %w", c.sku, SKUWarehouse{rec.SKU, rec.Warehouse}, err)
+		bySKU[c.sku] = append(bySKU[c.sku], c)
+	}
+	return store.Each(len(skus), copiersAtOnce, func(i int) error {
+		sku := skus[i]
+		recs, ok := known[sku]
+		if !ok {
+			var err error
+			if recs, err = stockOf(ctx, s.Table, account, sku); err != nil {
+				return err
 			}
+		}
+		for _, c := range bySKU[sku] {
+			if err := s.copyInto(ctx, account, c, recs); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// copyInto writes the change c into the records recs of its SKU.
+func (s Service) copyInto(ctx context.Context, account string, c ProductCopy, recs []Record) error {
+	for _, rec := range recs {
+		u := store.Update{Condition: "attribute_exists(#PK) AND (attribute_not_exists(#" + attrPVersion + ") OR #" + attrPVersion + " " + c.older + " :bound)"}
+		u.Value(":bound", store.N(c.bound))
+		u.SetValue(attrProduct, copyValue(c.copy))
+		u.SetValue(attrPVersion, store.N(c.version))
+		err := s.Table.Commit(ctx, []store.Write{u.Write(key(account, rec.SKU, rec.Warehouse))})
+		if err != nil && !store.ConditionFailed(err) {
+			return fmt.Errorf("copy product %q into %s: %w", c.sku, SKUWarehouse{rec.SKU, rec.Warehouse}, err)
 		}
 	}
 	return nil

@@ -2,9 +2,7 @@ package inventory
 
 import (
 	"context"
-	"errors"
 	"slices"
-	"sync"
 
 	"github.com/multisell/multisell/pkg/store"
 )
@@ -77,30 +75,18 @@ const stockReaders = 8
 // channel-sync function turns into listing and product quantities.
 func (s Service) BySKU(ctx context.Context, account string, skus []string) (map[string][]Record, error) {
 	skus = slices.Compact(slices.Sorted(slices.Values(skus)))
+	read := make([][]Record, len(skus))
+	err := store.Each(len(skus), stockReaders, func(i int) (err error) {
+		read[i], err = stockOf(ctx, s.Table, account, skus[i])
+		return err
+	})
 	out := make(map[string][]Record, len(skus))
-	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, stockReaders)
-	)
-	for _, sku := range skus {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			recs, err := stockOf(ctx, s.Table, account, sku)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
-			out[sku] = recs
-		}()
+	for i, sku := range skus {
+		if read[i] != nil || err == nil {
+			out[sku] = read[i]
+		}
 	}
-	wg.Wait()
-	return out, errors.Join(errs...)
+	return out, err
 }
 
 // SKUsAt returns the SKUs that have a record at the warehouse (one Query

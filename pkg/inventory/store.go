@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -175,16 +176,26 @@ func getStatus(ctx context.Context, t store.Table, account, id string) (st Statu
 	return st, found, nil
 }
 
-// putStatus stores the status of an applied request, kept statusRetention.
-func putStatus(ctx context.Context, t store.Table, account string, st Status, now time.Time) error {
+// storeApplied stores the status of an applied request, kept
+// statusRetention, with the history writes of its items: in one
+// transaction when they fit (else the histories first, MaxWrites at a
+// time, and the status with the last of them), so a stored status always
+// has its histories and a redelivery that finds it changes nothing.
+func storeApplied(ctx context.Context, t store.Table, account string, st Status, now time.Time, hist []store.Write) error {
 	item, err := store.Marshal(st, store.Key(statusPK(account), st.RequestID))
 	if err != nil {
 		return fmt.Errorf("adjustment %s: %w", st.RequestID, err)
 	}
 	item["applied_at"] = store.S(isotime.Format(now))
 	item[store.AttrTTL] = store.N(now.Add(statusRetention).Unix())
-	if err := t.Commit(ctx, []store.Write{store.Put(item, "", nil)}); err != nil {
-		return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
+	ws := append(slices.Clone(hist), store.Put(item, "", nil))
+	for len(ws) > 0 {
+		n := min(len(ws), store.MaxWrites)
+		err := store.Retry(ctx, store.Attempts, store.TransactionConflict, func() error { return t.Commit(ctx, ws[:n]) })
+		if err != nil {
+			return fmt.Errorf("put adjustment %s: %w", st.RequestID, err)
+		}
+		ws = ws[n:]
 	}
 	return nil
 }

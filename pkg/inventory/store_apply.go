@@ -15,13 +15,13 @@ import (
 )
 
 // applyItem applies one item of adj: one conditional UpdateItem of an
-// existing record and the PutItem of its history; a PUT of a missing one
+// existing record, its history added to hist; a PUT of a missing one
 // creates it (createItem) and, when another write created it meanwhile,
 // updates that. A compare-and-set (if_on_hand) of a missing record is a
 // conflict.
-func (s Service) applyItem(ctx context.Context, adj Adjustment, it Item, now string) (Result, error) {
+func (s Service) applyItem(ctx context.Context, adj Adjustment, it Item, now string, hist *histories) (Result, error) {
 	for range store.Attempts {
-		res, missing, err := s.updateItem(ctx, adj, it, now, false)
+		res, missing, err := s.updateItem(ctx, adj, it, now, false, hist)
 		switch {
 		case !missing || adj.Method == MethodPatch:
 			return res, err
@@ -37,30 +37,30 @@ func (s Service) applyItem(ctx context.Context, adj Adjustment, it Item, now str
 }
 
 // updateItem applies one item of adj to its record with one conditional
-// UpdateItem (late: see applyLate), then copies the change into the
+// UpdateItem (late: see applyLate), its change added to hist for the
 // record's history; missing is whether there is no record (a PATCH skips
 // it).
-func (s Service) updateItem(ctx context.Context, adj Adjustment, it Item, now string, late bool) (res Result, missing bool, err error) {
+func (s Service) updateItem(ctx context.Context, adj Adjustment, it Item, now string, late bool, hist *histories) (res Result, missing bool, err error) {
 	out, err := s.Table.DB.UpdateItem(ctx, itemUpdate(s.Table, adj, it, now, late))
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return s.refused(ctx, adj, it, now, ccf.Item, late)
+		return s.refused(ctx, adj, it, now, ccf.Item, late, hist)
 	}
 	if err != nil {
 		return Result{SKU: it.SKU, Warehouse: it.Warehouse}, false, fmt.Errorf("apply %s of %s: %w", it.Record(), adj.RequestID, err)
 	}
-	res, err = s.changed(ctx, adj, it, out.Attributes)
+	res, err = changed(adj, it, out.Attributes, hist)
 	return res, false, err
 }
 
 // changed is the result of an item applied to its record (item, the record
-// right after), whose change it copies into the history.
-func (s Service) changed(ctx context.Context, adj Adjustment, it Item, item map[string]types.AttributeValue) (Result, error) {
+// right after), whose change it adds to hist.
+func changed(adj Adjustment, it Item, item map[string]types.AttributeValue, hist *histories) (Result, error) {
 	res := Result{SKU: it.SKU, Warehouse: it.Warehouse}
 	if err := res.fill(item, adj.RequestID); err != nil {
 		return res, err
 	}
-	return res, putChange(ctx, s.Table, adj.Account, item, adj.RequestID)
+	return res, hist.add(adj.Account, item, adj.RequestID)
 }
 
 // refused is the result of an item whose update's condition failed, from
@@ -70,7 +70,7 @@ func (s Service) changed(ctx context.Context, adj Adjustment, it Item, item map[
 // before the one that last set the record), a delta of such a request
 // (applyLate), or else a conflict (if_on_hand) or rejected (a delta out
 // of range), with the record's current quantities.
-func (s Service) refused(ctx context.Context, adj Adjustment, it Item, now string, old map[string]types.AttributeValue, late bool) (Result, bool, error) {
+func (s Service) refused(ctx context.Context, adj Adjustment, it Item, now string, old map[string]types.AttributeValue, late bool, hist *histories) (Result, bool, error) {
 	res := Result{SKU: it.SKU, Warehouse: it.Warehouse}
 	if len(old) == 0 {
 		res.Result = ResultSkipped
@@ -83,13 +83,13 @@ func (s Service) refused(ctx context.Context, adj Adjustment, it Item, now strin
 	last := lastRequest(old)
 	switch {
 	case last == adj.RequestID || rec.ChgReq == adj.RequestID:
-		res, err := s.changed(ctx, adj, it, old)
+		res, err := changed(adj, it, old, hist)
 		return res, false, err
 	case last > adj.RequestID && it.OnHandDelta == nil:
 		res.Result = ResultSuperseded
 		return res, false, nil
 	case last > adj.RequestID && !late:
-		return s.applyLate(ctx, adj, it, now, old)
+		return s.applyLate(ctx, adj, it, now, old, hist)
 	}
 	res.OnHand, res.Reserved, res.Available = &rec.OnHand, &rec.Reserved, &rec.Available
 	switch {
@@ -109,13 +109,13 @@ func (s Service) refused(ctx context.Context, adj Adjustment, it Item, now strin
 // applies unless the record's history holds it already (a redelivery),
 // leaving the record's last request as it is. old is the record as the
 // first update found it.
-func (s Service) applyLate(ctx context.Context, adj Adjustment, it Item, now string, old map[string]types.AttributeValue) (Result, bool, error) {
+func (s Service) applyLate(ctx context.Context, adj Adjustment, it Item, now string, old map[string]types.AttributeValue, hist *histories) (Result, bool, error) {
 	done, err := hasChange(ctx, s.Table, adj.Account, it.Record(), adj.RequestID)
 	if err != nil || !done {
 		if err != nil {
 			return Result{SKU: it.SKU, Warehouse: it.Warehouse}, false, err
 		}
-		return s.updateItem(ctx, adj, it, now, true)
+		return s.updateItem(ctx, adj, it, now, true, hist)
 	}
 	res := Result{SKU: it.SKU, Warehouse: it.Warehouse}
 	return res, false, res.fill(old, adj.RequestID)

@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -41,9 +42,17 @@ func historyWrite(account string, c Change) (store.Write, error) {
 	return store.Put(item, "", nil), nil
 }
 
-// putChange copies the stamp of the record item (as an UpdateItem returned
-// it) into the record's history when the stamp is requestID's: one PutItem.
-func putChange(ctx context.Context, t store.Table, account string, item map[string]types.AttributeValue, requestID string) error {
+// histories gathers the history writes of one adjustment's items, which
+// Apply commits with the request's status (storeApplied). Its items are
+// applied concurrently, so it is safe for concurrent use.
+type histories struct {
+	mu     sync.Mutex
+	writes []store.Write
+}
+
+// add copies the stamp of the record item (as an UpdateItem returned it)
+// into the record's history when the stamp is requestID's.
+func (h *histories) add(account string, item map[string]types.AttributeValue, requestID string) error {
 	var rec Record
 	if err := attributevalue.UnmarshalMap(item, &rec); err != nil {
 		return fmt.Errorf("unmarshal inventory record: %w", err)
@@ -56,9 +65,9 @@ func putChange(ctx context.Context, t store.Table, account string, item map[stri
 	if err != nil {
 		return err
 	}
-	if err := t.Commit(ctx, []store.Write{w}); err != nil {
-		return fmt.Errorf("put history of %s: %w", rec.SKU, err)
-	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.writes = append(h.writes, w)
 	return nil
 }
 

@@ -4,12 +4,17 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
+
 	"github.com/multisell/multisell/pkg/inventory"
+	"github.com/multisell/multisell/pkg/queue"
+	"github.com/multisell/multisell/pkg/store"
 )
 
 // loadAccounts, loadWorkers and loadSKUs shape the adjustment load: accounts each with
@@ -34,7 +39,9 @@ func loadDuration() time.Duration {
 type throughput struct {
 	accepted, applied float64
 	drain             time.Duration
-	err               error
+	// calls are the DynamoDB calls of the consumer per adjustment by operation (consumeCost).
+	calls map[string]float64
+	err   error
 }
 
 var (
@@ -45,8 +52,10 @@ var (
 // BenchmarkAdjustThroughput loads the adjustments queue from 4 accounts for loadDuration on
 // the local stack (its pollers running inventory-adjust-consumer as Lambda would) and reports
 // accepted/s, applied/s (every adjustment accepted, over the time from the load's start to
-// the last applied) and drain_s, the time from the load's end to the last applied. The load
-// runs once however many iterations the benchmark is given (docs/scale.md).
+// the last applied) and drain_s, the time from the load's end to the last applied; then the
+// consumer's DynamoDB calls per adjustment of a batch shaped as the load's (ddb-calls/adj,
+// and <operation>/adj). The load runs once however many iterations the benchmark is given
+// (docs/scale.md).
 func BenchmarkAdjustThroughput(b *testing.B) {
 	throughputOnce.Do(func() { throughputRun = adjustLoad(b) })
 	if throughputRun.err != nil {
@@ -55,6 +64,12 @@ func BenchmarkAdjustThroughput(b *testing.B) {
 	b.ReportMetric(throughputRun.accepted, "accepted/s")
 	b.ReportMetric(throughputRun.applied, "applied/s")
 	b.ReportMetric(throughputRun.drain.Seconds(), "drain_s")
+	total := 0.0
+	for op, n := range throughputRun.calls {
+		b.ReportMetric(n, op+"/adj")
+		total += n
+	}
+	b.ReportMetric(total, "ddb-calls/adj")
 }
 
 // adjustLoad runs the load and waits for its last adjustment of each account to be applied
@@ -115,8 +130,51 @@ func adjustLoad(b *testing.B) throughput {
 	}
 	applied := time.Now()
 	n := float64(accepted.Load())
+	calls, err := consumeCost(ctx, svc, accts[0].id, accts[0].wh)
 	return throughput{accepted: n / loadEnd.Sub(start).Seconds(), applied: n / applied.Sub(start).Seconds(),
-		drain: applied.Sub(loadEnd)}
+		drain: applied.Sub(loadEnd), calls: calls, err: err}
+}
+
+// costBatch is the number of messages of the batch consumeCost measures: a full batch of
+// the adjustments queue's event (template.yaml, BatchSize).
+const costBatch = 10
+
+// consumeCost is the consumer's DynamoDB calls per adjustment, by operation, of a batch of
+// costBatch PUTs of 1-3 records each, on records that exist (as the load's mostly are:
+// the batch is applied once before it is measured), each in a message group of its own.
+func consumeCost(ctx context.Context, svc inventory.Service, account, wh string) (map[string]float64, error) {
+	h := inventory.Handlers{Service: svc}
+	var meter *store.Meter
+	for range 2 {
+		var ev events.SQSEvent
+		for i := range costBatch {
+			items := make([]inventory.Item, 1+i%3)
+			for j := range items {
+				items[j] = onHand(fmt.Sprintf("B%03d", (i*37+j*97)%loadSKUs), wh, int64(i))
+			}
+			body, err := queue.Encode(inventory.Adjustment{RequestID: inventory.NewRequestID(account), Account: account,
+				Method: inventory.MethodPut, Items: items})
+			if err != nil {
+				return nil, err
+			}
+			ev.Records = append(ev.Records, events.SQSMessage{MessageId: strconv.Itoa(i), Body: body,
+				Attributes: map[string]string{"MessageGroupId": "cost-" + strconv.Itoa(i)}})
+		}
+		var mctx context.Context
+		mctx, meter = store.WithMeter(ctx)
+		resp, err := h.Consume(mctx, ev)
+		if err == nil && len(resp.BatchItemFailures) > 0 {
+			err = fmt.Errorf("%d of %d messages failed", len(resp.BatchItemFailures), costBatch)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("consume a batch: %w", err)
+		}
+	}
+	out := map[string]float64{}
+	for op, n := range meter.Ops() {
+		out[op] = float64(n) / costBatch
+	}
+	return out, nil
 }
 
 // waitApplied waits until the request id of account is no longer queued.

@@ -31,8 +31,9 @@ const syncTimeout = 60 * time.Second
 // world (two channels), 8 writers at once, as an import does, and watches every channel-sync batch until the stream
 // settles (no batch for 3 s). It reports the largest batch's time (max-batch-s) and size
 // (max-batch-records), that time as a share of the function's timeout (of-timeout, to stay
-// under 0.5), and the cost per stream record over all batches (ms/record). It runs once
-// however many iterations it is given (docs/scale.md).
+// under 0.5), and the cost per stream record over all batches: its time (ms/record), its
+// DynamoDB calls (ddb-calls/record) and those by operation (<operation>/record). It runs
+// once however many iterations it is given (docs/scale.md).
 func BenchmarkProductImport(b *testing.B) {
 	w := newWorld(b)
 	var (
@@ -40,6 +41,7 @@ func BenchmarkProductImport(b *testing.B) {
 		maxTook, busy    time.Duration
 		maxSize, records int
 		last             atomic.Int64
+		ops              = map[string]int{}
 	)
 	w.Env.ObserveSync(b, func(sb testenv.SyncBatch) {
 		mu.Lock()
@@ -47,6 +49,9 @@ func BenchmarkProductImport(b *testing.B) {
 		took := sb.End.Sub(sb.Start)
 		busy += took
 		records += len(sb.Records)
+		for op, n := range sb.Ops {
+			ops[op] += n
+		}
 		if took > maxTook {
 			maxTook, maxSize = took, len(sb.Records)
 		}
@@ -89,5 +94,11 @@ func BenchmarkProductImport(b *testing.B) {
 	b.ReportMetric(maxTook.Seconds()/syncTimeout.Seconds(), "of-timeout")
 	if records > 0 {
 		b.ReportMetric(float64(busy.Milliseconds())/float64(records), "ms/record")
+		calls := 0
+		for op, n := range ops {
+			b.ReportMetric(float64(n)/float64(records), op+"/record")
+			calls += n
+		}
+		b.ReportMetric(float64(calls)/float64(records), "ddb-calls/record")
 	}
 }

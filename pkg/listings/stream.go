@@ -158,9 +158,6 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 	if err := s.Catalog.SettleCounts(ctx, account, p.countsDue); err != nil {
 		return err
 	}
-	if err := s.Inventory.CopyProducts(ctx, account, p.copies); err != nil {
-		return err
-	}
 	for _, wh := range p.warehouses {
 		skus, err := s.Inventory.SKUsAt(ctx, account, wh)
 		if err != nil {
@@ -171,7 +168,7 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 		}
 	}
 	if len(p.skus)+len(p.channels)+len(p.listings)+len(p.groups) == 0 {
-		return nil
+		return s.Inventory.CopyProducts(ctx, account, p.copies, nil)
 	}
 	v, err := s.view(ctx, account)
 	if err != nil {
@@ -187,7 +184,12 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 			skus = add(skus, *r.SKU)
 		}
 	}
+	// The stock read also finds the records the product copies go to (a
+	// new product's SKU is among skus).
 	if err := v.readStock(ctx, s.Inventory, account, skus); err != nil {
+		return err
+	}
+	if err := s.Inventory.CopyProducts(ctx, account, p.copies, v.records); err != nil {
 		return err
 	}
 	if len(p.skus) > 0 {
@@ -212,8 +214,13 @@ func (s Service) run(ctx context.Context, account string, p *plan) error {
 	return nil
 }
 
+// readersAtOnce is how many reads of one account's plan (a SKU's or a
+// channel's listings, a SKU's auto-linked listings) run at once.
+const readersAtOnce = 8
+
 // affected reads the listings the plan recomputes, each once: those
-// drawing a changed SKU, those of a changed channel, and the changed ones.
+// drawing a changed SKU, those of a changed channel (one Query each, up to
+// readersAtOnce at once), and the changed ones.
 func (s Service) affected(ctx context.Context, account string, p *plan) ([]*record, error) {
 	var out []*record
 	seen := map[string]bool{}
@@ -234,18 +241,22 @@ func (s Service) affected(ctx context.Context, account string, p *plan) ([]*reco
 			return out, err
 		}
 	}
+	filters := make([]Filter, 0, len(p.skus)+len(p.channels))
 	for _, sku := range p.skus {
-		recs, err := listAll(ctx, s.Table, account, Filter{SKU: sku})
-		if err != nil {
-			return nil, err
-		}
-		keep(recs...)
+		filters = append(filters, Filter{SKU: sku})
 	}
 	for _, ch := range p.channels {
-		recs, err := listAll(ctx, s.Table, account, Filter{Channel: ch})
-		if err != nil {
-			return nil, err
-		}
+		filters = append(filters, Filter{Channel: ch})
+	}
+	read := make([][]*record, len(filters))
+	err := store.Each(len(filters), readersAtOnce, func(i int) (err error) {
+		read[i], err = listAll(ctx, s.Table, account, filters[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, recs := range read {
 		keep(recs...)
 	}
 	return out, nil
@@ -303,35 +314,42 @@ func (s Service) recompute(ctx context.Context, account string, v *view, r *reco
 }
 
 // relink links the listings whose channel SKU just became a product (and
-// unlinks those whose product went), unless they are linked explicitly.
-// The listing's own stream record then recomputes it.
+// unlinks those whose product went), unless they are linked explicitly:
+// up to readersAtOnce SKUs at once (a SKU the batch created, and deleted
+// too, is linked). The listing's own stream record then recomputes it.
 func (s Service) relink(ctx context.Context, account string, p *plan) error {
-	for _, sku := range append(slices.Clone(p.created), p.deleted...) {
-		recs, err := autoLinked(ctx, s.Table, account, sku)
-		if err != nil {
-			return err
-		}
-		created := slices.Contains(p.created, sku)
-		for _, r := range recs {
-			err := retry(ctx, func() error {
-				fresh, err := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
-				if err != nil || fresh == nil || fresh.Explicit {
-					return err
-				}
-				switch {
-				case created && fresh.SKU == nil:
-					fresh.SKU = &fresh.ChannelSKU
-				case !created && fresh.SKU != nil:
-					fresh.SKU = nil
-				default:
-					return nil
-				}
-				fresh.UpdatedAt = now()
-				return save(ctx, s.Table, account, fresh)
-			})
-			if err != nil {
+	skus := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(p.created), p.deleted...))))
+	return store.Each(len(skus), readersAtOnce, func(i int) error {
+		return s.relinkSKU(ctx, account, skus[i], slices.Contains(p.created, skus[i]))
+	})
+}
+
+// relinkSKU links (created) or unlinks the listings that link by equal SKU
+// whose channel SKU is sku.
+func (s Service) relinkSKU(ctx context.Context, account, sku string, created bool) error {
+	recs, err := autoLinked(ctx, s.Table, account, sku)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		err := retry(ctx, func() error {
+			fresh, err := get(ctx, s.Table, account, r.ChannelUUID, r.ChannelSKU)
+			if err != nil || fresh == nil || fresh.Explicit {
 				return err
 			}
+			switch {
+			case created && fresh.SKU == nil:
+				fresh.SKU = &fresh.ChannelSKU
+			case !created && fresh.SKU != nil:
+				fresh.SKU = nil
+			default:
+				return nil
+			}
+			fresh.UpdatedAt = now()
+			return save(ctx, s.Table, account, fresh)
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

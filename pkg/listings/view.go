@@ -9,11 +9,12 @@ import (
 
 // view is what channel sync reads of one account to decide quantities:
 // its channels, which warehouses count, and the stock of the SKUs
-// concerned.
+// concerned (and their records, which the product copies write to).
 type view struct {
 	channels map[string]channels.Channel
 	archived map[string]bool
 	stock    map[string]Stock
+	records  map[string][]inventory.Record
 }
 
 // view reads the account's channels and warehouses: two Queries.
@@ -26,7 +27,8 @@ func (s Service) view(ctx context.Context, account string) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{channels: map[string]channels.Channel{}, archived: map[string]bool{}, stock: map[string]Stock{}}
+	v := &view{channels: map[string]channels.Channel{}, archived: map[string]bool{}, stock: map[string]Stock{},
+		records: map[string][]inventory.Record{}}
 	for _, c := range chs {
 		v.channels[c.UUID] = c
 	}
@@ -37,7 +39,8 @@ func (s Service) view(ctx context.Context, account string) (*view, error) {
 }
 
 // readStock reads the stock of the SKUs not read yet (one consistent Query
-// each), leaving out archived warehouses.
+// each, inventory.BySKU), leaving out archived warehouses, and keeps their
+// records.
 func (v *view) readStock(ctx context.Context, inv inventory.Service, account string, skus []string) error {
 	var missing []string
 	for _, s := range skus {
@@ -53,6 +56,7 @@ func (v *view) readStock(ctx context.Context, inv inventory.Service, account str
 		return err
 	}
 	for _, s := range missing {
+		v.records[s] = recs[s]
 		st := Stock{}
 		for _, r := range recs[s] {
 			if !v.archived[r.Warehouse] {

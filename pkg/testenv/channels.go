@@ -34,8 +34,10 @@ type channelSync struct {
 // SyncBatch is one invocation of the channel-sync function, as ObserveSync
 // reports it: its records, its DynamoDB cost and when it ran.
 type SyncBatch struct {
-	Records    []events.DynamoDBEventRecord
-	Calls      int
+	Records []events.DynamoDBEventRecord
+	Calls   int
+	// Ops are the calls by operation name (GetItem, Query, ...).
+	Ops        map[string]int
 	RCU, WCU   float64
 	Start, End time.Time
 }
@@ -197,7 +199,7 @@ func (e *Env) handler(name string) (any, error) {
 		ctx, meter := store.WithMeter(ctx)
 		start := time.Now()
 		resp, err := run(ctx, ev)
-		e.observe(SyncBatch{Records: ev.Records, Calls: meter.Calls(), RCU: meter.ReadUnits(), WCU: meter.WriteUnits(), Start: start, End: time.Now()})
+		e.observe(SyncBatch{Records: ev.Records, Calls: meter.Calls(), Ops: meter.Ops(), RCU: meter.ReadUnits(), WCU: meter.WriteUnits(), Start: start, End: time.Now()})
 		return resp, err
 	}), nil
 }

@@ -47,7 +47,7 @@ var fast = map[string]connectors.Limit{
 // newFixture starts the sandbox with the published limits but those of limits, a seller,
 // and a channel served by conn (registered under a name of the test's; its Limits are set
 // to the published ones with limits over them).
-func newFixture(t *testing.T, conn *amazon.Connector, limits map[string]connectors.Limit) *fixture {
+func newFixture(t testing.TB, conn *amazon.Connector, limits map[string]connectors.Limit) *fixture {
 	t.Helper()
 	env := testenv.Get(t)
 	sb, err := amazonsb.New()

@@ -92,7 +92,7 @@ func loadModels() bool {
 
 // checkModels checks every request against Amazon's models (logged, not checked, when the
 // models are not beside the repository; TestRequestsMatchModels skips then).
-func checkModels(t *testing.T, reqs []amazonsb.Request) {
+func checkModels(t testing.TB, reqs []amazonsb.Request) {
 	t.Helper()
 	if !loadModels() {
 		t.Logf("Amazon's models are not beside the repository (%v): %d requests not checked", modelsErr, len(reqs))

@@ -100,9 +100,11 @@ type itemsPage struct {
 // its own limit), oldest change first. When the limit of getOrderItems puts off the rest of
 // a page, the orders read so far are the page and its Next is a page token of the
 // connector's own (resume) that goes on at the first order not done: the same getOrders
-// page read again, the orders done skipped; never the page from its start. A malformed
-// answer fails the page: none of it is imported, and the poll is retried from the same
-// cursor. An order that cannot be mapped (a required field missing) is left out and named in
+// page read again, the orders done skipped; never the page from its start. A page whose
+// poll comes within itemsMargin of its deadline ends the same way (the runtime keeps the
+// token for the next poll), so a page with more orders than one poll can fetch the items of
+// never holds the walk back. A malformed answer fails the page: none of it is imported, and
+// the poll is retried from the same cursor. An order that cannot be mapped (a required field missing) is left out and named in
 // the page's Refused; the others are imported.
 func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q connectors.OrdersQuery) (connectors.OrderPage, error) {
 	cr := s.Credentials.(credentials)
@@ -147,10 +149,17 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	}
 	for i := from; i < len(orders); i++ {
 		o := orders[i]
+		cut := resume{Next: at.Next, Since: at.Since, Offset: i}
+		if i > from && nearDeadline(ctx) {
+			cut.Last = orders[i-1].AmazonOrderID
+			out.Next = cut.token()
+			return out, nil
+		}
 		items, err := orderItems(ctx, s, o.AmazonOrderID)
 		var th *connectors.Throttled
 		if errors.As(err, &th) && i > from {
-			out.Next = resume{Next: at.Next, Since: at.Since, Offset: i, Last: orders[i-1].AmazonOrderID}.token()
+			cut.Last = orders[i-1].AmazonOrderID
+			out.Next = cut.token()
 			return out, nil
 		}
 		if err != nil {
@@ -167,6 +176,17 @@ func (c *Connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 		out.Orders = append(out.Orders, connectors.Order{Ref: o.AmazonOrderID, UpdatedAt: o.updated, Document: doc})
 	}
 	return out, nil
+}
+
+// itemsMargin is how long before its context's deadline a poll stops reading order items,
+// as the runtime stops reading pages (its poll margin): the orders done so far are the page,
+// with the time left to send them and keep the poll's position.
+const itemsMargin = 10 * time.Second
+
+// nearDeadline reports whether ctx ends within itemsMargin.
+func nearDeadline(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && time.Until(d) < itemsMargin
 }
 
 // parseOrders reads a getOrders answer: its orders (each with its required fields), oldest

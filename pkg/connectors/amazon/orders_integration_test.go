@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,42 @@ func TestBurstProgresses(t *testing.T) {
 	}
 	if got := f.sb.Calls(amazon.OpGetOrderItems); got != 5 {
 		t.Errorf("%d getOrderItems for 5 orders, want 5 (none read twice)", got)
+	}
+}
+
+// TestDeadlineCutsPage: a poll that comes within the items margin of its deadline ends its
+// page with the orders done (at least one) and a token of the connector's own, which the
+// next poll goes on from: every order once.
+func TestDeadlineCutsPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, &amazon.Connector{}, fast)
+	for i := range 3 {
+		f.order(fmt.Sprintf("118-0000002-000000%d", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-A")
+	}
+	s, err := f.runtime(0).Session(ctx(t, time.Minute), f.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := connectors.OrdersQuery{Since: time.Now().Add(-2 * time.Hour)}
+	near, cancel := context.WithTimeout(context.Background(), 5*time.Second) // within the margin
+	defer cancel()
+	first, err := f.conn.PollOrders(near, s, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Page = first.Next
+	rest, err := f.conn.PollOrders(ctx(t, time.Minute), s, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, o := range append(first.Orders, rest.Orders...) {
+		seen[o.Ref]++
+	}
+	if got, want := []int{len(first.Orders), len(rest.Orders), len(seen)}, []int{1, 2, 3}; !slices.Equal(got, want) || rest.Next != "" {
+		t.Errorf("pages of %d and %d orders, %d orders in all, next %q; want %v and no next", got[0], got[1], got[2], rest.Next, want)
+	}
+	if got := f.sb.Calls(amazon.OpGetOrderItems); got != 3 {
+		t.Errorf("%d getOrderItems for 3 orders, want 3 (none read twice)", got)
 	}
 }
