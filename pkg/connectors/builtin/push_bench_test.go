@@ -26,7 +26,11 @@ import (
 // fairness is what one run of the push fairness load measured (BenchmarkPushFairness).
 type fairness struct {
 	shopifyAlone, ebayAlone, shopifyWith, ebayWith, secondFirst time.Duration
-	amazonDone                                                  int
+	// shopifyNoSlow, ebayNoSlow: the same load but the Amazon channel's, which tells the
+	// slow channel's share of the slowdown from the machine's (the stack's work grows
+	// with the load on the same cores).
+	shopifyNoSlow, ebayNoSlow time.Duration
+	amazonDone                int
 }
 
 var (
@@ -41,7 +45,9 @@ var (
 // show every quantity alone (shopify_alone_s, ebay_alone_s) and together with the others
 // (shopify_with_s, ebay_with_s; the ratios shopify_ratio, ebay_ratio), and how long after
 // its change the second account's first push reached its shop (second_first_push_s): its
-// changes are sent once the first account's are all queued ahead of them. amazon_done is
+// changes are sent once the first account's are all queued ahead of them. The same load
+// without the Amazon channel (shopify_no_amazon_s, ebay_no_amazon_s) is run first: what
+// the local stack's shared cores make of three channels' work. amazon_done is
 // how many of the Amazon channel's listings were pushed by the time the others were done
 // (its published 5 patches a second make it the slow channel). docs/scale.md has the
 // figures and docs/connectors.md, "Pushes and fairness", the bound.
@@ -55,6 +61,8 @@ func BenchmarkPushFairness(b *testing.B) {
 	b.ReportMetric(r.shopifyWith.Seconds()/r.shopifyAlone.Seconds(), "shopify_ratio")
 	b.ReportMetric(r.ebayWith.Seconds()/r.ebayAlone.Seconds(), "ebay_ratio")
 	b.ReportMetric(r.secondFirst.Seconds(), "second_first_push_s")
+	b.ReportMetric(r.shopifyNoSlow.Seconds(), "shopify_no_amazon_s")
+	b.ReportMetric(r.ebayNoSlow.Seconds(), "ebay_no_amazon_s")
 	b.ReportMetric(float64(r.amazonDone), "amazon_done")
 }
 
@@ -89,14 +97,17 @@ func pushFairness(b *testing.B) fairness {
 	q := push.Queues{Connectors: queue.Sender{Client: env.Deps.SQS, URL: env.Config.ConnectorQueueURL, Plain: true}, Router: toConnector{}}
 
 	var r fairness
-	r.shopifyAlone = run(b, q, 1, shopify)[0].done
-	r.ebayAlone = run(b, q, 1, ebay)[0].done
-	with := run(b, q, 2, amazon, shopify, ebay, other)
-	r.shopifyWith, r.ebayWith, r.secondFirst = with[1].done, with[2].done, with[3].first
-	r.amazonDone = with[0].shown
-	b.Logf("%d listings a channel: Shopify %v alone, %v with the others; eBay %v alone, %v with the others; "+
-		"the second account's first push %v after its change; Amazon had %d pushed by then",
-		n, r.shopifyAlone, r.shopifyWith, r.ebayAlone, r.ebayWith, r.secondFirst, r.amazonDone)
+	r.shopifyAlone = run(b, q, 1, nil, shopify)[0].done
+	r.ebayAlone = run(b, q, 1, nil, ebay)[0].done
+	noSlow := run(b, q, 2, nil, shopify, ebay, other)
+	r.shopifyNoSlow, r.ebayNoSlow = noSlow[0].done, noSlow[1].done
+	with := run(b, q, 3, amazon, shopify, ebay, other)
+	r.shopifyWith, r.ebayWith, r.secondFirst = with[0].done, with[1].done, with[2].first
+	r.amazonDone = amazon.shown(3)
+	b.Logf("%d listings a channel: Shopify %v alone, %v with the others but Amazon, %v with all; "+
+		"eBay %v alone, %v with the others but Amazon, %v with all; "+
+		"the second account's first push %v after its change (%v without Amazon); Amazon had %d pushed by then",
+		n, r.shopifyAlone, r.shopifyNoSlow, r.shopifyWith, r.ebayAlone, r.ebayNoSlow, r.ebayWith, r.secondFirst, noSlow[2].first, r.amazonDone)
 	return r
 }
 
@@ -124,11 +135,11 @@ type progress struct {
 	shown       int
 }
 
-// run sends version v of every listing of the first channels at once and, once those are
-// all queued, of the last channel (when more than one), each listing's quantity
-// 1000*v+i, and waits until every channel but the first of several shows all its
-// quantities (the first, the slow channel, may go on after the run).
-func run(b *testing.B, q push.Queues, v int64, chs ...*benchChannel) []progress {
+// run sends version v of every listing of slow (nil: none) and of the first channels at
+// once and, once those are all queued, of the last channel (when more than one), each
+// listing's quantity 1000*v+i, and waits until every channel but slow shows all its
+// quantities (slow may go on after the run). It returns the progress of chs.
+func run(b *testing.B, q push.Queues, v int64, slow *benchChannel, chs ...*benchChannel) []progress {
 	b.Helper()
 	out := make([]progress, len(chs))
 	starts := make([]atomic.Int64, len(chs))
@@ -137,11 +148,10 @@ func run(b *testing.B, q push.Queues, v int64, chs ...*benchChannel) []progress 
 		chs[i].send(b, q, v)
 	}
 	var wg sync.WaitGroup
-	ahead := chs
-	if len(chs) > 1 {
-		ahead = chs[:len(chs)-1]
+	if slow != nil {
+		wg.Go(func() { slow.send(b, q, v) })
 	}
-	for i := range ahead {
+	for i := range len(chs) - min(len(chs)-1, 1) {
 		wg.Go(func() { send(i) })
 	}
 	go func() {
@@ -168,7 +178,7 @@ func run(b *testing.B, q push.Queues, v int64, chs ...*benchChannel) []progress 
 			if p.done == 0 && p.shown == len(c.skus) {
 				p.done = since
 			}
-			if p.done == 0 && (len(chs) == 1 || i > 0) {
+			if p.done == 0 {
 				waiting = true
 			}
 		}
