@@ -19,8 +19,11 @@ type Handlers struct{ Service }
 // messages of channels served by a connector of multisell's own), pushed at once per
 // channel (Service.Push). A message that can never be applied is dropped (logged and
 // counted); one the channel's limits put off is reported as a batch item failure and made
-// visible again at its RetryAt (never answered failed); one whose answer did not reach the
-// inbox is reported and comes back within seconds (queue.Sender.RetrySoon).
+// visible again at its RetryAt (never answered failed), or, put off by a limit of its
+// listing alone, sent again in its listing's message group (regroup); one whose answer did
+// not reach the inbox is reported and comes back within seconds (queue.Sender.RetrySoon).
+// No channel's limits hold the batch more than PushWait (docs/connectors.md, "Pushes and
+// fairness").
 func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	msgs := make([]Message, len(ev.Records))
 	for i, m := range ev.Records {
@@ -30,11 +33,12 @@ func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEv
 	later := map[string]time.Duration{}
 	now := time.Now()
 	log := logctx.From(ctx)
-	for _, o := range h.Push(ctx, msgs) {
+	for i, o := range h.Push(ctx, msgs) {
 		item := events.SQSBatchItemFailure{ItemIdentifier: o.ID}
 		switch {
 		case o.Drop != "":
 			logctx.Count(ctx, "MessageDropped", "message_id", o.ID, "error", o.Drop)
+		case o.Regroup != "" && h.regroup(ctx, ev.Records[i], o.Regroup):
 		case !o.RetryAt.IsZero():
 			resp.BatchItemFailures = append(resp.BatchItemFailures, item)
 			later[o.ID] = o.RetryAt.Sub(now)
@@ -54,6 +58,22 @@ func (h Handlers) Consume(ctx context.Context, ev events.SQSEvent) (events.SQSEv
 		log.Warn("failed pushes come back after the visibility timeout", "error", err.Error())
 	}
 	return resp, nil
+}
+
+// regroup sends m again in the message group group, unless it is in that group already, so
+// that it waits there for its own limit (Outcome.Regroup) while its channel's lane goes on;
+// true when it was sent (m is then done with). A send that fails is logged, and m waits in
+// its lane.
+func (h Handlers) regroup(ctx context.Context, m events.SQSMessage, group string) bool {
+	if m.Attributes["MessageGroupId"] == group {
+		return false
+	}
+	err := h.Pushes.SendMessage(ctx, queue.Message{Group: group, Dedup: m.MessageId, Account: account(m), Text: m.Body})
+	if err != nil {
+		logctx.From(ctx).Warn("a push put off alone waits in its channel's lane", "message_id", m.MessageId, "error", err.Error())
+		return false
+	}
+	return true
 }
 
 // Schedule is the connector-poll-schedule function (every PollEvery): one poll message per

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/multisell/multisell/pkg/errs"
+	"github.com/multisell/multisell/pkg/queue"
 	"github.com/multisell/multisell/pkg/wire"
 )
 
@@ -26,6 +28,11 @@ type Outcome struct {
 	// RetryAt is set when the channel's limits (or a refused token not yet counted three
 	// times) put the push off: the message is received again then, and no result is sent.
 	RetryAt time.Time
+	// Regroup, set with RetryAt when the put-off is the message's own (a limit the channel
+	// holds per listing, QuantityResult.RetryAt), is the message group of its listing: the
+	// message waits there, so its channel's lane, and the channel's other pushes in it, need
+	// not wait for it (Handlers.Consume).
+	Regroup string
 	// Err is a failure a retry may cure (the inbox or the table did not answer): the message
 	// is received again soon.
 	Err error
@@ -48,6 +55,16 @@ type ChannelPush struct {
 	Err error
 }
 
+// PushWait is the most the calls of one channel's pushes in one batch of the connector-push
+// function wait, all together, for the channel's limits (Service.Push): a channel out of
+// budget has the rest of its messages put off (their Outcomes' RetryAt, one time for them
+// all: when its bucket has a token again, so they come back together and go in one call)
+// instead of holding the consumer, which takes other channels' messages meanwhile. It is
+// the second SQS counts a message's visibility in: a token due within it is waited for
+// rather than the message hidden for a whole second (docs/connectors.md, "Pushes and
+// fairness").
+const PushWait = time.Second
+
 // AuthRetry is how long a push the channel refused the token of waits before it is tried again.
 const AuthRetry = 30 * time.Second
 
@@ -60,12 +77,20 @@ type group struct {
 	disconnected     *Disconnected // the channel is disconnected: no more calls
 }
 
-// Push applies outbox messages: it groups them per channel, pushes each channel's listing
-// quantities in batches of the connector's QuantityBatch (the newest version of each
+// Push applies outbox messages: it groups them per channel and, the channels at once, pushes
+// each channel's listing quantities in batches of the connector's QuantityBatch (the newest version of each
 // listing) and posts its shipments' tracking, and answers each message with a listing.result
 // or shipment.result on the inbox. A throttled push sends no result: its Outcome says when to
-// retry. A push the channel fails is answered as failed, which multisell retries.
+// retry. A push the channel fails is answered as failed, which multisell retries. Each call
+// waits for the channel's limits up to the runtime's MaxWait; the connector-push function
+// waits less (Service.Push, PushWait).
 func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
+	return r.push(ctx, msgs, 0)
+}
+
+// push is Push whose calls of one channel wait for its limits at most wait all together
+// (0: each call up to MaxWait).
+func (r *Runtime) push(ctx context.Context, msgs []Message, wait time.Duration) PushReport {
 	rep := PushReport{Outcomes: make([]Outcome, len(msgs))}
 	decoded := make([]any, len(msgs))
 	var groups []*group
@@ -97,19 +122,33 @@ func (r *Runtime) Push(ctx context.Context, msgs []Message) PushReport {
 			g.trackings = append(g.trackings, i)
 		}
 	}
-	for _, g := range groups {
-		r.pushChannel(ctx, g, decoded, &rep)
+	// The channels are pushed at once: each waits on its own channel only. Their reports
+	// share the Outcomes, each setting its own messages'.
+	parts := make([]PushReport, len(groups))
+	var wg sync.WaitGroup
+	for j, g := range groups {
+		parts[j].Outcomes = rep.Outcomes
+		wg.Go(func() { r.pushChannel(ctx, g, decoded, wait, &parts[j]) })
+	}
+	wg.Wait()
+	for _, p := range parts {
+		rep.Disconnected = append(rep.Disconnected, p.Disconnected...)
+		rep.Channels = append(rep.Channels, p.Channels...)
 	}
 	return rep
 }
 
-// pushChannel pushes one channel's messages.
-func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, rep *PushReport) {
+// pushChannel pushes one channel's messages, its calls waiting for its limits at most wait
+// all together (0: each up to MaxWait).
+func (r *Runtime) pushChannel(ctx context.Context, g *group, decoded []any, wait time.Duration, rep *PushReport) {
 	all := append(append([]int(nil), g.quantities...), g.trackings...)
 	ch, err := r.Channels.Channel(ctx, g.account, g.channel)
 	if err == nil {
 		var s *Session
 		if s, err = r.Session(ctx, ch); err == nil {
+			if wait > 0 {
+				s.waitUntil = r.now().Add(wait)
+			}
 			r.pushQuantities(ctx, s, g, decoded, rep)
 			r.postTrackings(ctx, s, g, decoded, rep)
 			err = s.accepted(ctx)
@@ -169,7 +208,7 @@ func (r *Runtime) pushQuantities(ctx context.Context, s *Session, g *group, deco
 			continue
 		}
 		if failure == nil {
-			if idx, msgs = putOff(results, idx, msgs, rep); len(msgs) == 0 {
+			if idx, msgs = putOff(g, results, idx, msgs, rep); len(msgs) == 0 {
 				continue
 			}
 		}
@@ -258,9 +297,9 @@ func answer[R any](ctx context.Context, r *Runtime, account string, idx []int, r
 }
 
 // putOff sets aside the quantity messages of the listings the connector put off (a result
-// with RetryAt): their Outcomes say when to try again and they get no result. It returns the
-// indexes and messages of the others.
-func putOff(results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, rep *PushReport) ([]int, []*wire.QuantityMessage) {
+// with RetryAt): their Outcomes say when to try again, in their listing's message group, and
+// they get no result. It returns the indexes and messages of the others.
+func putOff(g *group, results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, rep *PushReport) ([]int, []*wire.QuantityMessage) {
 	later := map[string]time.Time{}
 	for _, r := range results {
 		if !r.RetryAt.IsZero() {
@@ -275,6 +314,7 @@ func putOff(results []QuantityResult, idx []int, msgs []*wire.QuantityMessage, r
 	for j, m := range msgs {
 		if at, ok := later[m.ChannelSKU]; ok {
 			rep.Outcomes[idx[j]].RetryAt = at
+			rep.Outcomes[idx[j]].Regroup = queue.Group("listing", g.account, g.channel, m.ChannelSKU)
 			continue
 		}
 		keepIdx, keep = append(keepIdx, idx[j]), append(keep, m)

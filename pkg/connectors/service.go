@@ -62,8 +62,9 @@ type PollMessage struct {
 	Slot time.Time `json:"slot"`
 }
 
-// Push applies the connector queue's messages (Runtime.Push) and reports the channels it
-// found disconnected; it returns each message's Outcome. A report that fails is logged: the
+// Push applies the connector queue's messages (Runtime.Push, the calls of each channel
+// waiting for its limits at most PushWait) and reports the channels it found disconnected;
+// it returns each message's Outcome. A report that fails is logged: the
 // channel's next refusal reports it again.
 func (s Service) Push(ctx context.Context, msgs []Message) []Outcome {
 	if s.Runtime.Channels == nil {
@@ -73,7 +74,7 @@ func (s Service) Push(ctx context.Context, msgs []Message) []Outcome {
 		}
 		return out
 	}
-	rep := s.Runtime.Push(ctx, msgs)
+	rep := s.Runtime.push(ctx, msgs, PushWait)
 	for _, d := range rep.Disconnected {
 		s.disconnect(ctx, d)
 	}

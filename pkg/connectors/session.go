@@ -32,6 +32,9 @@ type Session struct {
 	exp     time.Time
 	// refusals are the channel's refusals in a row as this session last saw them.
 	refusals int64
+	// waitUntil, when set, is the latest a call of this session waits for the channel's
+	// limits (a push's: PushWait), instead of the runtime's MaxWait from each call.
+	waitUntil time.Time
 }
 
 // Request is one HTTP call to the channel.
@@ -107,7 +110,7 @@ func (s *Session) CallCost(ctx context.Context, op string, cost int, req Request
 		if err := s.block(ctx, op, until); err != nil {
 			return nil, err
 		}
-		if until.Sub(now) > s.rt.maxWait() {
+		if until.After(s.giveUp(now)) {
 			return nil, &Throttled{Op: op, RetryAt: until}
 		}
 	}
@@ -160,7 +163,7 @@ func (s *Session) take(ctx context.Context, op string, n int) error {
 // *Throttled.
 func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limit, n int) error {
 	hint := bucketHint(s.rt, id, lim)
-	giveUp := s.rt.now().Add(s.rt.maxWait())
+	giveUp := s.giveUp(s.rt.now())
 	for {
 		now := s.rt.now()
 		ms := now.UnixMilli()
@@ -197,6 +200,16 @@ func (s *Session) takeBucket(ctx context.Context, op string, id itemID, lim Limi
 		s.rt.buckets.Store(id.text(), stored)
 		hint = stored
 	}
+}
+
+// giveUp is the latest a call made at now waits for the channel's limits: the runtime's
+// MaxWait from now, or the session's waitUntil when that comes first.
+func (s *Session) giveUp(now time.Time) time.Time {
+	t := now.Add(s.rt.maxWait())
+	if !s.waitUntil.IsZero() && s.waitUntil.Before(t) {
+		return s.waitUntil
+	}
+	return t
 }
 
 // lateTake (ms) is how much later than its slot a call may go out before its bucket is

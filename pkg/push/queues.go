@@ -3,6 +3,8 @@ package push
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"time"
 
 	"github.com/multisell/multisell/pkg/queue"
@@ -50,17 +52,20 @@ type Message interface {
 }
 
 // Send puts a push on the outbox or the connector queue, as the Router
-// says for the channel of body's header: body in the message group,
-// deduplicated by dedup, with the account's attribute.
+// says for the channel of body's header, deduplicated by dedup, with the
+// account's attribute: on the outbox in the message group group (a
+// listing's, an order's: what an external connector orders by), on the
+// connector queue in one of the channel's lanes (ChannelGroup).
 func (q Queues) Send(ctx context.Context, account, group, dedup string, body Message) error {
 	to := q.Outbox
 	if q.Router != nil {
-		r, err := q.Router.Route(ctx, account, body.PushHeader().ChannelUUID)
+		channel := body.PushHeader().ChannelUUID
+		r, err := q.Router.Route(ctx, account, channel)
 		if err != nil {
 			return fmt.Errorf("route the push: %w", err)
 		}
 		if r == ToConnector {
-			to = q.Connectors
+			to, group = q.Connectors, ChannelGroup(account, channel, group)
 		}
 	}
 	err := to.SendMessage(ctx, queue.Message{Group: group, Dedup: dedup, Account: account, Body: body})
@@ -68,6 +73,27 @@ func (q Queues) Send(ctx context.Context, account, group, dedup string, body Mes
 		return fmt.Errorf("send to the channel outbox: %w", err)
 	}
 	return nil
+}
+
+// Lanes is how many message groups of the connector queue one channel's
+// pushes are spread over (ChannelGroup): the connector-push function's
+// batch size, so that one receive can hold a whole batch of one channel
+// even where a receive gives one message per group (the local stack's SQS
+// emulator; SQS gives a group's messages together).
+const Lanes = 10
+
+// ChannelGroup is the connector queue's message group of a push of a
+// channel whose outbox group is group (a listing's, an order's): one of the
+// channel's Lanes groups, the same for every push of that listing or order,
+// so their order is kept. SQS hands out one batch of a group at a time, so a
+// channel has at most Lanes batches under way however long its backlog, and
+// the other channels' groups are taken meanwhile; a channel out of budget
+// hides its batches until its limits allow the next call (docs/connectors.md,
+// "Pushes and fairness").
+func ChannelGroup(account, channel, group string) string {
+	h := fnv.New32a()
+	h.Write([]byte(group))
+	return queue.Group("lane", account, channel, strconv.Itoa(int(h.Sum32()%Lanes)))
 }
 
 // Schedule sends body, the retry of a push that failed attempts times, to

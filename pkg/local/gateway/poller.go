@@ -214,14 +214,20 @@ func (p *Pollers) Start(ctx context.Context) {
 
 // standardReceivers is the fewest receive loops of a standard queue: Lambda polls one with
 // several concurrent invocations, so a slow batch (a webhook receiver hanging until the
-// attempt's timeout) holds up no message behind it. A FIFO queue keeps Concurrency: SQS
-// hands out a group's messages one batch at a time anyway.
+// attempt's timeout) holds up no message behind it.
 const standardReceivers = 4
+
+// fifoReceivers bounds the receive loops of a FIFO queue whose event has a
+// ScalingConfig.MaximumConcurrency: Lambda invokes up to that many batches at once, each
+// of another message group (SQS hands out a group's messages one batch at a time), so the
+// groups (a channel's pushes, an account's adjustments) proceed in parallel; the local
+// stack runs as many receivers as the template's ceiling, at most this many on a laptop.
+const fifoReceivers = 8
 
 // receivers is how many receive loops the source runs.
 func (p *Pollers) receivers(s *source) int {
 	if strings.HasSuffix(s.queue.Name, ".fifo") {
-		return p.opts.Concurrency
+		return max(p.opts.Concurrency, min(s.event.MaxConcurrency, fifoReceivers))
 	}
 	return max(p.opts.Concurrency, standardReceivers)
 }
@@ -258,8 +264,9 @@ func (p *Pollers) Stop() {
 const StopGrace = 5 * time.Second
 
 // receiveTimeout is how long a receive may take beyond its long-poll wait before it is
-// abandoned and tried again. A FIFO queue has one receive loop, so a request the emulator
-// never answers would otherwise stop its function for the rest of the run: a CI run once saw
+// abandoned and tried again. A FIFO queue without a MaximumConcurrency has one receive
+// loop, so a request the emulator never answers would otherwise stop its function for the
+// rest of the run: a CI run once saw
 // the connector queue's consumer stop for minutes with messages waiting and nothing logged.
 const receiveTimeout = 10 * time.Second
 

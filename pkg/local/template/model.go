@@ -99,6 +99,8 @@ type SQSEvent struct {
 	BatchSize int
 	// MaxBatchingWindow is MaximumBatchingWindowInSeconds.
 	MaxBatchingWindow time.Duration
+	// MaxConcurrency is ScalingConfig.MaximumConcurrency (0 without one).
+	MaxConcurrency int
 	// ReportBatchItemFailures is set when FunctionResponseTypes has ReportBatchItemFailures.
 	ReportBatchItemFailures bool
 	Enabled                 bool

@@ -272,6 +272,11 @@ func (t *Template) parseSQSEvent(name string, p map[string]any) (SQSEvent, error
 		return e, fmt.Errorf("MaximumBatchingWindowInSeconds: %w", err)
 	}
 	e.MaxBatchingWindow = time.Duration(window) * time.Second
+	if sc, ok := p["ScalingConfig"].(map[string]any); ok {
+		if e.MaxConcurrency, err = t.intValue(sc["MaximumConcurrency"], 0); err != nil {
+			return e, fmt.Errorf("ScalingConfig.MaximumConcurrency: %w", err)
+		}
+	}
 	for _, rt := range asStrings(p["FunctionResponseTypes"]) {
 		if rt == "ReportBatchItemFailures" {
 			e.ReportBatchItemFailures = true
