@@ -20,8 +20,10 @@ import (
 // stored the newer one) is discarded and the stored token used. A refused exchange counts
 // toward the channel's disconnection as AccessToken's does, its reason telling the merchant
 // to reconnect the channel; a refusal after another instance rotated the token meanwhile is
-// not one; after any other failure the lease is released at once. docs/connectors.md, "Rotating refresh tokens", says why this recovers every lost
-// write the marketplace lets a client recover.
+// not one. After any other failure the lease is released at once, and the next exchange
+// spends the stored token again. A Verify session stores nothing: it spends initial and
+// drops its replacement. docs/connectors.md, "Rotating refresh tokens", says why this
+// recovers every lost write the marketplace lets a client recover.
 func (s *Session) RotatingAccessToken(ctx context.Context, initial string, exchange func(ctx context.Context, refresh string) (Token, error)) (string, error) {
 	return s.accessToken(ctx, func(ctx context.Context) (Token, error) { return exchange(ctx, initial) },
 		func(ctx context.Context, id itemID, it tokenItem) (string, error) {

@@ -24,7 +24,8 @@ func TestConformance(t *testing.T) {
 		t.Run(form, func(t *testing.T) {
 			t.Parallel()
 			connectorstest.Run(t, connectorstest.Harness{Connector: shopify.Connector, PageSize: shopify.OrdersPage,
-				Start: func(t *testing.T, channel string) connectorstest.Sandbox { return startConformance(t, channel, form) }})
+				Start:    func(t *testing.T, channel string) connectorstest.Sandbox { return startConformance(t, channel, form) },
+				Optional: []string{"refresh_token"}})
 		})
 	}
 }
