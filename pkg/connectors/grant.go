@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -25,6 +26,8 @@ type RefreshGrant struct {
 	Basic bool
 	// ContentType is the form's content type (default application/x-www-form-urlencoded).
 	ContentType string
+	// URL, when set, is the token endpoint (default: the channel's endpoints.auth).
+	URL string
 }
 
 // RefreshGrant trades the refresh token for an access token. A refusal (a 401, or the OAuth
@@ -46,7 +49,7 @@ func (s *Session) RefreshGrant(ctx context.Context, g RefreshGrant) (Token, erro
 		form.Set("client_id", g.ClientID)
 		form.Set("client_secret", g.ClientSecret)
 	}
-	return s.postGrant(ctx, g.Op, g.Channel, s.Endpoints.Auth, h, form)
+	return s.postGrant(ctx, g.Op, g.Channel, cmp.Or(g.URL, s.Endpoints.Auth), h, form)
 }
 
 // ClientCredentialsGrant is an OAuth 2.0 client-credentials grant (RFC 6749, section 4.4):
@@ -92,8 +95,9 @@ func (s *Session) RenewToken(ctx context.Context, exchange func(context.Context)
 	return s.AccessToken(ctx, exchange)
 }
 
-// ParseTokenAnswer reads a token endpoint's answer of status at now: the access token and
-// its expiry, an *AuthError for a refusal, an error for anything else.
+// ParseTokenAnswer reads a token endpoint's answer of status at now: the access token, its
+// expiry and the refresh token when it has one (a rotating exchange's new one), an
+// *AuthError for a refusal, an error for anything else.
 func ParseTokenAnswer(channel string, status int, body []byte, now time.Time) (Token, error) {
 	if status/100 != 2 {
 		e := ParseOAuthError(body)
@@ -103,11 +107,12 @@ func ParseTokenAnswer(channel string, status int, body []byte, now time.Time) (T
 		return Token{}, fmt.Errorf("%s token: status %d: %s", channel, status, e.Message())
 	}
 	var t struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int64  `json:"expires_in"`
+		AccessToken  string `json:"access_token"`
+		ExpiresIn    int64  `json:"expires_in"`
+		RefreshToken string `json:"refresh_token"`
 	}
 	if err := json.Unmarshal(body, &t); err != nil || t.AccessToken == "" || t.ExpiresIn <= 0 {
 		return Token{}, fmt.Errorf("%s token: the answer has no access_token and expires_in", channel)
 	}
-	return Token{Value: t.AccessToken, ExpiresAt: now.Add(time.Duration(t.ExpiresIn) * time.Second)}, nil
+	return Token{Value: t.AccessToken, ExpiresAt: now.Add(time.Duration(t.ExpiresIn) * time.Second), Refresh: t.RefreshToken}, nil
 }

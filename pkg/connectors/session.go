@@ -298,11 +298,22 @@ type Token struct {
 // A refusal of the exchange (an *AuthError) counts toward the channel's disconnection, and
 // the third in a row is returned as *Disconnected.
 func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context) (Token, error)) (string, error) {
+	return s.accessToken(ctx, exchange, func(ctx context.Context, id itemID, _ tokenItem) (string, error) {
+		return s.exchange(ctx, id, exchange)
+	})
+}
+
+// accessToken is AccessToken: the token this session holds, the cached one, or, once this
+// instance holds the exchange's lease, claimed's (given the token item as the claim left
+// it); plain is a Verify session's exchange. A claimed exchange that answers errRotated (the
+// item changed under it: another instance stored a newer refresh token) starts over.
+func (s *Session) accessToken(ctx context.Context, plain func(context.Context) (Token, error),
+	claimed func(ctx context.Context, id itemID, it tokenItem) (string, error)) (string, error) {
 	if s.token != "" && s.rt.now().Add(TokenSkew).Before(s.exp) {
 		return s.token, nil
 	}
 	if s.verify {
-		t, err := exchange(ctx)
+		t, err := plain(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -325,17 +336,21 @@ func (s *Session) AccessToken(ctx context.Context, exchange func(context.Context
 			s.token, s.exp = string(plain), time.UnixMilli(it.Exp)
 			return s.token, nil
 		}
-		claimed, err := s.rt.claimExchange(ctx, id, s.sealed, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
+		it, ok, err := s.rt.claimExchange(ctx, id, s.sealed, now.UnixMilli(), now.Add(exchangeLease).UnixMilli(), now.Add(TokenSkew).UnixMilli())
 		if err != nil {
 			return "", err
 		}
-		if !claimed {
+		if !ok {
 			if err := sleep(ctx, 100*time.Millisecond); err != nil {
 				return "", err
 			}
 			continue
 		}
-		return s.exchange(ctx, id, exchange)
+		tok, err := claimed(ctx, id, it)
+		if errors.Is(err, errRotated) {
+			continue
+		}
+		return tok, err
 	}
 }
 

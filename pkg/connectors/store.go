@@ -16,7 +16,10 @@ import (
 //	SK <channel>␟rate␟<op>  a bucket: tat, iv (see bucket), ttl a day after tat
 //	SK <channel>␟token      the access token: sealed, exp (ms), creds (the digest of the sealed
 //	                        credentials it was got with), lease (ms, an exchange under way),
-//	                        refusals (the channel's refusals in a row)
+//	                        refusals (the channel's refusals in a row); a rotating channel's
+//	                        newest refresh token: refresh (sealed), refresh_creds (the digest of
+//	                        the credentials it descends from), refresh_gen (1 for the first
+//	                        stored, one more at each rotation; rotation.go)
 //	SK <channel>␟poll       the poll: cursor, and a walk under way: since, page, seen
 //	                        (position), lease (ms), owner, polled_at
 const kindConnector = "CONN"
@@ -153,6 +156,11 @@ type tokenItem struct {
 	Creds    string `dynamodbav:"creds"`
 	Lease    int64  `dynamodbav:"lease"`
 	Refusals int64  `dynamodbav:"refusals"`
+	// Refresh is a rotating channel's newest refresh token, sealed; RefreshCreds the digest
+	// of the credentials it descends from, RefreshGen its generation (rotation.go).
+	Refresh      []byte `dynamodbav:"refresh"`
+	RefreshCreds string `dynamodbav:"refresh_creds"`
+	RefreshGen   int64  `dynamodbav:"refresh_gen"`
 }
 
 // readToken reads the channel's token item (consistent: an exchange just stored may be it).
@@ -186,16 +194,24 @@ func (r *Runtime) claim(ctx context.Context, id itemID, u store.Update, cond str
 
 // claimExchange takes the lease of a token exchange until until (ms) if nobody holds one at
 // now and no token is stored that is fresh (expiring after fresh) and got with the
-// credentials creds (their sealedDigest), and reports whether it did.
-func (r *Runtime) claimExchange(ctx context.Context, id itemID, creds string, now, until, fresh int64) (bool, error) {
+// credentials creds (their sealedDigest); it returns the item as the claim left it, and
+// whether it took the lease.
+func (r *Runtime) claimExchange(ctx context.Context, id itemID, creds string, now, until, fresh int64) (tokenItem, bool, error) {
 	var u store.Update
 	u.Value(":fresh", store.N(fresh))
 	u.Value(":creds", store.S(creds))
-	_, ok, err := r.claim(ctx, id, u, "attribute_not_exists(#exp) OR #exp <= :fresh OR attribute_not_exists(#creds) OR #creds <> :creds", now, until, types.ReturnValueNone)
+	img, ok, err := r.claim(ctx, id, u, "attribute_not_exists(#exp) OR #exp <= :fresh OR attribute_not_exists(#creds) OR #creds <> :creds", now, until, types.ReturnValueAllNew)
 	if err != nil {
-		return false, fmt.Errorf("claim a token exchange: %w", err)
+		return tokenItem{}, false, fmt.Errorf("claim a token exchange: %w", err)
 	}
-	return ok, nil
+	if !ok {
+		return tokenItem{}, false, nil
+	}
+	var it tokenItem
+	if err := img.Decode(&it); err != nil {
+		return tokenItem{}, false, fmt.Errorf("read the claimed token item: %w", err)
+	}
+	return it, true, nil
 }
 
 // putToken stores a sealed access token expiring at exp (ms), ends the exchange's lease and
@@ -208,6 +224,51 @@ func (r *Runtime) putToken(ctx context.Context, id itemID, sealed []byte, creds 
 	u.SetValue("refusals", store.N(0))
 	if _, err := r.update(ctx, id, u, types.ReturnValueNone); err != nil {
 		return fmt.Errorf("store the access token: %w", err)
+	}
+	return nil
+}
+
+// rotated is what a rotating exchange stores: the sealed access token expiring at exp (ms)
+// and refresh token, got with the credentials creds, by the exchange that held the lease
+// lease (ms) and spent the refresh token of generation gen (0: the credentials' own).
+type rotated struct {
+	access, refresh []byte
+	creds           string
+	exp, lease, gen int64
+}
+
+// putRotated stores t as putToken stores an access token, with its refresh token as
+// generation t.gen+1, if the lease is still t's or, when it is not (it expired and another
+// instance claimed it), nobody stored a refresh token since the one t spent: either way t's is
+// the newest. Otherwise it stores nothing and returns errConditionFailed.
+func (r *Runtime) putRotated(ctx context.Context, id itemID, t rotated) error {
+	u := store.Update{Remove: []string{"lease"}}
+	u.SetValue("sealed", &types.AttributeValueMemberB{Value: t.access})
+	u.SetValue("creds", store.S(t.creds))
+	u.SetValue("exp", store.N(t.exp))
+	u.SetValue("refusals", store.N(0))
+	u.SetValue("refresh", &types.AttributeValueMemberB{Value: t.refresh})
+	u.SetValue("refresh_creds", store.S(t.creds))
+	u.SetValue("refresh_gen", store.N(t.gen+1))
+	u.Value(":mine", store.N(t.lease))
+	u.Condition = "#lease = :mine OR attribute_not_exists(#refresh_gen)"
+	if t.gen > 0 {
+		u.Value(":gen", store.N(t.gen))
+		u.Condition = "#lease = :mine OR #refresh_gen = :gen"
+	}
+	_, err := r.update(ctx, id, u, types.ReturnValueNone)
+	if err != nil && !errors.Is(err, errConditionFailed) {
+		return fmt.Errorf("store the rotated tokens: %w", err)
+	}
+	return err
+}
+
+// release ends the exchange's lease that expires at lease (ms), if it is still that one.
+func (r *Runtime) release(ctx context.Context, id itemID, lease int64) error {
+	u := store.Update{Remove: []string{"lease"}, Condition: "#lease = :mine"}
+	u.Value(":mine", store.N(lease))
+	if err := r.write(ctx, id, u); err != nil && !errors.Is(err, errConditionFailed) {
+		return fmt.Errorf("end the token exchange: %w", err)
 	}
 	return nil
 }

@@ -41,12 +41,15 @@ var Connector = &connector{}
 type connector struct{}
 
 // credentials are a Shopify channel's: the shop, the location to stock from (a Location
-// gid), and either a legacy custom app's Admin API access token, which never expires, or a
-// Dev Dashboard app's client id and secret, which the client-credentials grant trades for
-// tokens that do (auth.go).
+// gid), and either a legacy custom app's Admin API access token, which never expires, or an
+// app's client id and secret: a Dev Dashboard app's, which the client-credentials grant
+// trades for tokens that expire, or, with RefreshToken, the operator's app a merchant
+// approved by consent (consent.go), whose expiring offline tokens rotate their refresh
+// token (auth.go).
 type credentials struct {
 	ShopDomain, AccessToken, LocationID string
 	ClientID, ClientSecret              string
+	RefreshToken                        string
 }
 
 // Spec implements connectors.Connector. The API endpoint defaults to the shop's own host
@@ -65,16 +68,22 @@ var locationID = regexp.MustCompile(`^(gid://shopify/Location/)?[0-9]{1,20}$`)
 
 // ParseCredentials implements connectors.Connector: shop_domain (a host name such as
 // example.myshopify.com), location_id (a Location gid or its number), and access_token, or
-// client_id and client_secret (a Dev Dashboard app).
+// client_id and client_secret (a Dev Dashboard app), or client_id, client_secret and
+// refresh_token (an app approved by consent, with expiring offline tokens).
 func (*connector) ParseCredentials(raw []byte) (any, error) {
 	fields := []connectors.Field{{Name: "shop_domain", Max: 255}, {Name: "location_id", Max: 64}}
 	var keys map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &keys)
 	_, id := keys["client_id"]
 	_, secret := keys["client_secret"]
-	if id || secret {
+	_, refresh := keys["refresh_token"]
+	if id || secret || refresh {
 		fields = append(fields, connectors.Field{Name: "client_id", Max: 255}, connectors.Field{Name: "client_secret", Max: 255})
-	} else {
+	}
+	if refresh {
+		fields = append(fields, connectors.Field{Name: "refresh_token", Max: 512})
+	}
+	if !id && !secret && !refresh {
 		fields = append(fields, connectors.Field{Name: "access_token", Max: 512})
 	}
 	f, err := connectors.ParseFields(raw, fields...)
@@ -93,7 +102,7 @@ func (*connector) ParseCredentials(raw []byte) (any, error) {
 		loc = "gid://shopify/Location/" + loc
 	}
 	return credentials{ShopDomain: domain, AccessToken: f["access_token"], LocationID: loc,
-		ClientID: f["client_id"], ClientSecret: f["client_secret"]}, nil
+		ClientID: f["client_id"], ClientSecret: f["client_secret"], RefreshToken: f["refresh_token"]}, nil
 }
 
 // verifyQuery reads the shop, the location and the app's access scopes: the token works,

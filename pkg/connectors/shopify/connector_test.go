@@ -12,9 +12,12 @@ func TestParseCredentials(t *testing.T) {
 	tests := []struct {
 		name, raw, want string
 	}{
-		{"gid", `{"shop_domain":"Example.myshopify.com","access_token":"shpat_1","location_id":"gid://shopify/Location/12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12  } <nil>"},
-		{"number", `{"shop_domain":"example.myshopify.com","access_token":"shpat_1","location_id":"12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12  } <nil>"},
-		{"dev dashboard app", `{"shop_domain":"example.myshopify.com","client_id":"c1","client_secret":"shpss_2","location_id":"12"}`, "{example.myshopify.com  gid://shopify/Location/12 c1 shpss_2} <nil>"},
+		{"gid", `{"shop_domain":"Example.myshopify.com","access_token":"shpat_1","location_id":"gid://shopify/Location/12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12   } <nil>"},
+		{"number", `{"shop_domain":"example.myshopify.com","access_token":"shpat_1","location_id":"12"}`, "{example.myshopify.com shpat_1 gid://shopify/Location/12   } <nil>"},
+		{"dev dashboard app", `{"shop_domain":"example.myshopify.com","client_id":"c1","client_secret":"shpss_2","location_id":"12"}`, "{example.myshopify.com  gid://shopify/Location/12 c1 shpss_2 } <nil>"},
+		{"app by consent", `{"shop_domain":"example.myshopify.com","client_id":"c1","client_secret":"shpss_2","refresh_token":"shprt_3","location_id":"12"}`, "{example.myshopify.com  gid://shopify/Location/12 c1 shpss_2 shprt_3} <nil>"},
+		{"refresh token without the app", `{"shop_domain":"example.myshopify.com","refresh_token":"shprt_3","location_id":"12"}`, "<nil> invalid: credentials.client_id is required"},
+		{"refresh token and access token", `{"shop_domain":"example.myshopify.com","access_token":"t","client_id":"c1","client_secret":"s","refresh_token":"r","location_id":"12"}`, "<nil> invalid: credentials.access_token is not a field of this channel type"},
 		{"app without its secret", `{"shop_domain":"example.myshopify.com","client_id":"c1","location_id":"12"}`, "<nil> invalid: credentials.client_secret is required"},
 		{"token and app", `{"shop_domain":"example.myshopify.com","access_token":"t","client_id":"c1","client_secret":"s","location_id":"12"}`, "<nil> invalid: credentials.access_token is not a field of this channel type"},
 		{"url as domain", `{"shop_domain":"https://example.myshopify.com","access_token":"t","location_id":"1"}`, "<nil> invalid: credentials.shop_domain must be the shop's host name, such as example.myshopify.com"},

@@ -32,6 +32,9 @@ type Harness struct {
 	// Start starts the marketplace's sandbox with one seller whose shop is the channel uuid
 	// (orders placed through sandbox.AdminOrdersPath are its) and has a listing.
 	Start func(t *testing.T, channel string) Sandbox
+	// Optional names the credentials' fields without which they are another valid form
+	// (Shopify's refresh_token: without it, a Dev Dashboard app's client credentials).
+	Optional []string
 }
 
 // Sandbox is a started sandbox of one seller, as the suite drives it.

@@ -22,7 +22,11 @@ func (s *Shop) resolveRoot(sh *shopState, kind ast.Operation, f *ast.Field, vars
 	case "shop":
 		v = map[string]any{"__typename": "Shop", "id": "gid://shopify/Shop/1", "name": sh.Domain, "myshopifyDomain": sh.Domain}
 	case "location":
-		if id := str(args["id"]); id == sh.Location || slices.Contains(sh.Others, id) {
+		id := str(args["id"])
+		if args["id"] == nil {
+			id = sh.Location // no id: the shop's primary location
+		}
+		if id == sh.Location || slices.Contains(sh.Others, id) {
 			v = map[string]any{"__typename": "Location", "id": id, "name": "Sandbox location", "isActive": true}
 		}
 	case "currentAppInstallation":

@@ -49,12 +49,18 @@ type Shop struct {
 	// MaxOrdersPage, when set, makes an orders query of a larger first cost more than
 	// MaxQueryCost: a test's shop that reckons costs higher than the connector.
 	MaxOrdersPage int
+	// NoRecovery refuses a refresh token used once already, even while its replacement is
+	// not used (consent.go): a marketplace stricter than Shopify, as Etsy is.
+	NoRecovery bool
 
 	// The shops by their Admin API access token, each its own permanent token.
 	*sandbox.Registry[*shopState]
 	log     []Request
 	over    int // calls refused for cost (THROTTLED)
 	overMax int // queries refused as over MaxQueryCost
+	// refreshes and refused count the refreshes rotated and refused; lose the refreshes
+	// still to answer 500 (consent.go).
+	refreshes, refused, lose int
 }
 
 // MaxQueryCost is the most a single query may request (Shopify's published limit,
@@ -84,6 +90,10 @@ type shopState struct {
 	Fulfills []Fulfillment         `json:"fulfillments"`
 	Keys     map[string]idempotent `json:"idempotency_keys"`
 	Bucket   bucket                `json:"-"`
+	// Codes are the authorization codes the consent page gave, Refresh the refresh tokens
+	// of the expiring offline tokens (consent.go).
+	Codes   map[string]grantCode     `json:"codes,omitempty"`
+	Refresh map[string]*refreshToken `json:"refresh_tokens,omitempty"`
 }
 
 // idempotent is the answer an idempotency key gave, and the input it was given with.
@@ -180,11 +190,12 @@ func newShop() *Shop {
 	s.AccessToken = sandbox.HeaderToken(tokenHeader)
 	s.Seller = s.SellerOf
 	s.Handle("POST /admin/api/{version}/graphql.json", OpGraphQL, s.graphql)
-	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
+	s.Handle("POST "+TokenPath, OpToken, s.token(s.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
 		Grants: []string{sandbox.GrantClientCredentials}, Prefix: "shpat_", TTL: ClientCredentialsTTL,
 		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
 			return map[string]any{"access_token": v, "expires_in": int(ttl.Seconds())}
-		}}))
+		}})))
+	s.Handle("GET "+AuthorizePath, OpAuthorize, s.authorize)
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s
@@ -194,22 +205,23 @@ func newShop() *Shop {
 // bucket holds DefaultMaximum points restoring DefaultRestore a second; it returns the
 // location's id.
 func (s *Shop) AddShop(token, domain string) string {
-	s.Add(token, sandbox.Account{}, func() *shopState {
-		sh := &shopState{NextID: 1000, Variants: map[string]*Variant{}, Levels: map[string]int64{},
-			Orders: map[string]*Order{}, Keys: map[string]idempotent{}}
-		sh.Location = sh.gid("Location")
-		return sh
-	})
+	s.Add(token, sandbox.Account{}, func() *shopState { return newShopState(domain) })
 	var location string
 	s.Change(token, func(sh *shopState) {
 		s.Permanent(token, token)
 		sh.Domain, location = domain, sh.Location
-		if sh.Scopes == nil {
-			sh.Scopes = slices.Clone(AllScopes)
-		}
-		sh.Bucket = bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}
 	})
 	return location
+}
+
+// newShopState is a new shop of domain with a location, every scope granted to its app and
+// a full bucket of DefaultMaximum points.
+func newShopState(domain string) *shopState {
+	sh := &shopState{Domain: domain, NextID: 1000, Variants: map[string]*Variant{}, Levels: map[string]int64{},
+		Orders: map[string]*Order{}, Keys: map[string]idempotent{}, Scopes: slices.Clone(AllScopes),
+		Bucket: bucket{Maximum: DefaultMaximum, Restore: DefaultRestore, Available: DefaultMaximum, At: time.Now()}}
+	sh.Location = sh.gid("Location")
+	return sh
 }
 
 // AllScopes are the access scopes a new shop's app is granted: what the connector needs and

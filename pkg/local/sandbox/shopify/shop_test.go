@@ -43,6 +43,12 @@ func post(t *testing.T, url, token, query string, vars map[string]any) (int, map
 	b, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
 	req.Header.Set(tokenHeader, token)
+	return send(t, req)
+}
+
+// send sends req and returns the status and the JSON answer.
+func send(t *testing.T, req *http.Request) (int, map[string]any) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
