@@ -25,7 +25,8 @@ func TestChannelCarrier(t *testing.T) {
 		{"ebay", " fed-ex ", "FedEx"},
 		{"eBay", "other", "Other"},
 		{"Walmart", "ups", "UPS"},
-		{"Walmart", "Royal Mail", "Other"},
+		{"Walmart", "Royal Mail", "Royal Mail"},
+		{"Walmart", "Evri", "Other"},
 		{"Walmart", "Bob's Couriers", "Other"},
 		{"Etsy", "auspost", "Australia Post"},
 		{"Etsy", "TNT", "Other"},
@@ -157,5 +158,34 @@ func TestEBayCodes(t *testing.T) {
 	}
 	if got := rules.Code("Bob's Couriers"); got != "Other" {
 		t.Errorf("Code of an unknown carrier = %q, want Other", got)
+	}
+}
+
+// TestWalmartCodes: every carrier of the preferred list maps to one of
+// Walmart's carrier names (CarrierNameType.carrier), or to Other (sent as
+// otherCarrier) when Walmart's list does not have it.
+func TestWalmartCodes(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{
+		"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHL Ecommerce - US",
+		"OnTrac": "OnTrac", "Amazon Logistics": "Other", "Canada Post": "Canada Post", "Purolator": "Other",
+		"Royal Mail": "Royal Mail", "Parcelforce": "Other", "Evri": "Other", "DPD": "Other", "GLS": "GLS",
+		"Yodel": "Other", "Deutsche Post": "Deutsche Post", "La Poste": "Other", "PostNL": "Other",
+		"Australia Post": "Other", "Japan Post": "Japan Post", "China Post": "China Post", "TNT": "Other",
+		"Aramex": "Other", "Other": "Other",
+	}
+	for name := range Preferred {
+		if _, ok := want[name]; !ok {
+			t.Errorf("preferred carrier %s has no expected Walmart name in this test", name)
+		}
+	}
+	rules := RulesFor("Walmart")
+	for name, code := range want {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := rules.Code(name); got != code {
+				t.Errorf("Code(%q) = %q, want %q", name, got, code)
+			}
+		})
 	}
 }

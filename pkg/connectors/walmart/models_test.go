@@ -1,0 +1,191 @@
+package walmart_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/multisell/multisell/pkg/connectors/walmart"
+	"github.com/multisell/multisell/pkg/testenv"
+)
+
+// modelFiles are Walmart's US Marketplace models beside the repository.
+var modelFiles = []string{"walmart/orders.json", "walmart/inventory.json", "walmart/auth.json", "walmart/feeds.json"}
+
+// models are the models as routers, loaded once per test binary.
+var models = struct {
+	sync.Mutex
+	routers []routers.Router
+}{}
+
+// loadModels loads the models (once per test binary); a subtest that skips, saying so, when
+// they are not beside the repository. It returns whether they are loaded.
+func loadModels(t *testing.T) bool {
+	t.Helper()
+	ok := false
+	t.Run("models", func(t *testing.T) {
+		models.Lock()
+		defer models.Unlock()
+		if models.routers != nil {
+			ok = true
+			return
+		}
+		var rs []routers.Router
+		for _, name := range modelFiles {
+			file := testenv.ChannelModel(t, name)
+			doc, err := openapi3.NewLoader().LoadFromFile(file)
+			if err != nil {
+				t.Fatalf("load %s: %v", file, err)
+			}
+			fixCollision(doc)
+			doc.Servers = openapi3.Servers{{URL: walmart.ProductionAPI}}
+			r, err := gorillamux.NewRouter(doc)
+			if err != nil {
+				t.Fatalf("route %s: %v", file, err)
+			}
+			rs = append(rs, r)
+		}
+		models.routers = rs
+		ok = true
+	})
+	return ok
+}
+
+// fixCollision undoes the collision of the models' copy (../shared/channel-models/README.md):
+// there the name of the refund request's lines stands for the lines of orders and of
+// shipping updates too. An order's lines are OrderLinesType, a shipping update's lines
+// ShippingLinesType, and their statuses ShipLineStatusesType, as Walmart's reference pages
+// have them.
+func fixCollision(doc *openapi3.T) {
+	s := doc.Components.Schemas
+	if s == nil || s["ShippingLinesType"] == nil {
+		return
+	}
+	if rec := s["OrderShipmentRecord"]; rec != nil && rec.Value != nil {
+		rec.Value.Properties["orderLines"] = s["ShippingLinesType"]
+	}
+	if line := s["ShippingLineType"]; line != nil && line.Value != nil {
+		line.Value.Properties["orderLineStatuses"] = s["ShipLineStatusesType"]
+	}
+	for _, name := range []string{"GetOrderResponseRecord", "Order"} {
+		if o := s[name]; o != nil && o.Value != nil {
+			o.Value.Properties["orderLines"] = s["OrderLinesType"]
+		}
+	}
+}
+
+// validate checks every request the connector sent to the sandbox against Walmart's models
+// and the WM_* header rules, and every 2xx answer of the sandbox against the models.
+func (f *fixture) validate(t *testing.T) {
+	if !f.models {
+		t.Log("Walmart's models are not beside the repository: the requests were not checked against them")
+		return
+	}
+	f.rec.mu.Lock()
+	defer f.rec.mu.Unlock()
+	if err := headerRules(f.rec.seen); err != nil {
+		t.Error(err)
+	}
+	for _, x := range f.rec.seen {
+		if err := validateExchange(x); err != nil {
+			t.Errorf("%s %s: %v", x.req.Method, x.req.URL.RequestURI(), err)
+		}
+	}
+	t.Logf("%d requests and answers checked against Walmart's models and header rules", len(f.rec.seen))
+}
+
+// headerRules checks the WM_* header rules Walmart's reference pages give every call (the
+// models' copies lost them): WM_SVC.NAME, a WM_QOS.CORRELATION_ID of its own (the same
+// request sent again after a 429 or a 5xx keeps its id), Accept application/json, and the
+// access token in WM_SEC.ACCESS_TOKEN, except on the Token API, which takes Basic client
+// authentication instead.
+func headerRules(seen []exchange) error {
+	ids := map[string]bool{}
+	for _, x := range seen {
+		h, where := x.req.Header, x.req.Method+" "+x.req.URL.Path
+		token := x.req.URL.Path == "/v3/token"
+		switch {
+		case h.Get("WM_SVC.NAME") == "":
+			return fmt.Errorf("%s: no WM_SVC.NAME", where)
+		case h.Get("WM_QOS.CORRELATION_ID") == "":
+			return fmt.Errorf("%s: no WM_QOS.CORRELATION_ID", where)
+		case h.Get("Accept") != "application/json":
+			return fmt.Errorf("%s: Accept %q, want application/json", where, h.Get("Accept"))
+		case token && !strings.HasPrefix(h.Get("Authorization"), "Basic "):
+			return fmt.Errorf("%s: the Token API needs Basic client authentication", where)
+		case !token && h.Get("WM_SEC.ACCESS_TOKEN") == "":
+			return fmt.Errorf("%s: no WM_SEC.ACCESS_TOKEN", where)
+		case len(x.body) > 0 && h.Get("Content-Type") == "":
+			return fmt.Errorf("%s: a body without Content-Type", where)
+		}
+		if x.status == http.StatusTooManyRequests || x.status >= 500 {
+			continue
+		}
+		id := h.Get("WM_QOS.CORRELATION_ID")
+		if ids[id] {
+			return fmt.Errorf("%s: WM_QOS.CORRELATION_ID %s of another call", where, id)
+		}
+		ids[id] = true
+	}
+	return nil
+}
+
+// validateExchange checks one request, and its answer when a 2xx, against the models.
+func validateExchange(x exchange) error {
+	req := x.req.Clone(context.Background())
+	u, _ := url.Parse(walmart.ProductionAPI + x.req.URL.RequestURI())
+	req.URL, req.Host = u, u.Host
+	req.Body = io.NopCloser(bytes.NewReader(x.body))
+	var (
+		route  *routers.Route
+		params map[string]string
+		err    error
+	)
+	for _, r := range models.routers {
+		if route, params, err = r.FindRoute(req); err == nil {
+			break
+		}
+	}
+	if route == nil {
+		return fmt.Errorf("not an operation of Walmart's models: %w", err)
+	}
+	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
+	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		return fmt.Errorf("request: %w", err)
+	}
+	if x.status/100 != 2 {
+		return nil
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.status, Header: http.Header{"Content-Type": {"application/json"}},
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	out.SetBodyBytes(x.answer)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		return fmt.Errorf("answer %d: %w", x.status, err)
+	}
+	return nil
+}
+
+// TestRequestsMatchModels: the requests of an order's import, acknowledgement and shipment,
+// single updates and a feed validate against Walmart's models and the WM_* header rules
+// (the fixture's cleanup checks them).
+func TestRequestsMatchModels(t *testing.T) {
+	testenv.SkipShort(t)
+	t.Parallel()
+	f := newFixture(t)
+	if !f.models {
+		t.Skip("Walmart's models are not beside the repository")
+	}
+	exercise(t, f)
+}
