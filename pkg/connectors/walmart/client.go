@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/redact"
 )
 
 // ServiceName is the WM_SVC.NAME every call carries, as Walmart's reference pages give it.
@@ -169,8 +170,5 @@ func clip(msg, body string) string {
 	if msg != "" {
 		return msg
 	}
-	if len(body) > maxQuoted {
-		body = strings.ToValidUTF8(body[:maxQuoted], "") + "..."
-	}
-	return strings.TrimSpace(body)
+	return strings.TrimSpace(redact.Clip(strings.ToValidUTF8(body, ""), maxQuoted))
 }

@@ -1,13 +1,10 @@
 package walmart_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -56,52 +53,6 @@ func startSandbox(t *testing.T) *sbx.Sandbox {
 	return sb
 }
 
-// exchange is one request to the sandbox and its answer, as the connector sent and got it.
-type exchange struct {
-	req    *http.Request
-	body   []byte
-	status int
-	answer []byte
-}
-
-// recorder is a transport that keeps every exchange.
-type recorder struct {
-	mu   sync.Mutex
-	seen []exchange
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	answer, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(answer))
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.seen = append(r.seen, exchange{req: req.Clone(context.Background()), body: body, status: resp.StatusCode, answer: answer})
-	return resp, nil
-}
-
-// count is how many requests of method to a path that matches went out.
-func (r *recorder) count(match func(*http.Request) bool) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for _, x := range r.seen {
-		if match(x.req) {
-			n++
-		}
-	}
-	return n
-}
-
 // fixture is a test's account, a channel on a Walmart sandbox seller, and what the runtime
 // sent and got.
 type fixture struct {
@@ -110,7 +61,7 @@ type fixture struct {
 	ch     connectors.Channel
 	inbox  *connectorstest.Inbox
 	sealer connectorstest.Sealer
-	rec    *recorder
+	rec    *connectorstest.Recorder
 	// models: Walmart's models are loaded; every exchange is checked against them.
 	models bool
 }
@@ -122,7 +73,7 @@ func newFixture(t *testing.T) *fixture {
 	env := testenv.Get(t)
 	sb := startSandbox(t)
 	sb.AddSeller(seller, "s3cr3t-walmart")
-	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &recorder{}}
+	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &connectorstest.Recorder{}}
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "walmart",
 		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + sbx.TokenPath}}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors/walmart"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // modelFiles are Walmart's US Marketplace models beside the repository.
@@ -101,17 +102,16 @@ func (f *fixture) validate(t *testing.T) {
 		t.Log("Walmart's models are not beside the repository: the requests were not checked against them")
 		return
 	}
-	f.rec.mu.Lock()
-	defer f.rec.mu.Unlock()
-	if err := headerRules(f.rec.seen); err != nil {
+	seen := f.rec.Exchanges()
+	if err := headerRules(seen); err != nil {
 		t.Error(err)
 	}
-	for _, x := range f.rec.seen {
+	for _, x := range seen {
 		if err := validateExchange(x); err != nil {
-			t.Errorf("%s %s: %v", x.req.Method, x.req.URL.RequestURI(), err)
+			t.Errorf("%s %s: %v", x.Request.Method, x.Request.URL.RequestURI(), err)
 		}
 	}
-	t.Logf("%d requests and answers checked against Walmart's models and header rules", len(f.rec.seen))
+	t.Logf("%d requests and answers checked against Walmart's models and header rules", len(seen))
 }
 
 // headerRules checks the WM_* header rules Walmart's reference pages give every call (the
@@ -119,11 +119,11 @@ func (f *fixture) validate(t *testing.T) {
 // request sent again after a 429 or a 5xx keeps its id), Accept application/json, and the
 // access token in WM_SEC.ACCESS_TOKEN, except on the Token API, which takes Basic client
 // authentication instead.
-func headerRules(seen []exchange) error {
+func headerRules(seen []connectorstest.Exchange) error {
 	ids := map[string]bool{}
 	for _, x := range seen {
-		h, where := foldHeader(x.req.Header), x.req.Method+" "+x.req.URL.Path
-		token := x.req.URL.Path == "/v3/token"
+		h, where := foldHeader(x.Request.Header), x.Request.Method+" "+x.Request.URL.Path
+		token := x.Request.URL.Path == "/v3/token"
 		switch {
 		case h.Get("WM_SVC.NAME") == "":
 			return fmt.Errorf("%s: no WM_SVC.NAME", where)
@@ -135,10 +135,10 @@ func headerRules(seen []exchange) error {
 			return fmt.Errorf("%s: the Token API needs Basic client authentication", where)
 		case !token && h.Get("WM_SEC.ACCESS_TOKEN") == "":
 			return fmt.Errorf("%s: no WM_SEC.ACCESS_TOKEN", where)
-		case len(x.body) > 0 && h.Get("Content-Type") == "":
+		case len(x.Body) > 0 && h.Get("Content-Type") == "":
 			return fmt.Errorf("%s: a body without Content-Type", where)
 		}
-		if x.status == http.StatusTooManyRequests || x.status >= 500 {
+		if x.Status == http.StatusTooManyRequests || x.Status >= 500 {
 			continue
 		}
 		id := h.Get("WM_QOS.CORRELATION_ID")
@@ -163,11 +163,11 @@ func foldHeader(h http.Header) http.Header {
 }
 
 // validateExchange checks one request, and its answer when a 2xx, against the models.
-func validateExchange(x exchange) error {
-	req := x.req.Clone(context.Background())
-	u, _ := url.Parse(walmart.ProductionAPI + x.req.URL.RequestURI())
+func validateExchange(x connectorstest.Exchange) error {
+	req := x.Request.Clone(context.Background())
+	u, _ := url.Parse(walmart.ProductionAPI + x.Request.URL.RequestURI())
 	req.URL, req.Host = u, u.Host
-	req.Body = io.NopCloser(bytes.NewReader(x.body))
+	req.Body = io.NopCloser(bytes.NewReader(x.Body))
 	var (
 		route  *routers.Route
 		params map[string]string
@@ -186,14 +186,14 @@ func validateExchange(x exchange) error {
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 		return fmt.Errorf("request: %w", err)
 	}
-	if x.status/100 != 2 {
+	if x.Status/100 != 2 {
 		return nil
 	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.status, Header: http.Header{"Content-Type": {"application/json"}},
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.Status, Header: http.Header{"Content-Type": {"application/json"}},
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(x.answer)
+	out.SetBodyBytes(x.Answer)
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		return fmt.Errorf("answer %d: %w", x.status, err)
+		return fmt.Errorf("answer %d: %w", x.Status, err)
 	}
 	return nil
 }

@@ -79,13 +79,11 @@ func TestPartialShipment(t *testing.T) {
 		t.Errorf("lines after a partial shipment: %q, want %q", got, want)
 	}
 	var body walmart.Shipment
-	f.rec.mu.Lock()
-	for _, x := range f.rec.seen {
-		if x.req.Method == http.MethodPost && strings.HasSuffix(x.req.URL.Path, "/shipping") {
-			_ = json.Unmarshal(x.body, &body)
+	for _, x := range f.rec.Exchanges() {
+		if x.Request.Method == http.MethodPost && strings.HasSuffix(x.Request.URL.Path, "/shipping") {
+			_ = json.Unmarshal(x.Body, &body)
 		}
 	}
-	f.rec.mu.Unlock()
 	var sent []string
 	for _, l := range body.OrderShipment.OrderLines.OrderLine {
 		sent = append(sent, l.LineNumber+"x"+l.OrderLineStatuses.OrderLineStatus[0].StatusQuantity.Amount)
