@@ -156,7 +156,7 @@ type InputQty struct {
 	Amount int64  `json:"amount"`
 }
 
-// InventoryFeed is the bulk inventory feed's file (feedType=inventory, spec 1.4).
+// InventoryFeed is the bulk inventory feed's file (feedType=inventory, version 1.4).
 type InventoryFeed struct {
 	InventoryHeader struct {
 		Version string `json:"version"`

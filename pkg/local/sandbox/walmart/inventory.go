@@ -65,7 +65,7 @@ func (s *Sandbox) updateItem(w http.ResponseWriter, r *http.Request, sl *Seller)
 }
 
 // uploadFeed serves updateBulkInventory: POST /v3/feeds?feedType=inventory, the feed file
-// (InventoryFeed, spec 1.4, JSON) as the multipart part "file", at most MaxFeedBytes (413
+// (InventoryFeed, version 1.4, JSON) as the multipart part "file", at most MaxFeedBytes (413
 // past it). It answers the new feed's id; the feed is processed FeedDelay later.
 func (s *Sandbox) uploadFeed(w http.ResponseWriter, r *http.Request, sl *Seller) {
 	if ft := r.URL.Query().Get("feedType"); ft != "inventory" {
@@ -86,7 +86,7 @@ func (s *Sandbox) uploadFeed(w http.ResponseWriter, r *http.Request, sl *Seller)
 	}
 	var feed InventoryFeed
 	if err := json.Unmarshal(data, &feed); err != nil || feed.InventoryHeader == nil || feed.InventoryHeader.Version != "1.4" || len(feed.Inventory) == 0 {
-		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_CONTENT", "the file must be an inventory feed of spec 1.4: InventoryHeader.version 1.4 and Inventory items")
+		writeError(w, http.StatusBadRequest, "INVALID_REQUEST_CONTENT", "the file must be an inventory feed of version 1.4: InventoryHeader.version 1.4 and Inventory items")
 		return
 	}
 	sl.Seq++

@@ -173,7 +173,7 @@ func TestRules(t *testing.T) {
 		{"a negative quantity", "PUT", "/v3/inventory?sku=SKU-1", nil, []byte(`{"sku":"SKU-1","quantity":{"unit":"EACH","amount":-1}}`), 400},
 		{"a quantity", "PUT", "/v3/inventory?sku=SKU-1", nil, []byte(`{"sku":"SKU-1","quantity":{"unit":"EACH","amount":9}}`), 200},
 		{"a feed over 5 MB", "POST", "/v3/feeds?feedType=inventory", bigEdit, bigBody, 413},
-		{"a feed of spec 1.5", "POST", "/v3/feeds?feedType=inventory", badEdit, badBody, 400},
+		{"a feed of version 1.5", "POST", "/v3/feeds?feedType=inventory", badEdit, badBody, 400},
 		{"a feed of another type", "POST", "/v3/feeds?feedType=item", badEdit, badBody, 400},
 		{"the details of an unknown feed", "GET", "/v3/feeds/X?includeDetails=true", nil, nil, 404},
 		{"an inventory feed's error report", "GET", "/v3/feeds/X/errorReport?feedType=inventory", nil, nil, 400},

@@ -148,7 +148,7 @@ type InputQty struct {
 	Amount *int64 `json:"amount"`
 }
 
-// InventoryFeed is the bulk item inventory feed's file (spec 1.4, JSON).
+// InventoryFeed is the bulk item inventory feed's file (version 1.4, JSON).
 type InventoryFeed struct {
 	InventoryHeader *struct {
 		Version string `json:"version"`
