@@ -41,7 +41,7 @@ func parseDate(v string) (time.Time, bool) {
 }
 
 // getAllOrders serves getAllOrders: the seller's orders changed from lastModifiedStartDate
-// to lastModifiedEndDate (created from createdStartDate; by default created in the last 7
+// to before lastModifiedEndDate ("modified before this date"; now by default) (created from createdStartDate; by default created in the last 7
 // days, as Walmart's default), oldest change first, limit (1 to 200, 100 by default) at a
 // time. A page that has more after it answers meta.nextCursor: the query of the next page,
 // which carries the page's last order (soIndex, poIndex) and pins lastModifiedEndDate at the
@@ -82,7 +82,7 @@ func (s *Sandbox) getAllOrders(w http.ResponseWriter, r *http.Request, sl *Selle
 	var match []*PurchaseOrder
 	for _, o := range sl.Orders {
 		at := lastModified(o)
-		if at < from.UnixMilli() || at > to.UnixMilli() || o.OrderDate < created.UnixMilli() {
+		if at < from.UnixMilli() || at >= to.UnixMilli() || o.OrderDate < created.UnixMilli() {
 			continue
 		}
 		match = append(match, o)
