@@ -46,6 +46,18 @@ var ebayCodes = map[string]string{
 	"TNT": "TNT", "Aramex": "ARAMEX", Other: "Other",
 }
 
+// walmartCodes are Walmart's carrier names (CarrierNameType.carrier of the
+// Orders API's shippingUpdates, the US Marketplace's list,
+// https://developer.walmart.com/us-marketplace/reference/shippingupdates)
+// of the preferred carriers Walmart lists; every other carrier goes as
+// otherCarrier, its name given, with a tracking URL. Other has no code of
+// Walmart's ("Don't use the attribute Other", Walmart's shipping guide).
+var walmartCodes = map[string]string{
+	"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHL Ecommerce - US",
+	"OnTrac": "OnTrac", "Canada Post": "Canada Post", "Royal Mail": "Royal Mail", "GLS": "GLS",
+	"Deutsche Post": "Deutsche Post", "Japan Post": "Japan Post", "China Post": "China Post",
+}
+
 // usCarriers are what the US-only marketplaces accept.
 var usCarriers = []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac"}
 
@@ -54,8 +66,8 @@ var channelRules = map[string]Rules{
 	"amazon": {Type: "Amazon", OtherForUnlisted: true},
 	"ebay": {Type: "eBay", Carriers: slices.DeleteFunc(slices.Sorted(maps.Keys(ebayCodes)), func(c string) bool { return c == Other }),
 		OtherForUnlisted: true, Codes: ebayCodes},
-	"walmart": {Type: "Walmart", Carriers: usCarriers, OtherForUnlisted: true, URLWithOther: true,
-		MethodRequired: true},
+	"walmart": {Type: "Walmart", Carriers: slices.Sorted(maps.Keys(walmartCodes)), OtherForUnlisted: true, URLWithOther: true,
+		MethodRequired: true, Codes: walmartCodes},
 	"etsy": {Type: "Etsy", Carriers: []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac", "Canada Post",
 		"Purolator", "Royal Mail", "Parcelforce", "Evri", "DPD", "GLS", "Yodel", "Deutsche Post", "La Poste", "PostNL",
 		"Australia Post", "Japan Post", "China Post", "Aramex"}, OtherForUnlisted: true},

@@ -25,7 +25,8 @@ func TestChannelCarrier(t *testing.T) {
 		{"ebay", " fed-ex ", "FedEx"},
 		{"eBay", "other", "Other"},
 		{"Walmart", "ups", "UPS"},
-		{"Walmart", "Royal Mail", "Other"},
+		{"Walmart", "Royal Mail", "Royal Mail"},
+		{"Walmart", "Evri", "Other"},
 		{"Walmart", "Bob's Couriers", "Other"},
 		{"Etsy", "auspost", "Australia Post"},
 		{"Etsy", "TNT", "Other"},
@@ -128,34 +129,48 @@ func TestMethodsOfPreferredCarriers(t *testing.T) {
 	}
 }
 
-// TestEBayCodes: every carrier of the preferred list maps to one of eBay's
-// shipping carrier codes (ShippingCarrierCodeType), a carrier eBay does not
-// list and an unknown one to its code Other.
-func TestEBayCodes(t *testing.T) {
+// TestChannelCodes: every carrier of the preferred list maps to one of the
+// channel's own codes: eBay's shipping carrier codes
+// (ShippingCarrierCodeType, Other for a carrier eBay does not list and an
+// unknown one), Walmart's carrier names (CarrierNameType.carrier; Other,
+// sent as otherCarrier, for the rest).
+func TestChannelCodes(t *testing.T) {
 	t.Parallel()
-	want := map[string]string{
-		"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHLGlobalMail",
-		"OnTrac": "ONTRACK", "Amazon Logistics": "Other", "Canada Post": "Other", "Purolator": "Other",
-		"Royal Mail": "RoyalMail", "Parcelforce": "Parcelforce", "Evri": "Hermes", "DPD": "DPD", "GLS": "GLS",
-		"Yodel": "Yodel", "Deutsche Post": "DeutschePost", "La Poste": "LAPOSTE", "PostNL": "PostNL",
-		"Australia Post": "AustraliaPost", "Japan Post": "JapanPost", "China Post": "ChinaPost", "TNT": "TNT",
-		"Aramex": "ARAMEX", "Other": "Other",
+	want := map[string]map[string]string{
+		"eBay": {
+			"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHLGlobalMail",
+			"OnTrac": "ONTRACK", "Amazon Logistics": "Other", "Canada Post": "Other", "Purolator": "Other",
+			"Royal Mail": "RoyalMail", "Parcelforce": "Parcelforce", "Evri": "Hermes", "DPD": "DPD", "GLS": "GLS",
+			"Yodel": "Yodel", "Deutsche Post": "DeutschePost", "La Poste": "LAPOSTE", "PostNL": "PostNL",
+			"Australia Post": "AustraliaPost", "Japan Post": "JapanPost", "China Post": "ChinaPost", "TNT": "TNT",
+			"Aramex": "ARAMEX", "Other": "Other",
+		},
+		"Walmart": {
+			"USPS": "USPS", "UPS": "UPS", "FedEx": "FedEx", "DHL": "DHL", "DHL eCommerce": "DHL Ecommerce - US",
+			"OnTrac": "OnTrac", "Amazon Logistics": "Other", "Canada Post": "Canada Post", "Purolator": "Other",
+			"Royal Mail": "Royal Mail", "Parcelforce": "Other", "Evri": "Other", "DPD": "Other", "GLS": "GLS",
+			"Yodel": "Other", "Deutsche Post": "Deutsche Post", "La Poste": "Other", "PostNL": "Other",
+			"Australia Post": "Other", "Japan Post": "Japan Post", "China Post": "China Post", "TNT": "Other",
+			"Aramex": "Other", "Other": "Other",
+		},
 	}
-	for name := range Preferred {
-		if _, ok := want[name]; !ok {
-			t.Errorf("preferred carrier %s has no expected eBay code in this test", name)
-		}
-	}
-	rules := RulesFor("eBay")
-	for name, code := range want {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			if got := rules.Code(name); got != code {
-				t.Errorf("Code(%q) = %q, want %q", name, got, code)
+	for channel, codes := range want {
+		for name := range Preferred {
+			if _, ok := codes[name]; !ok {
+				t.Errorf("preferred carrier %s has no expected %s code in this test", name, channel)
 			}
-		})
-	}
-	if got := rules.Code("Bob's Couriers"); got != "Other" {
-		t.Errorf("Code of an unknown carrier = %q, want Other", got)
+		}
+		rules := RulesFor(channel)
+		for name, code := range codes {
+			t.Run(channel+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				if got := rules.Code(name); got != code {
+					t.Errorf("Code(%q) = %q, want %q", name, got, code)
+				}
+			})
+		}
+		if got := rules.Code("Bob's Couriers"); got != "Other" {
+			t.Errorf("%s: Code of an unknown carrier = %q, want Other", channel, got)
+		}
 	}
 }

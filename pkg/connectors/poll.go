@@ -117,6 +117,9 @@ func (r *Runtime) poll(ctx context.Context, ch Channel, pos position) (res PollR
 				res.Pages--
 				return r.stopped(res, w, q.Page, fmt.Errorf("send the orders of channel %s to the inbox: %w", ch.UUID, err))
 			}
+			if err := s.acknowledge(ctx, orders); err != nil {
+				return r.stopped(res, w, q.Page, fmt.Errorf("acknowledge the orders of channel %s: %w", ch.UUID, s.Refused(ctx, err)))
+			}
 		}
 		w.saw(times, page.Next != "")
 		res.Orders += len(docs)

@@ -8,6 +8,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
+	"github.com/multisell/multisell/pkg/connectors/walmart"
 )
 
 // Register registers every built-in connector with connectors.Register. It is safe to call
@@ -16,4 +17,5 @@ func Register() {
 	connectors.Register(amazon.Default)
 	connectors.Register(ebay.Connector)
 	connectors.Register(shopify.Connector)
+	connectors.Register(walmart.Connector)
 }

@@ -30,7 +30,8 @@ func TestEndpointsResolvingInsideRefused(t *testing.T) {
 	builtin.Register()
 	shop := maps.Clone(validCredentials["shopify"])
 	shop["shop_domain"] = "inside.example"
-	creds := map[string]map[string]any{"amazon": validCredentials["amazon"], "shopify": shop, "ebay": validCredentials["ebay"]}
+	creds := map[string]map[string]any{"amazon": validCredentials["amazon"], "shopify": shop, "ebay": validCredentials["ebay"],
+		"walmart": validCredentials["walmart"]}
 	tests := []struct {
 		name, connector string
 		endpoints       connectors.Endpoints
@@ -40,6 +41,7 @@ func TestEndpointsResolvingInsideRefused(t *testing.T) {
 		{"amazon's hosts, metadata", "amazon", connectors.Endpoints{}, "169.254.169.254", "metadata address"},
 		{"ebay's hosts, private", "ebay", connectors.Endpoints{}, "10.0.0.5", "private address"},
 		{"a shop domain, loopback", "shopify", connectors.Endpoints{}, "127.0.0.1", "loopback address"},
+		{"walmart's hosts, private", "walmart", connectors.Endpoints{}, "172.16.0.9", "private address"},
 		{"endpoints given, private", "amazon",
 			connectors.Endpoints{API: "https://sp.inside.example", Auth: "https://auth.inside.example/o2/token"}, "192.168.1.10", "private address"},
 	}

@@ -8,4 +8,5 @@ import (
 	_ "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/ebay"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/shopify"
+	_ "github.com/multisell/multisell/pkg/local/sandbox/walmart"
 )
