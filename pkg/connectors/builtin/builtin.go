@@ -7,6 +7,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/connectors/etsy"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 )
 
@@ -15,5 +16,6 @@ import (
 func Register() {
 	connectors.Register(amazon.Default)
 	connectors.Register(ebay.Connector)
+	connectors.Register(etsy.Connector)
 	connectors.Register(shopify.Connector)
 }

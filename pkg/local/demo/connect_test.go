@@ -31,6 +31,7 @@ var sandboxCases = map[string]sandboxCase{
 	"amazon":  {3, 1, 2, ""},
 	"shopify": {3, 0, 2, "gid://shopify/InventoryItem/"},
 	"ebay":    {3, 0, 3, ""},
+	"etsy":    {3, 0, 2, ""},
 }
 
 // TestConnectSandboxes: after Seed, the demo connects a channel of the account to each
