@@ -62,7 +62,8 @@ func newFixture(t *testing.T) *fixture {
 	f.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: sealer, Inbox: f.inbox,
 		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: 10 * time.Second,
 		Overlap: time.Second, HTTP: &http.Client{Timeout: 30 * time.Second}}
-	t.Cleanup(func() { validateRequests(t, sb) })
+	router := loadModel(t)
+	t.Cleanup(func() { validateRequests(t, sb, router) })
 	return f
 }
 

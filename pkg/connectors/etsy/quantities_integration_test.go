@@ -2,6 +2,8 @@ package etsy_test
 
 import (
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -28,17 +30,16 @@ func variationListing(sb *sbx.Sandbox) int64 {
 		PriceOnProperty: []int64{colorProperty}, QuantityOnProperty: []int64{colorProperty}, SKUOnProperty: []int64{colorProperty}})
 }
 
-// withoutQuantities is inv with our SKUs' quantities zeroed and the product and offering ids
-// kept: what a push must leave as it was.
+// withoutQuantities is inv with our SKUs' quantities zeroed and no offering ids (Etsy gives
+// an updated offering a new one): what a push must leave as it was, the products' ids too.
 func withoutQuantities(inv sbx.Inventory, ours ...string) sbx.Inventory {
 	out := inv
 	out.Products = append([]sbx.Product(nil), inv.Products...)
 	for i, p := range out.Products {
 		p.Offerings = append([]sbx.Offering(nil), p.Offerings...)
-		for _, sku := range ours {
-			if p.SKU == sku {
-				p.Offerings[0].Quantity, p.Offerings[0].OfferingID = 0, 0
-			}
+		p.Offerings[0].OfferingID = 0
+		if slices.Contains(ours, p.SKU) {
+			p.Offerings[0].Quantity = 0
 		}
 		out.Products[i] = p
 	}
@@ -95,7 +96,8 @@ func TestVariationListing(t *testing.T) {
 }
 
 // TestConcurrentChange: the seller changes the fourth product's quantity and price just
-// after the connector read the inventory: the change is kept, and our quantity is set.
+// after the connector read the inventory its change is built on: the read before the write
+// sees it, the change is built again on it and kept, and our quantity is set.
 func TestConcurrentChange(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -110,7 +112,7 @@ func TestConcurrentChange(t *testing.T) {
 			}
 		}
 	}
-	res, err := etsy.Connector.PushQuantities(ctx(t, time.Minute), f.session(t), []connectors.QuantityPush{{ChannelSKU: "V-RED", Quantity: 9}})
+	res, err := etsy.Connector.PushQuantities(ctx(t, time.Minute), f.session(t), []connectors.QuantityPush{{ChannelSKU: "V-RED", ListingRef: strconv.FormatInt(listing, 10), Quantity: 9}})
 	if err != nil || len(res) != 1 || !res[0].OK {
 		t.Fatalf("push: %+v %v", res, err)
 	}
