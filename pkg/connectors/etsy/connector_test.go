@@ -93,6 +93,7 @@ func TestDocument(t *testing.T) {
 		change  func(*ShopReceipt)
 		check   func(d wire.OrderDocument) string
 		refused bool
+		refunds refunds
 	}{
 		{"paid", func(*ShopReceipt) {}, func(d wire.OrderDocument) string {
 			if d.Subtotal != "29.99" || d.Discount != "1" || d.ShippingCost != "3" || d.Tax != "2.4" || d.Total != "34.39" || d.Currency != "USD" {
@@ -102,7 +103,7 @@ func TestDocument(t *testing.T) {
 				return "payment or line price"
 			}
 			return ""
-		}, false},
+		}, false, nil},
 		{"one line shipped", func(r *ShopReceipt) {
 			r.Transactions[0].ShippedTimestamp = &shipped
 			r.Shipments = []ShopReceiptShipment{{CarrierName: "usps", TrackingCode: "9400"}}
@@ -111,35 +112,41 @@ func TestDocument(t *testing.T) {
 				return "shipped"
 			}
 			return ""
-		}, false},
+		}, false, nil},
 		{"canceled", func(r *ShopReceipt) { r.Status = "canceled" }, func(d wire.OrderDocument) string {
 			if d.CancelledAt == "" || d.Items[1].QuantityCancelled != 2 {
 				return "cancelled"
 			}
 			return ""
-		}, false},
+		}, false, nil},
 		{"fully refunded", func(r *ShopReceipt) { r.Status = "fully refunded" }, func(d wire.OrderDocument) string {
 			if d.CancelledAt != "" || d.Items[0].QuantityCancelled != 1 {
 				return "refunded"
 			}
 			return ""
-		}, false},
+		}, false, nil},
+		{"one unit of a line refunded", func(r *ShopReceipt) { r.Status = "partially refunded" }, func(d wire.OrderDocument) string {
+			if d.Items[0].QuantityCancelled != 0 || d.Items[1].QuantityCancelled != 1 || d.CancelledAt != "" {
+				return "partly refunded"
+			}
+			return ""
+		}, false, refunds{2: 500, 1: 300}},
 		{"no sku", func(r *ShopReceipt) { r.Transactions[0].SKU, r.Transactions[0].ListingID = "", 5 }, func(d wire.OrderDocument) string {
 			if d.Items[0].SKU != "etsy-listing-5-0" {
 				return "sku"
 			}
 			return ""
-		}, false},
-		{"two currencies", func(r *ShopReceipt) { r.Grandtotal.CurrencyCode = "EUR" }, nil, true},
-		{"inexact", func(r *ShopReceipt) { r.Grandtotal.Divisor = 7 }, nil, true},
-		{"no transactions", func(r *ShopReceipt) { r.Transactions = nil }, nil, true},
-		{"no id", func(r *ShopReceipt) { r.ReceiptID = 0 }, nil, true},
+		}, false, nil},
+		{"two currencies", func(r *ShopReceipt) { r.Grandtotal.CurrencyCode = "EUR" }, nil, true, nil},
+		{"inexact", func(r *ShopReceipt) { r.Grandtotal.Divisor = 7 }, nil, true, nil},
+		{"no transactions", func(r *ShopReceipt) { r.Transactions = nil }, nil, true, nil},
+		{"no id", func(r *ShopReceipt) { r.ReceiptID = 0 }, nil, true, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := receipt()
 			tc.change(&r)
-			raw, err := document("ch", r)
+			raw, err := document("ch", r, tc.refunds)
 			if tc.refused {
 				if err == nil {
 					t.Errorf("got %s, want a refusal", raw)
@@ -248,7 +255,7 @@ func FuzzReceipts(f *testing.F) {
 	f.Add(r)
 	f.Add([]byte(`{"results":[{"receipt_id":1,"created_timestamp":1,"updated_timestamp":1,"transactions":[{"transaction_id":1,"quantity":1,"price":{"amount":1,"divisor":0}}]}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		page, err := parseReceipts("ch", position{since: minTimestamp}, body)
+		page, err := parseReceipts("ch", position{since: minTimestamp}, body, nil)
 		if err != nil {
 			return
 		}

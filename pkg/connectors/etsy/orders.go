@@ -27,8 +27,9 @@ const minTimestamp = 946684800
 
 // Receipt statuses the mapping reads.
 const (
-	statusCanceled      = "canceled"
-	statusFullyRefunded = "fully refunded"
+	statusCanceled       = "canceled"
+	statusFullyRefunded  = "fully refunded"
+	statusPartlyRefunded = "partially refunded"
 )
 
 // PollOrders implements connectors.Connector: getShopReceipts of the receipts changed since
@@ -48,7 +49,9 @@ func (c *connector) PollOrders(ctx context.Context, s *connectors.Session, q con
 	if err != nil {
 		return connectors.OrderPage{}, err
 	}
-	page, err := parseReceipts(s.Channel, pos, resp.Body)
+	page, err := parseReceipts(s.Channel, pos, resp.Body, func(receipt int64) (refunds, error) {
+		return refunded(ctx, s, receipt)
+	})
 	for i, reason := range page.Refused {
 		page.Refused[i] = s.Clean(reason)
 		slog.WarnContext(ctx, "etsy: receipt not imported", "account", s.Account, "channel", s.Channel, "error", page.Refused[i])
@@ -129,10 +132,39 @@ func (p position) next(rs []ShopReceipt) position {
 	return n
 }
 
+// refunds are what a receipt's refunds pay back, by transaction id, in the minor units of
+// its currency.
+type refunds map[int64]int64
+
+// refunded reads the refunds of a partly refunded receipt, by transaction
+// (getShopPaymentByReceiptId: its payments' successful adjustments, item by item).
+func refunded(ctx context.Context, s *connectors.Session, receipt int64) (refunds, error) {
+	resp, err := call(ctx, s, http.MethodGet, shopPath(s)+"/receipts/"+strconv.FormatInt(receipt, 10)+"/payments", nil)
+	if err != nil {
+		return nil, err
+	}
+	var ps Payments
+	if err := connectors.DecodeAnswer("etsy", "getShopPaymentByReceiptId", resp.Body, &ps); err != nil {
+		return nil, err
+	}
+	out := refunds{}
+	for _, p := range ps.Results {
+		for _, a := range p.PaymentAdjustments {
+			for _, it := range a.PaymentAdjustmentItems {
+				if a.IsSuccess {
+					out[it.TransactionID] += it.Amount
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 // parseReceipts reads a getShopReceipts answer asked from pos into the channel's order
-// documents. An unreadable answer fails the whole page; a receipt it cannot map is left out,
-// its reason in the page's Refused.
-func parseReceipts(channel string, pos position, body []byte) (connectors.OrderPage, error) {
+// documents, reading the refunds of a partly refunded receipt through refundsOf (nil: none
+// are read). An unreadable answer, or refunds that cannot be read, fail the whole page; a
+// receipt it cannot map is left out, its reason in the page's Refused.
+func parseReceipts(channel string, pos position, body []byte, refundsOf func(receipt int64) (refunds, error)) (connectors.OrderPage, error) {
 	var page ShopReceipts
 	if err := json.Unmarshal(body, &page); err != nil {
 		return connectors.OrderPage{}, fmt.Errorf("etsy receipts: unreadable answer: %w", err)
@@ -142,7 +174,14 @@ func parseReceipts(channel string, pos position, body []byte) (connectors.OrderP
 		if r.UpdatedTimestamp == pos.since && slices.Contains(pos.seen, r.ReceiptID) {
 			continue
 		}
-		doc, err := document(channel, r)
+		var rf refunds
+		if r.Status == statusPartlyRefunded && refundsOf != nil && r.ReceiptID > 0 {
+			var err error
+			if rf, err = refundsOf(r.ReceiptID); err != nil {
+				return connectors.OrderPage{}, err
+			}
+		}
+		doc, err := document(channel, r, rf)
 		if err != nil {
 			out.Refused = append(out.Refused, fmt.Sprintf("etsy receipts: receipt %d of the page (since %d): %v", i, pos.since, err))
 			continue
@@ -159,9 +198,10 @@ func parseReceipts(channel string, pos position, body []byte) (connectors.OrderP
 // stamp is an epoch time as the document's text.
 func stamp(sec int64) string { return time.Unix(sec, 0).UTC().Format(time.RFC3339) }
 
-// document maps a receipt to an order import document (docs/orders.md, the table in
-// docs/connectors.md "Etsy").
-func document(channel string, r ShopReceipt) (json.RawMessage, error) {
+// document maps a receipt and the refunds of its transactions (rf, of a partly refunded
+// receipt) to an order import document (docs/orders.md, the table in docs/connectors.md
+// "Etsy").
+func document(channel string, r ShopReceipt, rf refunds) (json.RawMessage, error) {
 	switch {
 	case r.ReceiptID <= 0:
 		return nil, errors.New("no receipt_id")
@@ -200,6 +240,8 @@ func document(channel string, r ShopReceipt) (json.RawMessage, error) {
 			it.QuantityShipped, it.CarrierName, it.TrackingNumber = t.Quantity, carrier, tracking
 		case r.Status == statusCanceled || r.Status == statusFullyRefunded:
 			it.QuantityCancelled = t.Quantity
+		case rf[t.TransactionID] > 0 && t.Price != nil && t.Price.Amount > 0:
+			it.QuantityCancelled = min(t.Quantity, rf[t.TransactionID]/t.Price.Amount)
 		}
 		d.Items = append(d.Items, it)
 	}

@@ -153,3 +153,26 @@ type ShopListing struct {
 type Shop struct {
 	ShopID int64 `json:"shop_id"`
 }
+
+// Payments is getShopPaymentByReceiptId's answer: the receipt's payments.
+type Payments struct {
+	Results []Payment `json:"results"`
+}
+
+// Payment is a receipt's payment with its refunds (payment adjustments).
+type Payment struct {
+	PaymentAdjustments []PaymentAdjustment `json:"payment_adjustments"`
+}
+
+// PaymentAdjustment is a refund of a payment, item by item.
+type PaymentAdjustment struct {
+	IsSuccess              bool                    `json:"is_success"`
+	PaymentAdjustmentItems []PaymentAdjustmentItem `json:"payment_adjustment_items"`
+}
+
+// PaymentAdjustmentItem is what a refund pays back of one transaction, in the minor units
+// of the payment's currency.
+type PaymentAdjustmentItem struct {
+	TransactionID int64 `json:"transaction_id"`
+	Amount        int64 `json:"amount"`
+}

@@ -45,7 +45,7 @@ func (s *Sandbox) state() any {
 func (s *Sandbox) AddShop(shopID, userID int64, clientID, secret, refresh string) {
 	id := strconv.FormatInt(shopID, 10)
 	s.Add(id, sandbox.Account{ClientID: clientID, Secret: secret, Refresh: refresh}, func() *Shop {
-		return &Shop{Listings: map[int64]*ListingState{}, Receipts: map[int64]*Receipt{},
+		return &Shop{Listings: map[int64]*ListingState{}, Receipts: map[int64]*Receipt{}, Payments: map[int64]*Payment{},
 			Refresh: map[string]*RefreshState{}, Codes: map[string]*CodeState{}}
 	})
 	s.Change(id, func(sh *Shop) {
@@ -163,6 +163,9 @@ func (sh *Shop) place(lines []Line, currency string, at time.Time) *Receipt {
 		total += l.Cents * l.Quantity
 	}
 	rc.TotalPrice, rc.Subtotal, rc.Grandtotal = money(total), money(total), money(total)
+	sh.Payments[rc.ReceiptID] = &Payment{PaymentID: sh.next(), BuyerUserID: 1, ShopID: sh.ShopID, ReceiptID: rc.ReceiptID,
+		AmountGross: money(total), Currency: currency, Status: "settled", CreatedTimestamp: ts, UpdatedTimestamp: ts,
+		PaymentAdjustments: []PaymentAdjustment{}}
 	rc.TotalShippingCost, rc.TotalTaxCost, rc.TotalVATCost, rc.DiscountAmt, rc.GiftWrapPrice = money(0), money(0), money(0), money(0), money(0)
 	sh.Receipts[rc.ReceiptID] = rc
 	return rc
@@ -188,6 +191,41 @@ func Cancel(rc *Receipt) { rc.Status = "canceled" }
 func RefundAll(rc *Receipt) {
 	rc.Status = "fully refunded"
 	rc.Refunds = append(rc.Refunds, Refund{Amount: rc.Grandtotal, CreatedTimestamp: time.Now().Unix()})
+}
+
+// RefundUnits refunds units of the receipt's line (from 1) as the seller would on Etsy, which
+// cancels no line: a payment adjustment of the units' price on the line's transaction, the
+// receipt partially refunded; false when there is no such receipt or line.
+func (s *Sandbox) RefundUnits(shopID, receipt int64, line int, units int64) (ok bool) {
+	s.Change(strconv.FormatInt(shopID, 10), func(sh *Shop) {
+		if rc := sh.Receipts[receipt]; rc != nil && line >= 1 && line <= len(rc.Transactions) {
+			sh.refund(rc, line-1, units)
+			ok = true
+		}
+	})
+	return ok
+}
+
+// refund refunds units of the receipt's i-th transaction (the lock held).
+func (sh *Shop) refund(rc *Receipt, i int, units int64) {
+	t := rc.Transactions[i]
+	p := sh.Payments[rc.ReceiptID]
+	if p == nil {
+		p = &Payment{PaymentID: sh.next(), ShopID: sh.ShopID, ReceiptID: rc.ReceiptID, AmountGross: rc.Grandtotal,
+			Currency: rc.Grandtotal.CurrencyCode, Status: "settled", PaymentAdjustments: []PaymentAdjustment{}}
+		sh.Payments[rc.ReceiptID] = p
+	}
+	now := time.Now().Unix()
+	amount := units * t.Price.Amount
+	adj := PaymentAdjustment{PaymentAdjustmentID: sh.next(), PaymentID: p.PaymentID, Status: "success", IsSuccess: true,
+		ReasonCode: "other", TotalAdjustmentAmount: amount, CreatedTimestamp: now}
+	adj.PaymentAdjustmentItems = []PaymentAdjustmentItem{{PaymentAdjustmentID: adj.PaymentAdjustmentID, PaymentAdjustmentItemID: sh.next(),
+		AdjustmentType: "REFUND", Amount: amount, ShopAmount: amount, TransactionID: t.TransactionID}}
+	p.PaymentAdjustments = append(p.PaymentAdjustments, adj)
+	p.UpdatedTimestamp = now
+	rc.Status = "partially refunded"
+	rc.Refunds = append(rc.Refunds, Refund{Amount: Money{Amount: amount, Divisor: t.Price.Divisor, CurrencyCode: t.Price.CurrencyCode}, CreatedTimestamp: now})
+	touch(rc, now)
 }
 
 // Shipments are the shipments posted on the shop's receipt.
@@ -250,6 +288,25 @@ func ship(rc *Receipt, i, j int) {
 	touch(rc, now)
 }
 
+// refundedUnits is how many units of the receipt's i-th transaction its refunds paid back
+// (the lock held).
+func (sh *Shop) refundedUnits(rc *Receipt, i int) int64 {
+	t := rc.Transactions[i]
+	p := sh.Payments[rc.ReceiptID]
+	if p == nil || t.Price.Amount <= 0 {
+		return 0
+	}
+	var sum int64
+	for _, a := range p.PaymentAdjustments {
+		for _, it := range a.PaymentAdjustmentItems {
+			if it.TransactionID == t.TransactionID {
+				sum += it.Amount
+			}
+		}
+	}
+	return sum / t.Price.Amount
+}
+
 // firstInStock is the SKU of the first product, by listing, in stock, else the first ("" for
 // none; the lock held).
 func (sh *Shop) firstInStock() string {
@@ -278,10 +335,11 @@ func writeOrder(w http.ResponseWriter, status int, rc *Receipt) {
 		UpdatedAt: time.Unix(rc.UpdatedTimestamp, 0).UTC(), Document: doc})
 }
 
-// changeLine serves AdminLinesPath. Etsy ships and cancels receipts, not units: shipping a
-// line ships all of it (its transaction's shipped_timestamp, one more shipment); cancelling
-// is the whole receipt's (every unit not shipped of every line), anything less is 409, as
-// the seller can only refund part of a receipt on Etsy.
+// changeLine serves AdminLinesPath. Etsy ships lines whole and cancels whole receipts:
+// shipping a line ships all of it (its transaction's shipped_timestamp, one more shipment;
+// part of a line is 409); cancelling every unit of a receipt of one line not shipped cancels
+// the receipt; cancelling fewer is what a seller does on Etsy by refunding them (a payment
+// adjustment of the line's transaction, RefundUnits).
 func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
 	var in sandbox.LineChange
 	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
@@ -312,12 +370,14 @@ func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
 		return
 	case in.Shipped > 0:
 		ship(rc, in.Line-1, in.Line)
-	case rc.Status == "canceled" || rc.IsShipped || int64(in.Cancelled) != t.Quantity || len(rc.Transactions) > 1:
-		fail(w, http.StatusConflict, "Etsy cancels a whole receipt, not a line's units: more than is left, or part of the receipt")
+	case rc.Status == "canceled" || t.ShippedTimestamp != nil || int64(in.Cancelled) > t.Quantity-sh.refundedUnits(rc, in.Line-1):
+		fail(w, http.StatusConflict, "more than is left of the line")
 		return
-	default:
+	case len(rc.Transactions) == 1 && int64(in.Cancelled) == t.Quantity:
 		Cancel(rc)
 		touch(rc, time.Now().Unix())
+	default:
+		sh.refund(rc, in.Line-1, int64(in.Cancelled))
 	}
 	s.Save()
 	writeOrder(w, http.StatusOK, rc)

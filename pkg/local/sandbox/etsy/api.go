@@ -114,6 +114,20 @@ func (s *Sandbox) getReceipt(w http.ResponseWriter, r *http.Request, sh *Shop) {
 	}
 }
 
+// getPayments serves getShopPaymentByReceiptId: the receipt's payment with its refunds.
+func (s *Sandbox) getPayments(w http.ResponseWriter, r *http.Request, sh *Shop) {
+	rc := receiptOf(w, r, sh)
+	if rc == nil {
+		return
+	}
+	out := Payments{Results: []Payment{}}
+	if p := sh.Payments[rc.ReceiptID]; p != nil {
+		out.Results = append(out.Results, *p)
+	}
+	out.Count = len(out.Results)
+	sandbox.WriteJSON(w, http.StatusOK, out)
+}
+
 // createShipment serves createReceiptShipment: a form; a receipt shipped within the United
 // States over $10 (or to India) needs tracking_code and carrier_name; a carrier_name must be
 // one of Etsy's supported carriers or "other"; a canceled receipt takes none (stricter than

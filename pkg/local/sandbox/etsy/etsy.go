@@ -76,6 +76,7 @@ type Shop struct {
 	Name     string                   `json:"shop_name"`
 	Listings map[int64]*ListingState  `json:"listings"`
 	Receipts map[int64]*Receipt       `json:"receipts"`
+	Payments map[int64]*Payment       `json:"payments"` // by receipt id
 	Seq      int64                    `json:"seq"`
 	Refresh  map[string]*RefreshState `json:"refresh_tokens"`
 	Codes    map[string]*CodeState    `json:"codes"`
@@ -127,6 +128,7 @@ func newSandbox() *Sandbox {
 	s.Handle("POST "+TokenPath, OpToken, s.token)
 	s.api("GET "+shopPrefix+"/receipts", "getShopReceipts", s.getReceipts)
 	s.api("GET "+shopPrefix+"/receipts/{receipt_id}", "getShopReceipt", s.getReceipt)
+	s.api("GET "+shopPrefix+"/receipts/{receipt_id}/payments", "getShopPaymentByReceiptId", s.getPayments)
 	s.api("POST "+shopPrefix+"/receipts/{receipt_id}/tracking", "createReceiptShipment", s.createShipment)
 	s.api("GET "+shopPrefix+"/listings", "getListingsByShop", s.getListings)
 	s.api("GET "+apiPrefix+"/listings/{listing_id}/inventory", "getListingInventory", s.getInventory)

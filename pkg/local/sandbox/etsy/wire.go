@@ -191,3 +191,45 @@ type TokenAnswer struct {
 	ExpiresIn    int64  `json:"expires_in"`
 	RefreshToken string `json:"refresh_token"`
 }
+
+// Payments is getShopPaymentByReceiptId's answer.
+type Payments struct {
+	Count   int       `json:"count"`
+	Results []Payment `json:"results"`
+}
+
+// Payment is a receipt's payment through Etsy Payments, with its refunds.
+type Payment struct {
+	PaymentID          int64               `json:"payment_id"`
+	BuyerUserID        int64               `json:"buyer_user_id"`
+	ShopID             int64               `json:"shop_id"`
+	ReceiptID          int64               `json:"receipt_id"`
+	AmountGross        Money               `json:"amount_gross"`
+	Currency           string              `json:"currency"`
+	Status             string              `json:"status"`
+	CreatedTimestamp   int64               `json:"created_timestamp"`
+	UpdatedTimestamp   int64               `json:"updated_timestamp"`
+	PaymentAdjustments []PaymentAdjustment `json:"payment_adjustments"`
+}
+
+// PaymentAdjustment is a refund of a payment.
+type PaymentAdjustment struct {
+	PaymentAdjustmentID    int64                   `json:"payment_adjustment_id"`
+	PaymentID              int64                   `json:"payment_id"`
+	Status                 string                  `json:"status"`
+	IsSuccess              bool                    `json:"is_success"`
+	ReasonCode             string                  `json:"reason_code"`
+	TotalAdjustmentAmount  int64                   `json:"total_adjustment_amount"`
+	CreatedTimestamp       int64                   `json:"created_timestamp"`
+	PaymentAdjustmentItems []PaymentAdjustmentItem `json:"payment_adjustment_items"`
+}
+
+// PaymentAdjustmentItem is what a refund pays back of one transaction (minor units).
+type PaymentAdjustmentItem struct {
+	PaymentAdjustmentID     int64  `json:"payment_adjustment_id"`
+	PaymentAdjustmentItemID int64  `json:"payment_adjustment_item_id"`
+	AdjustmentType          string `json:"adjustment_type"`
+	Amount                  int64  `json:"amount"`
+	ShopAmount              int64  `json:"shop_amount"`
+	TransactionID           int64  `json:"transaction_id"`
+}
