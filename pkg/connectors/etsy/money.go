@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"github.com/multisell/multisell/pkg/money"
-	"github.com/multisell/multisell/pkg/wire"
 )
 
 // amountOf is Etsy's Money as an exact amount: amount over divisor, which must be a
@@ -34,15 +33,6 @@ var errCurrencies = errors.New("amounts in more than one currency")
 type amounts struct {
 	currency string
 	err      error
-}
-
-// of is m as a document amount ("" for none), recording its currency and the first error.
-func (a *amounts) of(m *Money) wire.Amount {
-	v, ok := a.value(m)
-	if !ok {
-		return ""
-	}
-	return wire.Amount(v.String())
 }
 
 // value is m as an amount, and whether there is one (m given and readable), recording its

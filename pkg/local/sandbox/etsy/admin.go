@@ -54,9 +54,6 @@ func (s *Sandbox) AddShop(shopID, userID int64, clientID, secret, refresh string
 	})
 }
 
-// shop is the shop of id (nil for none; the lock held).
-func (s *Sandbox) shop(shopID int64) *Shop { return s.Sellers()[strconv.FormatInt(shopID, 10)] }
-
 // AddListing lists one product of sku on the shop, showing quantity at 19.99 USD, and
 // returns the listing id.
 func (s *Sandbox) AddListing(shopID int64, sku string, quantity int64) int64 {
