@@ -98,7 +98,7 @@ func (c *connector) MarketplaceAccount(creds any) string {
 	if !ok {
 		return ""
 	}
-	return "shop " + strconv.FormatInt(cr.ShopID, 10)
+	return "Etsy shop " + strconv.FormatInt(cr.ShopID, 10)
 }
 
 // Verify implements connectors.Connector: a token exchange and one receipt of the shop read

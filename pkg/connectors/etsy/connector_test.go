@@ -19,7 +19,7 @@ func TestParseCredentials(t *testing.T) {
 		name, raw string
 		account   string // "" when refused
 	}{
-		{"valid", `{"client_id":"k","client_secret":"s","refresh_token":"1.r","shop_id":"42"}`, "shop 42"},
+		{"valid", `{"client_id":"k","client_secret":"s","refresh_token":"1.r","shop_id":"42"}`, "Etsy shop 42"},
 		{"shop id not a number", `{"client_id":"k","client_secret":"s","refresh_token":"1.r","shop_id":"my-shop"}`, ""},
 		{"shop id zero", `{"client_id":"k","client_secret":"s","refresh_token":"1.r","shop_id":"0"}`, ""},
 		{"missing shop", `{"client_id":"k","client_secret":"s","refresh_token":"1.r"}`, ""},

@@ -79,7 +79,7 @@ func TestConsent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := etsy.Connector.MarketplaceAccount(creds); got != "shop 31400001" {
+			if got := etsy.Connector.MarketplaceAccount(creds); got != "Etsy shop 31400001" {
 				t.Errorf("the consent's shop is %q", got)
 			}
 			if err := f.rt.Verify(ctx(t, time.Minute), f.ch, raw); err != nil {

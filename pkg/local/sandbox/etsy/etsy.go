@@ -57,6 +57,7 @@ type Sandbox struct {
 	mu       sync.Mutex
 	requests []Request
 	days     map[string][]time.Time // calls per shop within the last day
+	perDay   int
 }
 
 // Request is a call of the API the sandbox received: its operation id, method, URL and body.
@@ -119,7 +120,7 @@ func New() (*Sandbox, error) {
 
 // newSandbox returns a sandbox with its operations, not started.
 func newSandbox() *Sandbox {
-	s := &Sandbox{Server: sandbox.NewServer(), days: map[string][]time.Time{}}
+	s := &Sandbox{Server: sandbox.NewServer(), days: map[string][]time.Time{}, perDay: PerDay}
 	s.Registry = sandbox.NewRegistry[*Shop](s.state)
 	s.Seller = s.SellerOf
 	s.RateHeader = "X-Limit-Per-Second"
@@ -194,8 +195,15 @@ func (s *Sandbox) keyOK(w http.ResponseWriter, r *http.Request, sh *Shop) bool {
 	return false
 }
 
+// SetDayLimit makes the daily limit n calls a shop (PerDay by default): a test makes it small.
+func (s *Sandbox) SetDayLimit(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perDay = n
+}
+
 // withinDay counts a call of the shop's token against the daily limit (a sliding 24 hours):
-// past PerDay it is 429 with the wait until the oldest call leaves the window.
+// past it, 429 with the wait until the oldest call leaves the window.
 func (s *Sandbox) withinDay(w http.ResponseWriter, sh *Shop) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -205,13 +213,13 @@ func (s *Sandbox) withinDay(w http.ResponseWriter, sh *Shop) bool {
 	for len(calls) > 0 && now.Sub(calls[0]) > 24*time.Hour {
 		calls = calls[1:]
 	}
-	if len(calls) >= PerDay {
+	if len(calls) >= s.perDay {
 		w.Header().Set("Retry-After", strconv.Itoa(int(calls[0].Add(24*time.Hour).Sub(now).Seconds())+1))
 		sandbox.WriteJSON(w, http.StatusTooManyRequests, map[string]string{"error": "daily limit exceeded"})
 		return false
 	}
 	s.days[key] = append(calls, now)
-	w.Header().Set("X-Limit-Per-Day", strconv.Itoa(PerDay))
-	w.Header().Set("X-Remaining-Today", strconv.Itoa(PerDay-len(calls)-1))
+	w.Header().Set("X-Limit-Per-Day", strconv.Itoa(s.perDay))
+	w.Header().Set("X-Remaining-Today", strconv.Itoa(s.perDay-len(calls)-1))
 	return true
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,6 +159,22 @@ func TestAPIKey(t *testing.T) {
 		if got, body := call(t, s, http.MethodGet, path, tc.key, nil); got != tc.want {
 			t.Errorf("%s: %d %s, want %d", tc.name, got, body, tc.want)
 		}
+	}
+}
+
+// TestDayLimit: past the daily limit of a shop's calls, 429 with a Retry-After.
+func TestDayLimit(t *testing.T) {
+	t.Parallel()
+	s := started(t)
+	s.SetDayLimit(2)
+	path := "/v3/application/shops/" + strconv.FormatInt(testShop, 10) + "/receipts"
+	var got []int
+	for range 3 {
+		status, _ := call(t, s, http.MethodGet, path, testKey+":"+testSecret, nil)
+		got = append(got, status)
+	}
+	if want := []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
 	}
 }
 
