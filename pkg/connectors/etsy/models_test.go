@@ -52,10 +52,10 @@ func loadModel(t *testing.T) routers.Router {
 
 // validateRequests checks every API request the sandbox received against Etsy's OpenAPI
 // document (router; nil: not checked), its operation, parameters and body, and that none
-// came over Etsy's published per-second limit.
+// came over Etsy's published per-second and daily limits.
 func validateRequests(t *testing.T, sb *sbx.Sandbox, router routers.Router) {
-	if n := sb.Over(sbx.OpAPI); n > 0 {
-		t.Errorf("%d calls came over Etsy's per-second limit", n)
+	if n, d := sb.Over(sbx.OpAPI), sb.OverDay(); n+d > 0 {
+		t.Errorf("%d calls came over Etsy's per-second limit, %d over its daily one", n, d)
 	}
 	if router == nil {
 		return

@@ -58,6 +58,7 @@ type Sandbox struct {
 	requests []Request
 	days     map[string][]time.Time // calls per shop within the last day
 	perDay   int
+	overDay  int
 }
 
 // Request is a call of the API the sandbox received: its operation id, method, URL and body.
@@ -202,6 +203,13 @@ func (s *Sandbox) SetDayLimit(n int) {
 	s.perDay = n
 }
 
+// OverDay is the number of calls that came over the daily limit (answered 429).
+func (s *Sandbox) OverDay() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.overDay
+}
+
 // withinDay counts a call of the shop's token against the daily limit (a sliding 24 hours):
 // past it, 429 with the wait until the oldest call leaves the window.
 func (s *Sandbox) withinDay(w http.ResponseWriter, sh *Shop) bool {
@@ -214,6 +222,7 @@ func (s *Sandbox) withinDay(w http.ResponseWriter, sh *Shop) bool {
 		calls = calls[1:]
 	}
 	if len(calls) >= s.perDay {
+		s.overDay++
 		w.Header().Set("Retry-After", strconv.Itoa(int(calls[0].Add(24*time.Hour).Sub(now).Seconds())+1))
 		sandbox.WriteJSON(w, http.StatusTooManyRequests, map[string]string{"error": "daily limit exceeded"})
 		return false

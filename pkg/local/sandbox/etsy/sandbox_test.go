@@ -173,8 +173,8 @@ func TestDayLimit(t *testing.T) {
 		status, _ := call(t, s, http.MethodGet, path, testKey+":"+testSecret, nil)
 		got = append(got, status)
 	}
-	if want := []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests}; !slices.Equal(got, want) {
-		t.Errorf("statuses %v, want %v", got, want)
+	if want := []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests}; !slices.Equal(got, want) || s.OverDay() != 1 {
+		t.Errorf("statuses %v, %d over, want %v, 1 over", got, s.OverDay(), want)
 	}
 }
 
