@@ -58,6 +58,20 @@ var walmartCodes = map[string]string{
 	"Deutsche Post": "Deutsche Post", "Japan Post": "Japan Post", "China Post": "China Post",
 }
 
+// etsyNames are Etsy's carrier_name values of createReceiptShipment (its supported
+// carriers, https://developers.etsy.com/documentation/tutorials/fulfillment#tracking-updates-for-shipping-carriers)
+// of the preferred carriers Etsy takes; other is Etsy's name for a carrier it does not
+// support ("you may use other as the carrier name", createReceiptShipment's description in
+// Etsy's OpenAPI document). Amazon Logistics and TNT go as other.
+var etsyNames = map[string]string{
+	"USPS": "usps", "UPS": "ups", "FedEx": "fedex", "DHL": "dhl", "DHL eCommerce": "dhl-global-mail",
+	"OnTrac": "ontrac", "Canada Post": "canada-post", "Purolator": "purolator", "Royal Mail": "royal-mail",
+	"Parcelforce": "parcel-force", "Evri": "hermes", "DPD": "dpd", "GLS": "gls", "Yodel": "yodel",
+	"Deutsche Post": "deutsch-post", "La Poste": "la-poste-colissimo", "PostNL": "postnl",
+	"Australia Post": "australia-post", "Japan Post": "japan-post", "China Post": "china-post", "Aramex": "aramex",
+	Other: "other",
+}
+
 // usCarriers are what the US-only marketplaces accept.
 var usCarriers = []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac"}
 
@@ -68,9 +82,8 @@ var channelRules = map[string]Rules{
 		OtherForUnlisted: true, Codes: ebayCodes},
 	"walmart": {Type: "Walmart", Carriers: slices.Sorted(maps.Keys(walmartCodes)), OtherForUnlisted: true, URLWithOther: true,
 		MethodRequired: true, Codes: walmartCodes},
-	"etsy": {Type: "Etsy", Carriers: []string{"USPS", "UPS", "FedEx", "DHL", "DHL eCommerce", "OnTrac", "Canada Post",
-		"Purolator", "Royal Mail", "Parcelforce", "Evri", "DPD", "GLS", "Yodel", "Deutsche Post", "La Poste", "PostNL",
-		"Australia Post", "Japan Post", "China Post", "Aramex"}, OtherForUnlisted: true},
+	"etsy": {Type: "Etsy", Carriers: slices.DeleteFunc(slices.Sorted(maps.Keys(etsyNames)), func(c string) bool { return c == Other }),
+		OtherForUnlisted: true, Codes: etsyNames},
 	"shopify": {Type: "Shopify", OtherForUnlisted: true, URLWithOther: true},
 	"newegg":  {Type: "Newegg", Carriers: usCarriers, OtherForUnlisted: true},
 	"target":  {Type: "Target", Carriers: append(slices.Clone(usCarriers), "Amazon Logistics"), OtherForUnlisted: true, URLWithOther: true},

@@ -7,6 +7,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/connectors/etsy"
 	"github.com/multisell/multisell/pkg/connectors/shopify"
 	"github.com/multisell/multisell/pkg/connectors/walmart"
 )
@@ -16,6 +17,7 @@ import (
 func Register() {
 	connectors.Register(amazon.Default)
 	connectors.Register(ebay.Connector)
+	connectors.Register(etsy.Connector)
 	connectors.Register(shopify.Connector)
 	connectors.Register(walmart.Connector)
 }

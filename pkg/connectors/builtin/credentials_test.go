@@ -17,6 +17,7 @@ var validCredentials = map[string]map[string]any{
 	"shopify": {"shop_domain": "example.myshopify.com", "access_token": "shpat_secret", "location_id": "gid://shopify/Location/1"},
 	"ebay":    {"refresh_token": "v^1.1#secret-r", "client_id": "App-x", "client_secret": "secret-c", "marketplace_id": "EBAY_US"},
 	"walmart": {"client_id": "0f5c6c3e-walmart-client", "client_secret": "secret-c", "market": "US"},
+	"etsy":    {"refresh_token": "12345678.secret-r", "client_id": "keystring-x", "client_secret": "secret-c", "shop_id": "12345678"},
 }
 
 // TestCredentialsBadInput: each built-in connector takes its type's credentials and refuses,

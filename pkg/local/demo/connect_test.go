@@ -32,6 +32,7 @@ var sandboxCases = map[string]sandboxCase{
 	"shopify": {3, 0, 2, "gid://shopify/InventoryItem/"},
 	"ebay":    {3, 0, 3, ""},
 	"walmart": {3, 0, 3, ""},
+	"etsy":    {3, 0, 2, ""},
 }
 
 // TestConnectSandboxes: after Seed, the demo connects a channel of the account to each

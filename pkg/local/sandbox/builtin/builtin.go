@@ -7,6 +7,7 @@ import (
 	// One line per marketplace sandbox.
 	_ "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/ebay"
+	_ "github.com/multisell/multisell/pkg/local/sandbox/etsy"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/shopify"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/walmart"
 )
