@@ -29,6 +29,10 @@ type Harness struct {
 	Connector connectors.Connector
 	// PageSize is the most orders one page of the connector's poll holds.
 	PageSize int
+	// NoLineTracking says the marketplace's orders do not give the carrier and tracking
+	// number of a line the seller shipped with its own tools (Amazon's Orders API), so the
+	// documents cannot carry them.
+	NoLineTracking bool
 	// Start starts the marketplace's sandbox with one seller whose shop is the channel uuid
 	// (orders placed through sandbox.AdminOrdersPath are its) and has a listing.
 	Start func(t *testing.T, channel string) Sandbox
