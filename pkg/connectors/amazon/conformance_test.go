@@ -35,6 +35,7 @@ func TestConformance(t *testing.T) {
 				Quantity:  func(sku string) (int64, bool) { return sb.Quantity(sellerID, sku) },
 				Trackings: func(_, ref string) int { return len(sb.Confirmations(sellerID, ref)) },
 				Orders:    func(r *http.Request) bool { return r.URL.Path == "/orders/v0/orders" },
+				Bind:      func(channel string) { sb.BindChannel(sellerID, channel) },
 				BadOrder: func() string {
 					now := time.Now().UTC().Format(time.RFC3339)
 					sb.PutOrder(sellerID, amazonsb.StoredOrder{Order: amazonsb.Order{AmazonOrderID: "111-0000000-BAD0001",

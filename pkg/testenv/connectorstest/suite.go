@@ -62,10 +62,14 @@ type Sandbox struct {
 	// ForeignOrder, when set, places an order whose document names the channel other (nil:
 	// the connector names the session's channel in every document it builds).
 	ForeignOrder func(other string)
+	// Bind makes the seller's shop that of channel too (the sandbox's BindChannel), for a
+	// channel connected through the local stack (CaseStackLines; nil skips it).
+	Bind func(channel string)
 }
 
-// Run runs the conformance suite: each case a subtest, on its own channel and sandbox.
-// It starts the test environment's emulators: an integration test.
+// Run runs the conformance suite: each case a subtest, on its own channel and sandbox, and
+// CaseStackLines on a channel connected through the local stack. It starts the test
+// environment's emulators: an integration test.
 func Run(t *testing.T, h Harness) {
 	testenv.SkipShort(t)
 	env := testenv.Get(t)
@@ -76,6 +80,10 @@ func Run(t *testing.T, h Harness) {
 			c.run(newCase(t, t, h, env, acct))
 		})
 	}
+	t.Run(CaseStackLines, func(t *testing.T) {
+		t.Parallel()
+		stackLines(t, h)
+	})
 }
 
 // T is what a case reports to: a *testing.T, or a recorder (planted_test.go).
