@@ -1,7 +1,6 @@
 package ebay_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -11,7 +10,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
-	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
@@ -86,21 +85,5 @@ func TestOneUserOneChannel(t *testing.T) {
 	theirs := second.C.ConnectChannel(body("client-one", "EBAY_US")).UUID
 
 	sb.PutOrder("client-one", sbx.NewOrder("40-00001-00001", "SKU-1", 1, time.Now()))
-	slot := time.Now()
-	for _, tc := range []struct {
-		name    string
-		f       *orderstest.Fixture
-		channel string
-	}{{"first account", first, mine}, {"second account", second, theirs}} {
-		testenv.WaitFor(t, func() bool {
-			slot = slot.Add(connectors.PollEvery)
-			if err := tc.f.Env.Deps.Connectors().Enqueue(context.Background(), connectors.ChannelRef{Account: tc.f.Acct.ID, UUID: tc.channel}, slot); err != nil {
-				t.Fatal(err)
-			}
-			return len(tc.f.List("/orders")) == 1
-		}, tc.name+": the order imported")
-		if got := tc.f.List("/orders"); len(got) != 1 || got[0].ChannelUUID != tc.channel {
-			t.Errorf("%s: orders %+v, want one of channel %s", tc.name, got, tc.channel)
-		}
-	}
+	connectorstest.WantOwnOrder(t, connectorstest.Connected{F: first, Channel: mine}, connectorstest.Connected{F: second, Channel: theirs})
 }
