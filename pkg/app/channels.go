@@ -85,14 +85,21 @@ func (channelVerifier) Connector(typ string) (name, displayName string, ok bool)
 // channel's refusal, or a call that failed, is a 422 quoting the channel;
 // its limits saying not now are a 503.
 func (v channelVerifier) Verify(ctx context.Context, in channels.Verification) error {
-	return channelError(v.runtime.Verify(ctx, connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector,
-		Endpoints: connectors.Endpoints{API: in.Endpoints.API, Auth: in.Endpoints.Auth}}, in.Credentials), "verify the credentials")
+	return channelError(v.runtime.Verify(ctx, verifiedChannel(in), in.Credentials), "verify the credentials")
 }
 
 // MarketplaceAccount names the marketplace account of the credentials, as
-// their connector names it.
-func (v channelVerifier) MarketplaceAccount(in channels.Verification) (string, error) {
-	return connectors.MarketplaceAccount(connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector}, in.Credentials)
+// their connector names it or finds it with one call to the channel (whose
+// refusal or failure is answered as Verify's).
+func (v channelVerifier) MarketplaceAccount(ctx context.Context, in channels.Verification) (string, error) {
+	name, err := v.runtime.MarketplaceAccount(ctx, verifiedChannel(in), in.Credentials)
+	return name, channelError(err, "name the account of the credentials")
+}
+
+// verifiedChannel is the channel a verification is of.
+func verifiedChannel(in channels.Verification) connectors.Channel {
+	return connectors.Channel{Account: in.Account, UUID: in.UUID, Connector: in.Connector,
+		Endpoints: connectors.Endpoints{API: in.Endpoints.API, Auth: in.Endpoints.Auth}}
 }
 
 // channelError is the failure of a call to a channel as the API answers it:

@@ -60,7 +60,7 @@ func (s Service) Connect(ctx context.Context, account string, in ConnectInput) (
 		return Channel{}, err
 	}
 	c.Connector, c.Connection.Connector, c.Endpoints = name, name, in.Endpoints
-	if c.MarketplaceAccount, err = s.Verifier.MarketplaceAccount(verification(account, c, in.Credentials)); err != nil {
+	if c.MarketplaceAccount, err = s.Verifier.MarketplaceAccount(ctx, verification(account, c, in.Credentials)); err != nil {
 		return Channel{}, err
 	}
 	if err := s.notConnected(ctx, account, c); err != nil {
@@ -142,7 +142,7 @@ func (s Service) Patch(ctx context.Context, account, uuid string, in PatchInput)
 		if in.State == "" && was == StateDisconnected {
 			c.State = StateActive
 		}
-		if err := s.sameMarketplaceAccount(account, c, in.Credentials); err != nil {
+		if err := s.sameMarketplaceAccount(ctx, account, c, in.Credentials); err != nil {
 			return Channel{}, err
 		}
 		if sealed, err = s.verifyAndSeal(ctx, account, c, in.Credentials); err != nil {
@@ -233,11 +233,11 @@ func (s Service) RecordError(ctx context.Context, account, uuid, message string,
 
 // sameMarketplaceAccount refuses new credentials of channel c that name
 // another marketplace account than the one it was connected as.
-func (s Service) sameMarketplaceAccount(account string, c Channel, credentials []byte) error {
+func (s Service) sameMarketplaceAccount(ctx context.Context, account string, c Channel, credentials []byte) error {
 	if c.MarketplaceAccount == "" {
 		return nil
 	}
-	named, err := s.Verifier.MarketplaceAccount(verification(account, c, credentials))
+	named, err := s.Verifier.MarketplaceAccount(ctx, verification(account, c, credentials))
 	if err != nil {
 		return err
 	}

@@ -40,8 +40,9 @@ type Verifier interface {
 	// errs.Invalid naming a field or quoting the channel's refusal.
 	Verify(ctx context.Context, v Verification) error
 	// MarketplaceAccount names the marketplace account v's credentials
-	// are ("" when the connector names none).
-	MarketplaceAccount(v Verification) (string, error)
+	// are ("" when the connector names none), asking the channel when only
+	// it knows (an eBay user), as Verify does.
+	MarketplaceAccount(ctx context.Context, v Verification) (string, error)
 }
 
 // Verification is what Verifier.Verify checks: the account's channel uuid,

@@ -77,8 +77,8 @@ type channelShip map[allocation.Record]int
 // applyChannel applies what d says of each line on the channel to next
 // (docs/orders.md): the line's quantity_fulfilled rises to the channel's
 // shipped quantity (never counting twice what multisell shipped itself)
-// and its cancelled quantity to the channel's (at most what is not
-// shipped); quantities the channel reports lower than before are ignored. A
+// and its cancelled quantity to the channel's (cancelledOf; at most what is
+// not shipped); quantities the channel reports lower than before are ignored. A
 // new order (fresh) takes the quantities as they are, touching no stock;
 // an open order ships the new units from its allocations (returned, for the
 // inventory.Ship writes and the reservations they cover) and gives back
@@ -113,13 +113,21 @@ func applyChannel(next *Order, d *document, fresh bool, at string) (channelShip,
 			}
 			it.QuantityFulfilled += more
 		}
-		it.QuantityCancelled = max(it.QuantityCancelled, min(c.Cancelled, it.Quantity-it.QuantityFulfilled))
+		it.QuantityCancelled = max(it.QuantityCancelled, min(cancelledOf(it, di), it.Quantity-it.QuantityFulfilled))
 		if it.QuantityCancelled == it.Quantity {
 			it.CancelledAt = &at
 		}
 		trimAllocations(it)
 	}
 	return moves, shippedMore
+}
+
+// cancelledOf is how much of line it the channel's line di cancels: its
+// quantity_cancelled, and the units it no longer orders when its quantity
+// is lower than the line's (Amazon shows a cancelled unit that way:
+// docs/connectors.md, "Amazon").
+func cancelledOf(it *Item, di docItem) int {
+	return di.Channel.Cancelled + max(it.Quantity-di.Quantity, 0)
 }
 
 // shipFromAllocations takes q units of it out of its allocations, in

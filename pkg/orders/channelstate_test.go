@@ -156,6 +156,29 @@ func TestChannelCancelledLine(t *testing.T) {
 	wantStatus(t, f.Order(seq), orders.StatusCompleted, orders.All, 0, 2)
 }
 
+// TestChannelQuantityLowered: a channel that shows cancelled units by
+// ordering fewer (Amazon's QuantityOrdered) cancels what it no longer
+// orders: a line lowered from 3 to 1 releases 2, a line of 2 sent as 1 of
+// which 1 cancelled (Amazon's line of no quantity left) releases both; a
+// quantity raised later cancels nothing back.
+func TestChannelQuantityLowered(t *testing.T) {
+	t.Parallel()
+	f, wh := stocked(t, "A", "B")
+	seq := f.ImportOne(paidDoc(f, "QL-1", channelLine("1", "A", 3, 0, 0), channelLine("2", "B", 2, 0, 0)))
+	f.WantStock("A", wh, 5, 3)
+	f.WantStock("B", wh, 5, 2)
+	f.ImportDocs(paidDoc(f, "QL-1", channelLine("1", "A", 1, 0, 0), channelLine("2", "B", 1, 0, 1)))
+	f.WantStock("A", wh, 5, 1)
+	f.WantStock("B", wh, 5, 0)
+	o := f.Order(seq)
+	if o.Status != orders.StatusOpen || o.Items[0].CancelledAt != nil || o.Items[1].CancelledAt == nil {
+		t.Errorf("after lowering line 1 to 1 and line 2 to none: %s, cancelled_at %v %v", o.Status, o.Items[0].CancelledAt, o.Items[1].CancelledAt)
+	}
+	f.ImportDocs(paidDoc(f, "QL-1", channelLine("1", "A", 3, 1, 0), channelLine("2", "B", 1, 0, 1)))
+	f.WantStock("A", wh, 4, 0)
+	wantStatus(t, f.Order(seq), orders.StatusCompleted, orders.All, 1, 0)
+}
+
 // TestChannelLineRefused: quantities that are not integers from 0, or that
 // add up to more than the line, refuse the document.
 func TestChannelLineRefused(t *testing.T) {

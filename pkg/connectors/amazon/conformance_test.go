@@ -16,7 +16,7 @@ import (
 // orders, the published limits, which the sandbox holds too).
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	connectorstest.Run(t, connectorstest.Harness{Connector: &amazon.Connector{PageSize: 10}, PageSize: 10,
+	connectorstest.Run(t, connectorstest.Harness{Connector: &amazon.Connector{PageSize: 10}, PageSize: 10, NoLineTracking: true,
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
 			sb, err := amazonsb.New()
 			if err != nil {
@@ -35,6 +35,7 @@ func TestConformance(t *testing.T) {
 				Quantity:  func(sku string) (int64, bool) { return sb.Quantity(sellerID, sku) },
 				Trackings: func(_, ref string) int { return len(sb.Confirmations(sellerID, ref)) },
 				Orders:    func(r *http.Request) bool { return r.URL.Path == "/orders/v0/orders" },
+				Bind:      func(channel string) { sb.BindChannel(sellerID, channel) },
 				BadOrder: func() string {
 					now := time.Now().UTC().Format(time.RFC3339)
 					sb.PutOrder(sellerID, amazonsb.StoredOrder{Order: amazonsb.Order{AmazonOrderID: "111-0000000-BAD0001",

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/wire"
 )
 
 // TestCarrierCode: a carrier by Amazon's carrier rules, as Amazon's code, any other as Other
@@ -69,6 +72,23 @@ func TestDocument(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a line of no quantity left", func(t *testing.T) {
+		t.Parallel()
+		raw, err := document("ch", order{AmazonOrderID: "1", PurchaseDate: "2026-01-01T00:00:00Z", OrderStatus: "Unshipped", LastUpdateDate: "x"},
+			[]orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &one}, {SellerSKU: "B", OrderItemID: "2", QuantityOrdered: &none}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc wire.OrderDocument
+		_ = json.Unmarshal(raw, &doc)
+		var got []string
+		for _, it := range doc.Items {
+			got = append(got, fmt.Sprint(it.OrderItemRef, " ", it.Quantity, " ", it.QuantityCancelled))
+		}
+		if want := []string{"1 1 0", "2 1 1"}; !slices.Equal(got, want) || doc.CancelledAt != "" {
+			t.Errorf("lines (ref quantity cancelled) %q, cancelled_at %q; want %q and the order open", got, doc.CancelledAt, want)
+		}
+	})
 	t.Run("cancelled without lines", func(t *testing.T) {
 		t.Parallel()
 		raw, err := document("ch", order{AmazonOrderID: "1", OrderStatus: "Canceled", LastUpdateDate: "x"}, []orderItem{{SellerSKU: "A", OrderItemID: "1", QuantityOrdered: &none}})

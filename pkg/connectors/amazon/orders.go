@@ -258,14 +258,39 @@ func parseItems(body []byte) ([]orderItem, string, error) {
 	return p.Payload.OrderItems, p.Payload.NextToken, nil
 }
 
+// line is the document's line of an order's item: its status is the order's, or Shipped /
+// PartiallyShipped from its QuantityShipped, which is its quantity_shipped; a Canceled order's
+// lines have the rest cancelled (quantity_cancelled). An item of no quantity left (its units
+// cancelled: Amazon shows them no longer ordered, and says neither how many there were nor
+// how many it cancelled) is a line of 1 unit cancelled, which the import reads as every unit
+// of the line it holds cancelled (docs/orders.md, "Lines shipped or cancelled on the channel").
+func line(o order, it orderItem, sku string) wire.OrderItem {
+	ordered := *it.QuantityOrdered
+	if ordered == 0 {
+		return wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: 1, QuantityCancelled: 1, Status: "Canceled", Title: it.Title}
+	}
+	status := o.OrderStatus
+	shipped := min(max(it.QuantityShipped, 0), ordered)
+	switch {
+	case shipped == ordered:
+		status = "Shipped"
+	case shipped > 0:
+		status = "PartiallyShipped"
+	}
+	l := wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: ordered, Status: status, Title: it.Title,
+		Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount()), QuantityShipped: shipped}
+	if o.OrderStatus == "Canceled" {
+		l.QuantityCancelled = ordered - shipped
+	}
+	return l
+}
+
 // document is the order import document (docs/orders.md) of an order and its lines:
 // Pending (and PendingAvailability) orders are imported unpaid (payment_status none: they
 // reserve stock, and the line status says Amazon does not let them ship yet); Canceled and
-// Unfulfillable orders are cancelled at their last change; each line's status is the
-// order's, or Shipped / PartiallyShipped from its QuantityShipped, which is its
-// quantity_shipped; a Canceled order's lines have the rest cancelled (quantity_cancelled).
-// The amounts are amounts' (money.go). Lines of no quantity
-// (cancelled before the order was) are left out. A line's sku is its SellerSKU, else (an
+// Unfulfillable orders are cancelled at their last change; its lines are line's. The amounts
+// are amounts' (money.go). A cancelled order's lines of no quantity (cancelled before the
+// order was) are left out. A line's sku is its SellerSKU, else (an
 // optional field) its ASIN: no product has that SKU, so the line imports unassigned. A line
 // without OrderItemId, QuantityOrdered or both SKU and ASIN fails the order's document.
 func document(channel string, o order, items []orderItem) (json.RawMessage, error) {
@@ -297,23 +322,10 @@ func document(channel string, o order, items []orderItem) (json.RawMessage, erro
 		if sku == "" {
 			return nil, fmt.Errorf("amazon order %s: line %s has neither SellerSKU nor ASIN", o.AmazonOrderID, redact.Clip(it.OrderItemID, 40))
 		}
-		if *it.QuantityOrdered == 0 {
+		if *it.QuantityOrdered == 0 && doc.CancelledAt != "" {
 			continue
 		}
-		status := o.OrderStatus
-		shipped := min(max(it.QuantityShipped, 0), *it.QuantityOrdered)
-		switch {
-		case shipped == *it.QuantityOrdered:
-			status = "Shipped"
-		case shipped > 0:
-			status = "PartiallyShipped"
-		}
-		line := wire.OrderItem{OrderItemRef: it.OrderItemID, SKU: sku, Quantity: *it.QuantityOrdered, Status: status, Title: it.Title,
-			Price: wire.Amount(it.ItemPrice.amount()), Tax: wire.Amount(it.ItemTax.amount()), QuantityShipped: shipped}
-		if o.OrderStatus == "Canceled" {
-			line.QuantityCancelled = *it.QuantityOrdered - shipped
-		}
-		doc.Items = append(doc.Items, line)
+		doc.Items = append(doc.Items, line(o, it, sku))
 	}
 	if err := amounts(&doc, o, items); err != nil {
 		return nil, err

@@ -13,10 +13,16 @@ import (
 )
 
 // call makes an authorized call of op (method, path under the API endpoint, a JSON body when
-// in is not nil) and returns the answer of a 2xx. A 401 is a *connectors.AuthError; another
-// status an error with eBay's messages.
+// in is not nil), with an access token of the sell scopes, and returns the answer of a 2xx.
+// A 401 is a *connectors.AuthError; another status an error with eBay's messages.
 func call(ctx context.Context, s *connectors.Session, op, method, path string, in any) (*connectors.Response, error) {
-	req, err := connectors.JSONRequest(method, strings.TrimSuffix(s.Endpoints.API, "/")+path, http.Header{
+	return callAt(ctx, s, op, method, strings.TrimSuffix(s.Endpoints.API, "/"), path, in, exchange)
+}
+
+// callAt is call to path under the host base, with the access token exchange makes.
+func callAt(ctx context.Context, s *connectors.Session, op, method, base, path string, in any,
+	exchange func(context.Context, *connectors.Session) (connectors.Token, error)) (*connectors.Response, error) {
+	req, err := connectors.JSONRequest(method, base+path, http.Header{
 		"Accept":                  {"application/json"},
 		"X-Ebay-C-Marketplace-Id": {s.Credentials.(credentials).MarketplaceID},
 	}, in)

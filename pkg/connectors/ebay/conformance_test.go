@@ -33,6 +33,7 @@ func TestConformance(t *testing.T) {
 				Refuse:    func(on bool) { sb.Refuse(seller, on) },
 				Quantity:  func(sku string) (int64, bool) { return sb.Quantity(seller, sku) },
 				Trackings: func(_, ref string) int { return len(sb.Fulfillments(seller, ref)) },
+				Bind:      func(channel string) { sb.BindChannel(seller, channel) },
 				Orders: func(r *http.Request) bool {
 					return r.Method == http.MethodGet && r.URL.Path == "/sell/fulfillment/v1/order"
 				},

@@ -191,3 +191,21 @@ func TestTotals(t *testing.T) {
 		})
 	}
 }
+
+// TestIdentityBase: getUser is called on eBay's own host of the Commerce Identity API (apiz)
+// beside eBay's production and sandbox APIs, and on any other API endpoint (a sandbox of
+// ours) itself.
+func TestIdentityBase(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ api, want string }{
+		{"https://api.ebay.com", "https://apiz.ebay.com"},
+		{"https://api.ebay.com/", "https://apiz.ebay.com"},
+		{"https://api.sandbox.ebay.com", "https://apiz.sandbox.ebay.com"},
+		{"http://127.0.0.1:4567", "http://127.0.0.1:4567"},
+	}
+	for _, tt := range tests {
+		if got, err := identityBase(tt.api); err != nil || got != tt.want {
+			t.Errorf("identityBase(%q) = %q, %v; want %q", tt.api, got, err, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package ebay_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -90,6 +91,9 @@ func validateExchange(x exchange) error {
 	if x.req.URL.Path == "/ws/api.dll" {
 		return validateTrading(x)
 	}
+	if x.req.URL.Path == "/commerce/identity/v1/user/" {
+		return validateGetUser(x)
+	}
 	var router routers.Router
 	for base, r := range models.byBase {
 		if strings.HasPrefix(x.req.URL.Path, base) {
@@ -141,9 +145,29 @@ func validateToken(x exchange) error {
 		return fmt.Errorf("the token request is not a refresh_token grant")
 	}
 	for _, sc := range strings.Fields(form.Get("scope")) {
-		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") {
-			return fmt.Errorf("scope %s is not a sell scope", sc)
+		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") && sc != ebay.IdentityScope {
+			return fmt.Errorf("scope %s is neither a sell scope nor the identity scope", sc)
 		}
+	}
+	return nil
+}
+
+// validateGetUser checks a getUser call against eBay's Commerce Identity API reference (no
+// model of it is beside the repository): a GET with a bearer token, answered with the user's
+// userId and username.
+func validateGetUser(x exchange) error {
+	if x.req.Method != http.MethodGet || !strings.HasPrefix(x.req.Header.Get("Authorization"), "Bearer ") {
+		return fmt.Errorf("getUser must be a GET with a bearer token")
+	}
+	if x.status != http.StatusOK {
+		return nil
+	}
+	var u struct {
+		UserID   string `json:"userId"`
+		Username string `json:"username"`
+	}
+	if err := json.Unmarshal(x.answer, &u); err != nil || u.UserID == "" || u.Username == "" {
+		return fmt.Errorf("the getUser answer has no userId and username: %s", x.answer)
 	}
 	return nil
 }

@@ -52,6 +52,7 @@ func startConformance(t *testing.T, channel, form string) connectorstest.Sandbox
 		Quantity:  func(sku string) (int64, bool) { return sb.Available(token, sb.Item(token, sku)) },
 		Trackings: func(id, _ string) int { return len(sb.Fulfillments(token, id)) },
 		Orders:    isOrdersQuery,
+		Bind:      func(channel string) { sb.BindChannel(token, channel) },
 		BadOrder: func() string {
 			return sb.PutOrder(token, time.Now()).Name // an order without lines
 		},

@@ -31,6 +31,9 @@ const (
 	CaseBadOrder     = "bad order does not hold up the others"
 	CaseForeign      = "document naming another channel refused"
 	CaseNoCredential = "no credential in errors"
+	CaseShippedFirst = "first seen shipped"
+	CaseShippedAfter = "shipped on the channel after import"
+	CaseOneCancelled = "one line of two cancelled"
 )
 
 // suiteCase is one case of the suite.
@@ -54,6 +57,9 @@ var cases = []suiteCase{
 	{CaseBadOrder, badOrderCase},
 	{CaseForeign, foreignCase},
 	{CaseNoCredential, noCredentialCase},
+	{CaseShippedFirst, firstSeenShippedCase},
+	{CaseShippedAfter, shippedAfterImportCase},
+	{CaseOneCancelled, oneLineCancelledCase},
 }
 
 // credentialsCase: the sandbox's credentials parse and verify; missing, extra or malformed

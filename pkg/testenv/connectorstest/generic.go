@@ -40,6 +40,7 @@ func startGeneric(t *testing.T, channel string) Sandbox {
 		Trackings: func(order, _ string) int { return len(g.Fulfillments(id, order)) },
 		Orders:    func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/v1/orders" },
 		BadOrder:  func() string { put("BAD-1", "not an order document"); return "BAD-1" },
+		Bind:      func(channel string) { g.BindChannel(id, channel) },
 		ForeignOrder: func(other string) {
 			put("FOREIGN-1", map[string]any{"channel_uuid": other, "display_ref": "FOREIGN-1"})
 		},

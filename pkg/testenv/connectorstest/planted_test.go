@@ -143,16 +143,62 @@ var breaks = map[string]func(p *planted){
 		}
 	},
 	CaseForeign: func(p *planted) {
-		p.poll = func(_ connectors.OrdersQuery, page connectors.OrderPage, err error) (connectors.OrderPage, error) {
-			for i, o := range page.Orders {
-				var d map[string]any
-				_ = json.Unmarshal(o.Document, &d)
-				d["channel_uuid"] = "00000000-0000-4000-8000-000000000001"
-				page.Orders[i].Document, _ = json.Marshal(d)
-			}
-			return page, err
-		}
+		p.poll = editDocs(func(d map[string]any) { d["channel_uuid"] = "00000000-0000-4000-8000-000000000001" })
 	},
+	CaseShippedFirst: func(p *planted) {
+		p.poll = editDocs(func(d map[string]any) { // maps no line state
+			for _, line := range lines(d) {
+				delete(line, "quantity_shipped")
+				delete(line, "carrier_name")
+				delete(line, "tracking_number")
+			}
+		})
+	},
+	CaseShippedAfter: func(p *planted) {
+		first := map[string]any{}
+		p.poll = editDocs(func(d map[string]any) { // reads line state only when it first sees an order
+			ref, _ := d["display_ref"].(string)
+			if items, ok := first[ref]; ok {
+				d["items"] = items
+			} else {
+				first[ref] = d["items"]
+			}
+		})
+	},
+	CaseOneCancelled: func(p *planted) {
+		p.poll = editDocs(func(d map[string]any) { // a line's cancellation told as the order's
+			for _, line := range lines(d) {
+				if n, _ := line["quantity_cancelled"].(float64); n > 0 {
+					d["cancelled_at"] = d["ordered_at"]
+				}
+			}
+		})
+	},
+}
+
+// editDocs is a poll hook that changes every document of a page by edit.
+func editDocs(edit func(doc map[string]any)) func(connectors.OrdersQuery, connectors.OrderPage, error) (connectors.OrderPage, error) {
+	return func(_ connectors.OrdersQuery, page connectors.OrderPage, err error) (connectors.OrderPage, error) {
+		for i, o := range page.Orders {
+			var d map[string]any
+			_ = json.Unmarshal(o.Document, &d)
+			edit(d)
+			page.Orders[i].Document, _ = json.Marshal(d)
+		}
+		return page, err
+	}
+}
+
+// lines are the items of a document.
+func lines(d map[string]any) []map[string]any {
+	items, _ := d["items"].([]any)
+	out := make([]map[string]any, 0, len(items))
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // runtimeGuarded are the cases a connector alone cannot break, since the runtime guards them:

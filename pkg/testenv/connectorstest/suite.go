@@ -29,6 +29,10 @@ type Harness struct {
 	Connector connectors.Connector
 	// PageSize is the most orders one page of the connector's poll holds.
 	PageSize int
+	// NoLineTracking says the marketplace's orders do not give the carrier and tracking
+	// number of a line the seller shipped with its own tools (Amazon's Orders API), so the
+	// documents cannot carry them.
+	NoLineTracking bool
 	// Start starts the marketplace's sandbox with one seller whose shop is the channel uuid
 	// (orders placed through sandbox.AdminOrdersPath are its) and has a listing.
 	Start func(t *testing.T, channel string) Sandbox
@@ -61,10 +65,14 @@ type Sandbox struct {
 	// ForeignOrder, when set, places an order whose document names the channel other (nil:
 	// the connector names the session's channel in every document it builds).
 	ForeignOrder func(other string)
+	// Bind makes the seller's shop that of channel too (the sandbox's BindChannel), for a
+	// channel connected through the local stack (CaseStackLines; nil skips it).
+	Bind func(channel string)
 }
 
-// Run runs the conformance suite: each case a subtest, on its own channel and sandbox.
-// It starts the test environment's emulators: an integration test.
+// Run runs the conformance suite: each case a subtest, on its own channel and sandbox, and
+// CaseStackLines on a channel connected through the local stack. It starts the test
+// environment's emulators: an integration test.
 func Run(t *testing.T, h Harness) {
 	testenv.SkipShort(t)
 	env := testenv.Get(t)
@@ -75,6 +83,10 @@ func Run(t *testing.T, h Harness) {
 			c.run(newCase(t, t, h, env, acct))
 		})
 	}
+	t.Run(CaseStackLines, func(t *testing.T) {
+		t.Parallel()
+		stackLines(t, h)
+	})
 }
 
 // T is what a case reports to: a *testing.T, or a recorder (planted_test.go).

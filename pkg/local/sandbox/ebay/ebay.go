@@ -26,6 +26,7 @@ const (
 	OpBulkQuantity = "bulkUpdatePriceQuantity"
 	OpGetOffers    = "getOffers"
 	OpMigrate      = "bulkMigrateListing"
+	OpGetUser      = "getUser"
 )
 
 // The API's paths.
@@ -36,6 +37,9 @@ const (
 	offersPath  = "/sell/inventory/v1/offer"
 	migratePath = "/sell/inventory/v1/bulk_migrate_listing"
 	fulfillPath = ordersPath + "/{orderId}/shipping_fulfillment"
+	// UserPath is the Commerce Identity API's getUser (eBay serves it from apiz.ebay.com;
+	// the sandbox beside the others).
+	UserPath = "/commerce/identity/v1/user/"
 )
 
 // DailyRevisions is eBay's limit of revisions of one listing per day.
@@ -106,6 +110,9 @@ func newSandbox() *Sandbox {
 	s.Handle("GET "+offersPath, OpGetOffers, s.authed(s.getOffers))
 	s.Handle("POST "+TradingPath, OpTrading, s.trading)
 	s.Handle("POST "+migratePath, OpMigrate, s.authed(s.migrate))
+	s.Handle("GET "+UserPath, OpGetUser, s.Authed(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusUnauthorized, 1001, "OAuth", "REQUEST", "Invalid access token")
+	}, s.getUser))
 	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
 	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
 	return s
@@ -116,8 +123,11 @@ func writeError(w http.ResponseWriter, status, id int, domain, category, msg str
 	sandbox.WriteJSON(w, status, ErrorBody{Errors: []Error{{ErrorID: id, Domain: domain, Category: category, Message: msg}}})
 }
 
+// identityScope is the scope of getUser.
+const identityScope = "https://api.ebay.com/oauth/api_scope/commerce.identity.readonly"
+
 // readGrant reads eBay's token request: the client's id and secret as Basic auth (none is
-// 401 invalid_client), a form body, and only sell scopes.
+// 401 invalid_client), a form body, and only sell scopes and the identity scope.
 func readGrant(r *http.Request) (sandbox.Grant, *sandbox.Refusal) {
 	if _, _, ok := sandbox.BasicAuth(r); !ok {
 		return sandbox.Grant{}, &sandbox.Refusal{Status: http.StatusUnauthorized, Code: "invalid_client", Description: "client authentication failed"}
@@ -130,7 +140,7 @@ func readGrant(r *http.Request) (sandbox.Grant, *sandbox.Refusal) {
 		return g, refused
 	}
 	for _, sc := range strings.Fields(g.Scope) {
-		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") {
+		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") && sc != identityScope {
 			return g, &sandbox.Refusal{Status: http.StatusBadRequest, Code: "invalid_scope",
 				Description: "the requested scope is invalid, unknown, malformed, or exceeds the scope granted to the client"}
 		}
