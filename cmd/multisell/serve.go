@@ -253,6 +253,7 @@ func runServe(ctx context.Context, args []string) error {
 	}()
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
+	sandboxes.registerApps(deps, apiURL)
 	sf := stackFile{
 		PID: os.Getpid(), APIURL: apiURL, APIID: gw.APIID(), DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		KMSEndpoint: kmsProc.Endpoint, CredentialsKeyID: cfg.CredentialsKeyID,

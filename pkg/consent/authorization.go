@@ -186,3 +186,10 @@ func newVerifier() (verifier, challenge string) {
 	sum := sha256.Sum256([]byte(verifier))
 	return verifier, base64.RawURLEncoding.EncodeToString(sum[:])
 }
+
+// CallbackURL is the callback route of the connector name under the API's base URL (with
+// its stage, https://api.example.com/v1): the redirect URI its app registers with the
+// marketplace.
+func CallbackURL(base, name string) string {
+	return strings.TrimSuffix(base, "/") + "/channels/authorizations/" + name + "/callback"
+}

@@ -23,9 +23,10 @@ const cacheFor = 5 * time.Minute
 
 // Apps is an app.Client: it sets d.ConsentApps to the value of the secret
 // CONSENT_APPS_SECRET names, read with GetSecretValue and kept for cacheFor. Without the
-// variable it sets nothing.
+// variable, or against the emulators (whose apps are the sandboxes', d.LocalApps), it sets
+// nothing.
 func Apps(d *app.Deps, awsCfg aws.Config) {
-	if d.Config.ConsentAppsSecret == "" {
+	if d.Config.ConsentAppsSecret == "" || d.LocalApps != nil {
 		return
 	}
 	c := &cached{client: secretsmanager.NewFromConfig(awsCfg), id: d.Config.ConsentAppsSecret}

@@ -1,12 +1,16 @@
 package amazon
 
 import (
+	"crypto/rand"
 	"net/http"
 	"net/url"
 	"slices"
 
+	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/consent"
+	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
@@ -64,5 +68,29 @@ func (a *Amazon) consent(w http.ResponseWriter, r *http.Request) {
 	default:
 		sandbox.RedirectBack(w, r, redirect, url.Values{"state": {state}, "selling_partner_id": {seller},
 			"spapi_oauth_code": {a.Consents.Issue(app.ClientID, redirect, seller)}})
+	}
+}
+
+// consentSeller is the seller a consent on the local stack picks by default (the first by
+// id): one of its own, so that approving the app leaves the demo channel's seller alone.
+const consentSeller = "A0SANDBOXCONSENT"
+
+// consentDemo is the sandbox's demo.ConsentSandbox: RegisterApp with callback, a seller of
+// its own on Amazon US for each consent, its listings and quantities.
+func consentDemo(a *Amazon, callback string) demo.ConsentSandbox {
+	a.AddSeller(consentSeller, amazonMarketplace, "", "", "")
+	return demo.ConsentSandbox{
+		App: consent.AppConfig{App: a.RegisterApp(callback), Endpoints: channels.Endpoints{API: a.URL, Auth: a.URL + TokenPath}},
+		AddSeller: func() (string, map[string]string) {
+			id := "A" + rand.Text()[:13]
+			a.AddSeller(id, amazonMarketplace, "", "", "")
+			return id, map[string]string{"marketplace_id": amazonMarketplace}
+		},
+		Bind: a.BindChannel,
+		List: func(seller, sku string) string {
+			a.PutListing(seller, Listing{SKU: sku})
+			return ""
+		},
+		Quantity: a.Quantity,
 	}
 }

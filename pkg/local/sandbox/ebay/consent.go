@@ -1,12 +1,16 @@
 package ebay
 
 import (
+	"crypto/rand"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
+	"github.com/multisell/multisell/pkg/consent"
+	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 )
 
@@ -67,5 +71,29 @@ func (s *Sandbox) consent(w http.ResponseWriter, r *http.Request) {
 	default:
 		sandbox.RedirectBack(w, r, app.RedirectURIs[0], url.Values{"state": {state}, "expires_in": {"299"},
 			"code": {s.Consents.Issue(app.ClientID, app.Name, seller)}})
+	}
+}
+
+// consentSeller is the user a consent on the local stack picks by default (the first by
+// id): one of its own, so that approving the app leaves the demo channel's seller alone.
+const consentSeller = "consent-seller"
+
+// consentDemo is the sandbox's demo.ConsentSandbox: RegisterApp with callback, a user of its
+// own on EBAY_US for each consent, its listings and quantities.
+func consentDemo(s *Sandbox, callback string) demo.ConsentSandbox {
+	s.AddSeller(consentSeller, "", "", "EBAY_US")
+	return demo.ConsentSandbox{
+		App: consent.AppConfig{App: s.RegisterApp(callback), Endpoints: channels.Endpoints{API: s.URL, Auth: s.URL + TokenPath}},
+		AddSeller: func() (string, map[string]string) {
+			id := "consent-" + rand.Text()
+			s.AddSeller(id, "", "", "EBAY_US")
+			return id, map[string]string{"marketplace_id": "EBAY_US"}
+		},
+		Bind: s.BindChannel,
+		List: func(seller, sku string) string {
+			s.AddListing(seller, sku, 0)
+			return ""
+		},
+		Quantity: s.Quantity,
 	}
 }
