@@ -36,3 +36,16 @@ func (l *LocalApps) Document(context.Context) ([]byte, error) {
 	defer l.mu.Unlock()
 	return json.Marshal(l.apps)
 }
+
+// Load replaces the apps with those of doc, an apps document (what Document answered in
+// the process that set them: the CLI reads the local stack's from its stack file).
+func (l *LocalApps) Load(doc []byte) error {
+	var apps map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &apps); err != nil {
+		return fmt.Errorf("the apps document: %w", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.apps = apps
+	return nil
+}
