@@ -36,7 +36,7 @@ var consentSandboxes = struct {
 }{}
 
 // sandboxes starts the consent sandboxes (once) and returns them by connector name.
-func sandboxes(t *testing.T) map[string]demo.ConsentSandbox {
+func sandboxes(t testing.TB) map[string]demo.ConsentSandbox {
 	t.Helper()
 	env := testenv.Get(t)
 	consentSandboxes.once.Do(func() {
