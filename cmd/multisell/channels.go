@@ -12,6 +12,7 @@ const channelsCreateUse = "--account TOKEN --name NAME --type TYPE [--site-id S 
 func init() {
 	register(command{name: "channels", summary: "the account's sales channels", subs: []subcommand{
 		{name: "create", use: channelsCreateUse, run: createChannel},
+		{name: "authorize", use: channelsAuthorizeUse, run: authorizeChannel},
 		{name: "list", use: "--account TOKEN", run: listChannels},
 	}})
 }

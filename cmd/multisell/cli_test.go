@@ -83,6 +83,9 @@ func TestCLI(t *testing.T) {
 			{"link to an unknown product", []string{"listings", "link", "--account", acct.AccountToken, "--channel", ch.UUID, "--sku", "AMZ-2", "--product", "NOPE"}, ""},
 			{"recount of an unknown token", []string{"recount", "--account", "no-such-token"}, "no account"},
 			{"recount without a token", []string{"recount"}, "--account"},
+			// No stack file of a serve: no sandbox's app, so Amazon has no app to approve.
+			{"authorize without an app", []string{"channels", "authorize", "--account", acct.AccountToken, "--type", "amazon", "--marketplace-id", "ATVPDKIKX0DER"}, "has no app on this deployment"},
+			{"authorize a type without consent", []string{"channels", "authorize", "--account", acct.AccountToken, "--type", "Generic Marketplace"}, "authorization.type"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				code, _, errOut := cli(t, tc.args...)

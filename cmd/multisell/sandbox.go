@@ -16,6 +16,7 @@ import (
 	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/consent"
 	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	_ "github.com/multisell/multisell/pkg/local/sandbox/builtin" // the marketplaces' sandboxes register their kinds
@@ -176,6 +177,20 @@ func (s *serveSandboxes) urls() map[string]string {
 		out[sb.name] = sb.URL
 	}
 	return out
+}
+
+// registerApps makes each running sandbox's app the operator's app of its channel type,
+// registered with the callback route under apiURL (the local stack's apps;
+// docs/connectors.md, "Connecting a merchant").
+func (s *serveSandboxes) registerApps(d *app.Deps, apiURL string) {
+	for _, sb := range s.running {
+		if sb.Consent == nil {
+			continue
+		}
+		if err := d.LocalApps.Set(sb.name, sb.Consent(consent.CallbackURL(apiURL, sb.name)).App); err != nil {
+			slog.Error("a sandbox's app", "sandbox", sb.name, "error", err.Error())
+		}
+	}
 }
 
 // connects are the running sandboxes' demo connections.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/app/sdkchain"
 	"github.com/multisell/multisell/pkg/channels"
+	"github.com/multisell/multisell/pkg/consent"
 	"github.com/multisell/multisell/pkg/listings"
 	"github.com/multisell/multisell/pkg/local/demo"
 	"github.com/multisell/multisell/pkg/local/sandbox"
@@ -148,4 +149,30 @@ func TestSandbox(t *testing.T) {
 		}
 		return false
 	}, "the sandbox's order "+placed.ID+" imported")
+
+	// Connecting by consent on the local stack: its apps are the sandboxes' (the stack file
+	// has them for channels authorize), and opening the consent URL of an authorization
+	// without return_url connects a channel to the sandbox and ends on the stack's page.
+	if err := d.LocalApps.Load(sf.ConsentApps); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ typ, marketplace string }{{"amazon", "ATVPDKIKX0DER"}, {"ebay", "EBAY_US"}} {
+		a, err := d.Consent().Authorize(ctx, creds.AccountID, consent.Input{Type: tc.typ, Fields: map[string]string{"marketplace_id": tc.marketplace}})
+		if err != nil {
+			t.Fatalf("authorize %s: %v", tc.typ, err)
+		}
+		back, err := sandbox.Consent(ctx, a.ConsentURL, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.Get(back.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "is connected") {
+			t.Errorf("the %s consent ended %d %s, want the stack's page of the connected channel", tc.typ, resp.StatusCode, page)
+		}
+	}
 }

@@ -60,6 +60,9 @@ type stackFile struct {
 	SyncRetryBase       string            `json:"sync_retry_base"`
 	// Sandboxes are the base URLs of the fake marketplaces serve runs, by connector name.
 	Sandboxes map[string]string `json:"sandboxes,omitempty"`
+	// ConsentApps are the stack's operator apps (the sandboxes', app.LocalApps), which
+	// channels authorize reads.
+	ConsentApps json.RawMessage `json:"consent_apps,omitempty"`
 	// DynamoDBPID and SQSPID are the emulators' processes; serve writes the file again
 	// with the new pid when it restarts one.
 	DynamoDBPID int `json:"dynamodb_pid"`
@@ -253,6 +256,7 @@ func runServe(ctx context.Context, args []string) error {
 	}()
 
 	apiURL := "http://" + ln.Addr().String() + "/" + gw.Stage()
+	sandboxes.registerApps(deps, apiURL)
 	sf := stackFile{
 		PID: os.Getpid(), APIURL: apiURL, APIID: gw.APIID(), DynamoDBEndpoint: ddb.Endpoint, SQSEndpoint: sqsProc.Endpoint,
 		KMSEndpoint: kmsProc.Endpoint, CredentialsKeyID: cfg.CredentialsKeyID,
@@ -261,6 +265,9 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	for id, q := range stack.Queues {
 		sf.QueueURLs[id] = q.URL
+	}
+	if sf.ConsentApps, err = deps.LocalApps.Document(ctx); err != nil {
+		return err
 	}
 	stackPath := filepath.Join(*dir, "stack.json")
 	// writeStack writes .local/stack.json with the emulators' pids of the moment.

@@ -53,7 +53,8 @@ func TestUsage(t *testing.T) {
 		calls = append(calls, call{[]string{n, "no-such-subcommand"}, 2}, call{[]string{n}, 2})
 	}
 	calls = append(calls, call{[]string{"no-such-command"}, 2}, call{[]string{"recount", "--account", "T", "extra"}, 2},
-		call{[]string{"orders", "import", "--account", "T"}, 2}, call{[]string{"--version"}, 0})
+		call{[]string{"orders", "import", "--account", "T"}, 2}, call{[]string{"--version"}, 0},
+		call{[]string{"channels", "authorize", "--account", "T"}, 2}, call{[]string{"channels", "authorize", "--account", "T", "--type", "amazon", "--field", "novalue"}, 2})
 	for _, c := range calls {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			if code, out, errOut := cli(t, c.args...); code != c.want {

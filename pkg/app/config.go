@@ -60,15 +60,19 @@ type Config struct {
 	// access tokens are sealed under (CREDENTIALS_KEY_ID: its alias, key id
 	// or ARN; docs/connectors.md).
 	CredentialsKeyID string
-	DynamoDBEndpoint string // DYNAMODB_ENDPOINT: local stack only
-	SQSEndpoint      string // SQS_ENDPOINT: local stack only
-	KMSEndpoint      string // KMS_ENDPOINT: local stack only
-	Region           string // AWS_REGION
+	// ConsentAppsSecret names the Secrets Manager secret of the operator's apps, by which
+	// merchants connect channels by consent (CONSENT_APPS_SECRET: its ARN;
+	// docs/connectors.md, "Connecting a merchant").
+	ConsentAppsSecret string
+	DynamoDBEndpoint  string // DYNAMODB_ENDPOINT: local stack only
+	SQSEndpoint       string // SQS_ENDPOINT: local stack only
+	KMSEndpoint       string // KMS_ENDPOINT: local stack only
+	Region            string // AWS_REGION
 }
 
 // EnvNames lists the environment variables Config reads.
 var EnvNames = []string{"TABLE_NAME", "ADJUSTMENTS_QUEUE_URL", "ADJUSTMENTS_DLQ_URL", "ADJUSTMENT_RESEND_AFTER", "CHANNEL_INBOX_QUEUE_URL", "CHANNEL_INBOX_DLQ_URL",
-	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "CONNECTOR_QUEUE_URL", "CONNECTOR_POLL_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "CREDENTIALS_KEY_ID", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "KMS_ENDPOINT", "AWS_REGION"}
+	"CHANNEL_OUTBOX_QUEUE_URL", "CHANNEL_RETRY_QUEUE_URL", "CONNECTOR_QUEUE_URL", "CONNECTOR_POLL_QUEUE_URL", "SYNC_RETRY_BASE", "WEBHOOK_DELIVERY_QUEUE_URL", "WEBHOOK_RETRY_SCHEDULE", "WEBHOOK_TIMEOUT", "WEBHOOK_LOOPBACK", "CREDENTIALS_KEY_ID", "CONSENT_APPS_SECRET", "DYNAMODB_ENDPOINT", "SQS_ENDPOINT", "KMS_ENDPOINT", "AWS_REGION"}
 
 // ConfigFromEnv reads Config from the environment.
 func ConfigFromEnv() Config { return ConfigFrom(os.Getenv) }
@@ -99,6 +103,7 @@ func ConfigFrom(getenv func(string) string) Config {
 		WebhookTimeout:          timeout,
 		WebhookLoopback:         getenv("WEBHOOK_LOOPBACK") == "true",
 		CredentialsKeyID:        getenv("CREDENTIALS_KEY_ID"),
+		ConsentAppsSecret:       getenv("CONSENT_APPS_SECRET"),
 		DynamoDBEndpoint:        getenv("DYNAMODB_ENDPOINT"),
 		SQSEndpoint:             getenv("SQS_ENDPOINT"),
 		KMSEndpoint:             getenv("KMS_ENDPOINT"),

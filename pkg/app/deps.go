@@ -34,6 +34,13 @@ type Deps struct {
 	// WebhookSender posts webhook deliveries, keeping its connections
 	// between attempts.
 	WebhookSender *webhookhttp.Sender
+	// ConsentApps reads the operator's apps of the consent flow (a JSON object of apps by
+	// connector name, docs/connectors.md "Connecting a merchant"): the secret
+	// CONSENT_APPS_SECRET names, through the client pkg/app/secretsclient gives NewDeps;
+	// against the emulators, LocalApps'. Nil: no app, so no type connects by consent.
+	ConsentApps func(ctx context.Context) ([]byte, error)
+	// LocalApps are the local stack's apps, the sandboxes' (nil in AWS).
+	LocalApps *LocalApps
 	// routes remembers which queue each channel's pushes take (connections.Route).
 	routes sync.Map
 }
@@ -74,6 +81,10 @@ func NewDeps(cfg Config, awsCfg aws.Config, clients ...Client) *Deps {
 	})
 	sender := &webhookhttp.Sender{Policy: webhookhttp.Policy{Local: cfg.WebhookLoopback}, Timeout: cfg.WebhookTimeout}
 	d := &Deps{Config: cfg, Table: store.Table{DB: db, Name: cfg.TableName}, SQS: q, WebhookSender: sender}
+	if cfg.local() {
+		d.LocalApps = &LocalApps{}
+		d.ConsentApps = d.LocalApps.Document
+	}
 	for _, add := range clients {
 		add(d, awsCfg)
 	}

@@ -2,6 +2,7 @@ package channels
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -97,10 +98,36 @@ func (s Service) notConnected(ctx context.Context, account string, c Channel) er
 	case err != nil:
 		return err
 	case found:
-		return errs.Conflict(fmt.Sprintf("This %s is connected already as channel %s; to connect it again, give that channel new credentials (PATCH /v1/channels/%s)",
-			c.MarketplaceAccount, uuid, uuid))
+		return &connectedAlready{uuid: uuid, err: errs.Conflict(fmt.Sprintf("This %s is connected already as channel %s; to connect it again, give that channel new credentials (PATCH /v1/channels/%s)",
+			c.MarketplaceAccount, uuid, uuid))}
 	}
 	return nil
+}
+
+// connectedAlready is the 409 of a marketplace account connected already, naming its
+// channel for ConnectOrReconnect.
+type connectedAlready struct {
+	uuid string
+	err  *errs.Error
+}
+
+// Error is the 409's message.
+func (c *connectedAlready) Error() string { return c.err.Error() }
+
+// Unwrap returns the 409.
+func (c *connectedAlready) Unwrap() error { return c.err }
+
+// ConnectOrReconnect connects a channel as Connect does, except when the account has
+// connected the marketplace account the credentials name already: that channel then gets
+// the credentials as PATCH /channels/{uuid} gives them (verified, sealed, and connected
+// again if it was disconnected), keeping its name, orders and listings. A connect by
+// consent (pkg/consent) comes here.
+func (s Service) ConnectOrReconnect(ctx context.Context, account string, in ConnectInput) (Channel, error) {
+	c, err := s.Connect(ctx, account, in)
+	if dup := (*connectedAlready)(nil); errors.As(err, &dup) {
+		return s.Patch(ctx, account, dup.uuid, PatchInput{Credentials: in.Credentials})
+	}
+	return c, err
 }
 
 // verifyAndSeal verifies the credentials of c with its connector and seals

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/connectors/amazon"
+	"github.com/multisell/multisell/pkg/consent"
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/local/template"
 	"github.com/multisell/multisell/pkg/testenv"
@@ -112,11 +114,20 @@ func withQuery(path, q string) string {
 var (
 	routesOnce sync.Once
 	routesVal  []route
+	publicVal  []route
 	routesErr  error
 )
 
-// allRoutes returns every API route of template.yaml, read with pkg/local/template, sorted by
-// path and method.
+// publicRoutes returns the API routes of template.yaml without the authorizer (allRoutes
+// reads them).
+func publicRoutes(t testing.TB) []route {
+	t.Helper()
+	allRoutes(t)
+	return publicVal
+}
+
+// allRoutes returns every API route of template.yaml behind the authorizer, read with
+// pkg/local/template, sorted by path and method.
 func allRoutes(t testing.TB) []route {
 	t.Helper()
 	env := testenv.Get(t)
@@ -133,6 +144,12 @@ func allRoutes(t testing.TB) []route {
 		for _, fn := range tpl.Functions {
 			for _, ev := range fn.APIEvents {
 				if ev.RestAPI != "" && ev.RestAPI != tpl.API.LogicalID {
+					continue
+				}
+				if tpl.API.AuthorizerFor(ev) == nil {
+					// A public route (a marketplace's redirect back): no account's checks
+					// apply; TestPublicRoutes holds it.
+					publicVal = append(publicVal, route{Method: ev.Method, Path: ev.Path, Function: fn.LogicalID})
 					continue
 				}
 				methods := []string{ev.Method}
@@ -327,6 +344,22 @@ var genericSandbox = sync.OnceValue(func() *sandbox.Generic {
 	return sb
 })
 
+// consentApp registers the Amazon connector and makes an app of the stack's its operator
+// app, once (POST /channels/authorizations builds its consent URL; nothing calls the
+// marketplace).
+func consentApp(env *testenv.Env) {
+	consentAppOnce.Do(func() {
+		connectors.Register(amazon.Default)
+		if err := env.Deps.LocalApps.Set("amazon", consent.AppConfig{App: connectors.App{ClientID: "conformance-app", ClientSecret: "conformance-app-secret",
+			RedirectURI: consent.CallbackURL(env.URL, "amazon"), Extra: map[string]string{"application_id": "amzn1.sp.solution.conformance"}}}); err != nil {
+			panic(err)
+		}
+	})
+}
+
+// consentAppOnce guards consentApp.
+var consentAppOnce sync.Once
+
 // writes holds a valid body per route with a body, by method and canonical path.
 var writes = map[string]write{
 	"POST /warehouses": {
@@ -356,6 +389,16 @@ var writes = map[string]write{
 				"endpoints":   map[string]any{"api": sb.URL, "auth": sb.URL + "/oauth/token"}}}
 		},
 		foreign: http.StatusCreated, text: []any{"channel", "name"}, field: "channel.name",
+	},
+	// An authorization of Amazon (the stack's app of Amazon set on first use): B's is one
+	// of its own.
+	"POST /channels/authorizations": {
+		body: func(c *caller, _ ids) any {
+			consentApp(c.env)
+			return map[string]any{"authorization": map[string]any{"type": "amazon", "name": "Conformance",
+				"return_url": hookURL(), "marketplace_id": "ATVPDKIKX0DER"}}
+		},
+		foreign: http.StatusCreated, text: []any{"authorization", "name"}, field: "authorization.name",
 	},
 	"PATCH /channels/{uuid}": {
 		body:    func(*caller, ids) any { return map[string]any{"channel": map[string]any{"state": "active"}} },

@@ -14,6 +14,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/app/kmsclient"
+	"github.com/multisell/multisell/pkg/app/secretsclient"
 )
 
 // New builds the clients of cfg over the AWS configuration the SDK's chain
@@ -25,5 +26,5 @@ func New(ctx context.Context, cfg app.Config) (*app.Deps, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
-	return app.NewDeps(cfg, awsCfg, kmsclient.Keys), nil
+	return app.NewDeps(cfg, awsCfg, kmsclient.Keys, secretsclient.Apps), nil
 }

@@ -29,6 +29,10 @@ type Running struct {
 	URL     string
 	Close   func() error
 	Connect func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error)
+	// Consent registers the sandbox's app with the stack's callback URL of its type and
+	// returns what the consent flow needs of it; nil for a sandbox of a type that does not
+	// connect by consent.
+	Consent func(callback string) ConsentSandbox
 }
 
 // kinds are the registered kinds.
@@ -70,17 +74,22 @@ func boolInt(b bool) int {
 }
 
 // Opener is a Kind's Open for a sandbox S: open starts it with its state file, server is
-// its sandbox.Server, and connect connects a demo account's channel to it.
+// its sandbox.Server, connect connects a demo account's channel to it, and consent (at
+// most one; none for a type that does not connect by consent) is its Running.Consent.
 func Opener[S any](open func(file string) (S, error), server func(S) *sandbox.Server,
-	connect func(context.Context, *app.Deps, string, S) (channels.Channel, error)) func(string) (Running, error) {
+	connect func(context.Context, *app.Deps, string, S) (channels.Channel, error), consent ...func(S, string) ConsentSandbox) func(string) (Running, error) {
 	return func(file string) (Running, error) {
 		s, err := open(file)
 		if err != nil {
 			return Running{}, err
 		}
 		srv := server(s)
-		return Running{URL: srv.URL, Close: srv.Close, Connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
+		r := Running{URL: srv.URL, Close: srv.Close, Connect: func(ctx context.Context, d *app.Deps, account string) (channels.Channel, error) {
 			return connect(ctx, d, account, s)
-		}}, nil
+		}}
+		for _, c := range consent {
+			r.Consent = func(callback string) ConsentSandbox { return c(s, callback) }
+		}
+		return r, nil
 	}
 }

@@ -1,10 +1,12 @@
 package functions
 
 import (
+	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/app"
 	"github.com/multisell/multisell/pkg/catalog"
 	"github.com/multisell/multisell/pkg/channels"
 	"github.com/multisell/multisell/pkg/connectors"
+	"github.com/multisell/multisell/pkg/consent"
 	"github.com/multisell/multisell/pkg/events"
 	"github.com/multisell/multisell/pkg/inbox"
 	"github.com/multisell/multisell/pkg/inventory"
@@ -28,11 +30,14 @@ var table = map[string]func(d *app.Deps) any{
 	"channels-patch":   func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Patch) },
 	"channels-migrate": func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Migrate) },
 	"channels-delete":  func(d *app.Deps) any { return d.HTTP(channels.Handlers{Service: d.Channels()}.Delete) },
-	"listings-list":    func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.List) },
-	"listings-put":     func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Put) },
-	"listings-delete":  func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },
-	"channel-sync":     func(d *app.Deps) any { return listings.Handlers{Service: d.Listings()}.Stream },
-	"channel-inbox":    func(d *app.Deps) any { return inbox.Handlers{Service: d.Inbox()}.Consume },
+	// connecting a channel by consent: the authorization, and the public callback
+	"channels-authorize":          func(d *app.Deps) any { return d.HTTP(consent.Handlers{Service: d.Consent()}.Create) },
+	"channels-authorize-callback": func(d *app.Deps) any { return api.Public(consent.Handlers{Service: d.Consent()}.Callback) },
+	"listings-list":               func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.List) },
+	"listings-put":                func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Put) },
+	"listings-delete":             func(d *app.Deps) any { return d.HTTP(listings.Handlers{Service: d.Listings()}.Delete) },
+	"channel-sync":                func(d *app.Deps) any { return listings.Handlers{Service: d.Listings()}.Stream },
+	"channel-inbox":               func(d *app.Deps) any { return inbox.Handlers{Service: d.Inbox()}.Consume },
 
 	// the connectors of multisell's own: pushes, the poll schedule, polls
 	"connector-push":          func(d *app.Deps) any { return connectors.Handlers{Service: d.Connectors()}.Consume },

@@ -65,6 +65,11 @@ func Provision(ctx context.Context, tpl *template.Template, ep Endpoints, opts P
 			s.resolver.Refs[id] = s.Name + "-" + id
 			s.resolver.Attrs[id+".Arn"] = fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s-%s", s.Region, s.AccountID, s.Name, id)
 		}
+		if r.Type == "AWS::SecretsManager::Secret" {
+			// Not provisioned: the local stack's operator apps are the sandboxes'
+			// (app.LocalApps); the name only fills the environment.
+			s.resolver.Refs[id] = fmt.Sprintf("arn:aws:secretsmanager:%s:%s:secret:%s-%s", s.Region, s.AccountID, s.Name, id)
+		}
 	}
 	creds := credentials.NewStaticCredentialsProvider("local", "local", "")
 	client := sdkhttp.New()

@@ -38,6 +38,9 @@ type Amazon struct {
 	// GzipReports makes the processing reports written from now GZIP-compressed, as Amazon
 	// may serve them (compressionAlgorithm GZIP).
 	GzipReports bool
+	// Consents are the apps registered with the sandbox (RegisterApp) and the codes its
+	// consent page gave (consent.go).
+	Consents sandbox.Consents
 
 	st       state // its documents and feeds (the registry keeps the sellers and tokens)
 	requests []Request
@@ -157,11 +160,12 @@ func newAmazon() *Amazon {
 	for op, l := range amazon.Published {
 		a.SetLimit(op, l.Rate, l.Burst)
 	}
-	a.Handle("POST "+TokenPath, amazon.OpToken, a.Token(sandbox.TokenEndpoint{Read: sandbox.FormGrant,
+	a.Handle("POST "+TokenPath, amazon.OpToken, a.CodeToken(&a.Consents, sandbox.TokenEndpoint{Read: sandbox.FormGrant,
 		Grants: []string{sandbox.GrantRefreshToken}, Prefix: "Atza|", TTL: time.Hour,
 		Answer: func(v string, ttl time.Duration, acct *sandbox.Account) any {
 			return map[string]any{"access_token": v, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "refresh_token": acct.Refresh}
-		}}))
+		}}, sandbox.CodeEndpoint{RefreshPrefix: "Atzr|"}))
+	a.Admin("GET "+ConsentPath, a.consent)
 	a.api("POST /tokens/2021-03-01/restrictedDataToken", amazon.OpCreateRestrictedDataToken, a.createRestrictedDataToken)
 	a.api("GET /orders/v0/orders", amazon.OpGetOrders, a.getOrders)
 	a.api("GET /orders/v0/orders/{orderId}/orderItems", amazon.OpGetOrderItems, a.getOrderItems)

@@ -24,7 +24,7 @@ const (
 
 func init() {
 	demo.Register(demo.Kind{Connector: amazon.Default, Title: "Amazon Selling Partner API",
-		Open: demo.Opener(Open, func(a *Amazon) *sandbox.Server { return a.Server }, connectDemo)})
+		Open: demo.Opener(Open, func(a *Amazon) *sandbox.Server { return a.Server }, connectDemo, consentDemo)})
 }
 
 // connectDemo connects the account to the Amazon sandbox a as multisell's Amazon

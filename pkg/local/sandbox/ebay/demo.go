@@ -25,7 +25,7 @@ const (
 
 func init() {
 	demo.Register(demo.Kind{Connector: ebay.Connector, Title: "eBay Sell APIs",
-		Open: demo.Opener(Open, func(s *Sandbox) *sandbox.Server { return s.Server }, connectDemo)})
+		Open: demo.Opener(Open, func(s *Sandbox) *sandbox.Server { return s.Server }, connectDemo, consentDemo)})
 }
 
 // connectDemo connects the account to the eBay sandbox e as the eBay connector reaches eBay:

@@ -51,6 +51,9 @@ type Sandbox struct {
 	// The sellers by client id and their tokens (two hours', as eBay's, unless TokenTTL
 	// says otherwise).
 	*sandbox.Registry[*Seller]
+	// Consents are the apps registered with the sandbox (RegisterApp) and the codes its
+	// consent page gave (consent.go).
+	Consents sandbox.Consents
 }
 
 // Seller is one seller's account (in JSON in the state's file).
@@ -98,11 +101,15 @@ func newSandbox() *Sandbox {
 	s.Registry = sandbox.NewRegistry[*Seller](s.state)
 	s.Seller = s.SellerOf
 	s.AccessToken = tradingToken
-	s.Handle("POST "+TokenPath, OpToken, s.Token(sandbox.TokenEndpoint{Read: readGrant,
+	s.Handle("POST "+TokenPath, OpToken, s.CodeToken(&s.Consents, sandbox.TokenEndpoint{Read: readGrant,
 		Grants: []string{sandbox.GrantRefreshToken}, Prefix: "v^1.1#", TTL: 2 * time.Hour,
 		Answer: func(v string, ttl time.Duration, _ *sandbox.Account) any {
 			return TokenAnswer{AccessToken: v, ExpiresIn: int64(ttl.Seconds()), TokenType: "User Access Token"}
-		}}))
+		}}, sandbox.CodeEndpoint{RefreshPrefix: "v^1.1#r", Answer: func(v string, ttl time.Duration, acct *sandbox.Account) any {
+		return TokenAnswer{AccessToken: v, ExpiresIn: int64(ttl.Seconds()), TokenType: "User Access Token",
+			RefreshToken: acct.Refresh, RefreshTokenExpiresIn: refreshTokenLife}
+	}}))
+	s.Admin("GET "+ConsentPath, s.consent)
 	s.Handle("GET "+ordersPath, OpGetOrders, s.authed(s.getOrders))
 	s.Handle("POST "+fulfillPath, OpFulfill, s.authed(s.fulfill))
 	s.Handle("GET "+fulfillPath, OpFulfillments, s.authed(s.fulfillments))

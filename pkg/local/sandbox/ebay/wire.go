@@ -251,11 +251,14 @@ type Error struct {
 	LongMessage string `json:"longMessage,omitempty"`
 }
 
-// TokenAnswer is the token endpoint's answer (eBay's OAuth guide; no document holds it).
+// TokenAnswer is the token endpoint's answer (eBay's OAuth guide; no document holds it):
+// an authorization code's carries the user's refresh token and its life too.
 type TokenAnswer struct {
-	AccessToken string `json:"access_token"`
-	ExpiresIn   int64  `json:"expires_in"`
-	TokenType   string `json:"token_type"`
+	AccessToken           string `json:"access_token"`
+	ExpiresIn             int64  `json:"expires_in"`
+	TokenType             string `json:"token_type"`
+	RefreshToken          string `json:"refresh_token,omitempty"`
+	RefreshTokenExpiresIn int64  `json:"refresh_token_expires_in,omitempty"`
 }
 
 // BulkMigrateListing is bulkMigrateListing's request (BulkMigrateListing).
