@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/multisell/multisell/pkg/connectors"
@@ -22,15 +23,15 @@ const ExtraRuName = "ru_name"
 func (c *connector) ConsentFields() []string { return []string{"marketplace_id"} }
 
 // ConsentURL implements connectors.Consenter: the Grant Application Access page of the app
-// with its RuName as redirect_uri, response_type code, the connector's sell scopes and the
-// state.
+// with its RuName as redirect_uri, response_type code, the connector's sell scopes with the
+// identity scope the connect's naming of the eBay user needs (account.go), and the state.
 func (c *connector) ConsentURL(app connectors.App, req connectors.ConsentRequest) (string, error) {
 	u, err := url.Parse(cmp.Or(app.ConsentURL, ConsentPage))
 	if err != nil {
 		return "", err
 	}
 	u.RawQuery = url.Values{"client_id": {app.ClientID}, "redirect_uri": {app.Extra[ExtraRuName]}, "response_type": {"code"},
-		"scope": {strings.Join(Scopes, " ")}, "state": {req.State}}.Encode()
+		"scope": {strings.Join(append(slices.Clone(Scopes), IdentityScope), " ")}, "state": {req.State}}.Encode()
 	return u.String(), nil
 }
 

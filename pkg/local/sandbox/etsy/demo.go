@@ -26,7 +26,7 @@ const (
 
 func init() {
 	demo.Register(demo.Kind{Connector: etsy.Connector, Title: "Etsy Open API v3",
-		Open: demo.Opener(Open, func(s *Sandbox) *sandbox.Server { return s.Server }, connectDemo)})
+		Open: demo.Opener(Open, func(s *Sandbox) *sandbox.Server { return s.Server }, connectDemo, consentDemo)})
 }
 
 // connectDemo connects the account to the Etsy sandbox e: it opens a shop of the account's

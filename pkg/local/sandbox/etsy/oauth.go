@@ -158,6 +158,12 @@ func (s *Sandbox) token(w http.ResponseWriter, r *http.Request) {
 		}
 		sh, parent = holder, rt
 	case "authorization_code":
+		// The code is the consenting shop's: one app serves many shops.
+		for _, o := range s.Sellers() {
+			if _, ok := o.Codes[f.Get("code")]; ok && o.ClientID == sh.ClientID {
+				sh = o
+			}
+		}
 		c := sh.Codes[f.Get("code")]
 		switch {
 		case !verifierChars.MatchString(f.Get("code_verifier")):

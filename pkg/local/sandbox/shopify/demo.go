@@ -25,7 +25,7 @@ const (
 
 func init() {
 	demo.Register(demo.Kind{Connector: shopify.Connector, Title: "Shopify Admin API " + Version,
-		Open: demo.Opener(Open, func(s *Shop) *sandbox.Server { return s.Server }, connectDemo)})
+		Open: demo.Opener(Open, func(s *Shop) *sandbox.Server { return s.Server }, connectDemo, consentDemo)})
 }
 
 // connectDemo connects the account to the Shopify sandbox sb as the Shopify connector
