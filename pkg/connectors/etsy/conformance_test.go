@@ -20,7 +20,7 @@ const shop int64 = 31400001
 // TestConformance runs the connector conformance suite on the Etsy sandbox.
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	connectorstest.Run(t, connectorstest.Harness{Connector: etsy.Connector, PageSize: etsy.PageSize,
+	connectorstest.Run(t, connectorstest.Harness{Connector: etsy.Connector, PageSize: etsy.PageSize, WholeShipments: true,
 		Start: func(t *testing.T, channel string) connectorstest.Sandbox {
 			sb, err := sbx.New()
 			if err != nil {
@@ -44,6 +44,7 @@ func TestConformance(t *testing.T) {
 				Orders: func(r *http.Request) bool {
 					return r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/receipts")
 				},
+				Bind: func(channel string) { sb.BindChannel(strconv.FormatInt(shop, 10), channel) },
 				BadOrder: func() string {
 					id := sb.PlaceReceipt(shop, nil, "USD", time.Now())
 					return strconv.FormatInt(id, 10)

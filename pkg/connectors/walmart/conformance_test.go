@@ -31,6 +31,7 @@ func TestConformance(t *testing.T) {
 				Orders: func(r *http.Request) bool {
 					return r.Method == http.MethodGet && r.URL.Path == "/v3/orders"
 				},
+				Bind: func(channel string) { sb.BindChannel(seller, channel) },
 				BadOrder: func() string {
 					o := sbx.NewOrder("1799999999001", "SKU-1", 1, 1, "USD", time.Now())
 					o.OrderLines.OrderLine = nil

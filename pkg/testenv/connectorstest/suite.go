@@ -33,6 +33,9 @@ type Harness struct {
 	// number of a line the seller shipped with its own tools (Amazon's Orders API), so the
 	// documents cannot carry them.
 	NoLineTracking bool
+	// WholeShipments says the marketplace ships a line whole, once (an Etsy shipment is its
+	// receipt's): the case of a line shipped after import ships it in one part, not two.
+	WholeShipments bool
 	// Start starts the marketplace's sandbox with one seller whose shop is the channel uuid
 	// (orders placed through sandbox.AdminOrdersPath are its) and has a listing.
 	Start func(t *testing.T, channel string) Sandbox

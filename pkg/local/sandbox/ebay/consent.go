@@ -56,7 +56,7 @@ func (s *Sandbox) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, sc := range strings.Fields(q.Get("scope")) {
-		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") {
+		if !knownScope(sc) {
 			http.Error(w, "invalid scope", http.StatusBadRequest)
 			return
 		}

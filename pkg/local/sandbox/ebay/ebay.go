@@ -133,6 +133,12 @@ func writeError(w http.ResponseWriter, status, id int, domain, category, msg str
 // identityScope is the scope of getUser.
 const identityScope = "https://api.ebay.com/oauth/api_scope/commerce.identity.readonly"
 
+// knownScope reports whether sc is a scope the sandbox grants: a sell scope or the identity
+// scope.
+func knownScope(sc string) bool {
+	return strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") || sc == identityScope
+}
+
 // readGrant reads eBay's token request: the client's id and secret as Basic auth (none is
 // 401 invalid_client), a form body, and only sell scopes and the identity scope.
 func readGrant(r *http.Request) (sandbox.Grant, *sandbox.Refusal) {
@@ -147,7 +153,7 @@ func readGrant(r *http.Request) (sandbox.Grant, *sandbox.Refusal) {
 		return g, refused
 	}
 	for _, sc := range strings.Fields(g.Scope) {
-		if !strings.HasPrefix(sc, "https://api.ebay.com/oauth/api_scope/sell.") && sc != identityScope {
+		if !knownScope(sc) {
 			return g, &sandbox.Refusal{Status: http.StatusBadRequest, Code: "invalid_scope",
 				Description: "the requested scope is invalid, unknown, malformed, or exceeds the scope granted to the client"}
 		}
