@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"context"
+	"github.com/multisell/multisell/pkg/consent"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,11 @@ func TestConnectSandboxes(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = sb.Close() })
 			url := sb.URL
+			if sb.Consent != nil { // a type connected by consent needs its app on the stack
+				if err := env.Deps.LocalApps.Set(name, sb.Consent(consent.CallbackURL(env.URL, name)).App); err != nil {
+					t.Fatal(err)
+				}
+			}
 			ch, err := sb.Connect(ctx, env.Deps, acct.ID)
 			if err != nil {
 				t.Fatal(err)

@@ -29,21 +29,18 @@ func init() {
 		Open: demo.Opener(Open, func(s *Sandbox) *sandbox.Server { return s.Server }, connectDemo, consentDemo)})
 }
 
-// connectDemo connects the account to the Etsy sandbox e: it opens a shop of the account's
-// (its app's keystring and shared secret, its owner's refresh token), connects the channel
-// demoChannel (type Etsy) to it with those credentials through the channels service's
-// connect path (the connector verifies them against the sandbox), binds the shop to the
-// channel (so `multisell sandbox order` finds it), lists the account's first simple products
-// there by equal SKU (each its own listing, its id the listing_ref), and places receipts for
-// the scheduled poll. Connecting by consent replaces the credentials once the consent flow
-// is on the stack (docs/connectors.md, "Etsy").
+// connectDemo connects the account to the Etsy sandbox e as a shop owner does, by consent
+// (Etsy's only way): it opens a shop of the account's for the sandbox's app, connects the
+// channel demoChannel (type Etsy) through the consent flow (an authorization, the consent
+// page approved for that shop, the callback: the code exchanged with its PKCE verifier and
+// the channel verified and connected), binds the shop to the channel (so `multisell sandbox
+// order` finds it), lists the account's first simple products there by equal SKU (each its
+// own listing, its id the listing_ref), and places receipts for the scheduled poll. The
+// sandbox's app must be the stack's first (its Consent hook).
 func connectDemo(ctx context.Context, d *app.Deps, account string, e *Sandbox) (channels.Channel, error) {
 	shopID := int64(crc32.ChecksumIEEE([]byte(account))%900_000_000) + 100_000_000
-	clientID, secret, refresh := "demo"+strconv.FormatInt(shopID, 10), rand.Text(), strconv.FormatInt(shopID, 10)+"."+rand.Text()
-	e.AddShop(shopID, shopID, clientID, secret, refresh)
-	ch, err := demo.Connect(ctx, d, account, demoChannel, etsy.Connector.Spec().Name,
-		map[string]string{"client_id": clientID, "client_secret": secret, "refresh_token": refresh, "shop_id": strconv.FormatInt(shopID, 10)},
-		channels.Endpoints{API: e.URL, Auth: e.URL + TokenPath})
+	e.AddShop(shopID, shopID, AppClientID, AppClientSecret, rand.Text())
+	ch, err := demo.ConnectByConsent(ctx, d, account, demoChannel, etsy.Connector.Spec().Name, strconv.FormatInt(shopID, 10), nil)
 	if err != nil {
 		return channels.Channel{}, err
 	}
