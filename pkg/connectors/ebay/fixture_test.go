@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,40 +23,6 @@ func TestMain(m *testing.M) {
 	testenv.Main(m)
 }
 
-// exchange is one request to the sandbox and its answer, as the connector sent and got it.
-type exchange struct {
-	req    *http.Request
-	body   []byte
-	status int
-	header http.Header
-	answer []byte
-}
-
-// recorder is a transport that keeps every exchange.
-type recorder struct {
-	mu   sync.Mutex
-	seen []exchange
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	resp, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	answer, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(answer))
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.seen = append(r.seen, exchange{req: req.Clone(context.Background()), body: body, status: resp.StatusCode, header: resp.Header.Clone(), answer: answer})
-	return resp, nil
-}
-
 // fixture is a test's account, a channel on an eBay sandbox seller, and what the runtime
 // sent and got.
 type fixture struct {
@@ -67,7 +31,7 @@ type fixture struct {
 	ch     connectors.Channel
 	inbox  *connectorstest.Inbox
 	sealer connectorstest.Sealer
-	rec    *recorder
+	rec    *connectorstest.Recorder
 	seller string
 	// models: eBay's documents are loaded; every exchange is checked against them.
 	models bool
@@ -92,7 +56,7 @@ func newFixture(t *testing.T) *fixture {
 	sb.SetLimit(sbx.OpTrading, ebay.Limits[ebay.OpTrading].Rate, ebay.Limits[ebay.OpTrading].Burst)
 	sb.SetLimit(sbx.OpToken, ebay.Limits[ebay.OpToken].Rate, ebay.Limits[ebay.OpToken].Burst)
 	sb.AddSeller(seller, "s3cr3t-value", "refresh-value", "EBAY_US")
-	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &recorder{}, seller: seller}
+	f := &fixture{env: env, sb: sb, inbox: &connectorstest.Inbox{}, sealer: connectorstest.NewSealer(t), rec: &connectorstest.Recorder{}, seller: seller}
 	acct := env.NewAccount(t, testenv.AccountOptions{})
 	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "ebay",
 		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + sbx.TokenPath}}
@@ -143,12 +107,10 @@ func ctx(t *testing.T, d time.Duration) context.Context {
 // tradingCalls are the Trading API calls of name the connector made, each with the number of
 // InventoryStatus it carried.
 func (f *fixture) tradingCalls(name string) []int {
-	f.rec.mu.Lock()
-	defer f.rec.mu.Unlock()
 	var out []int
-	for _, x := range f.rec.seen {
-		if x.req.URL.Path == "/ws/api.dll" && x.req.Header.Get("X-EBAY-API-CALL-NAME") == name {
-			out = append(out, bytes.Count(x.body, []byte("<InventoryStatus>")))
+	for _, x := range f.rec.Exchanges() {
+		if x.Request.URL.Path == "/ws/api.dll" && x.Request.Header.Get("X-EBAY-API-CALL-NAME") == name {
+			out = append(out, bytes.Count(x.Body, []byte("<InventoryStatus>")))
 		}
 	}
 	return out

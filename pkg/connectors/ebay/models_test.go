@@ -20,6 +20,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors/ebay"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // models are eBay's official OpenAPI documents as routers, by the base path they serve.
@@ -71,12 +72,10 @@ func (f *fixture) validate(t *testing.T) {
 	if !f.models {
 		return
 	}
-	f.rec.mu.Lock()
-	defer f.rec.mu.Unlock()
 	checked := 0
-	for _, x := range f.rec.seen {
+	for _, x := range f.rec.Exchanges() {
 		if err := validateExchange(x); err != nil {
-			t.Errorf("%s %s: %v", x.req.Method, x.req.URL.RequestURI(), err)
+			t.Errorf("%s %s: %v", x.Request.Method, x.Request.URL.RequestURI(), err)
 		}
 		checked++
 	}
@@ -84,29 +83,29 @@ func (f *fixture) validate(t *testing.T) {
 }
 
 // validateExchange checks one request and its answer.
-func validateExchange(x exchange) error {
-	if strings.HasSuffix(x.req.URL.Path, "/identity/v1/oauth2/token") {
+func validateExchange(x connectorstest.Exchange) error {
+	if strings.HasSuffix(x.Request.URL.Path, "/identity/v1/oauth2/token") {
 		return validateToken(x)
 	}
-	if x.req.URL.Path == "/ws/api.dll" {
+	if x.Request.URL.Path == "/ws/api.dll" {
 		return validateTrading(x)
 	}
-	if x.req.URL.Path == "/commerce/identity/v1/user/" {
+	if x.Request.URL.Path == "/commerce/identity/v1/user/" {
 		return validateGetUser(x)
 	}
 	var router routers.Router
 	for base, r := range models.byBase {
-		if strings.HasPrefix(x.req.URL.Path, base) {
+		if strings.HasPrefix(x.Request.URL.Path, base) {
 			router = r
 		}
 	}
 	if router == nil {
 		return fmt.Errorf("no eBay document has the path")
 	}
-	req := x.req.Clone(context.Background())
-	u, _ := url.Parse(ebay.ProductionAPI + x.req.URL.RequestURI())
+	req := x.Request.Clone(context.Background())
+	u, _ := url.Parse(ebay.ProductionAPI + x.Request.URL.RequestURI())
 	req.URL, req.Host = u, u.Host
-	req.Body = io.NopCloser(bytes.NewReader(x.body))
+	req.Body = io.NopCloser(bytes.NewReader(x.Body))
 	route, params, err := router.FindRoute(req)
 	if err != nil {
 		return fmt.Errorf("not an operation of the document: %w", err)
@@ -116,28 +115,28 @@ func validateExchange(x exchange) error {
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 		return fmt.Errorf("request: %w", err)
 	}
-	if x.status == http.StatusTooManyRequests || x.status == http.StatusInternalServerError {
+	if x.Status == http.StatusTooManyRequests || x.Status == http.StatusInternalServerError {
 		return nil // the framework's injected faults and limit answers
 	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.status, Header: x.header,
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.Status, Header: x.Header,
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(x.answer)
+	out.SetBodyBytes(x.Answer)
 	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		return fmt.Errorf("answer %d: %w", x.status, err)
+		return fmt.Errorf("answer %d: %w", x.Status, err)
 	}
 	return nil
 }
 
 // validateToken checks a token request against eBay's OAuth rules: a form of the
 // refresh-token grant with the sell scopes, the client as Basic auth.
-func validateToken(x exchange) error {
-	if x.req.Method != http.MethodPost || x.req.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+func validateToken(x connectorstest.Exchange) error {
+	if x.Request.Method != http.MethodPost || x.Request.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
 		return fmt.Errorf("the token request must be a form POST")
 	}
-	if _, _, ok := x.req.BasicAuth(); !ok {
+	if _, _, ok := x.Request.BasicAuth(); !ok {
 		return fmt.Errorf("the token request has no Basic client authorization")
 	}
-	form, err := url.ParseQuery(string(x.body))
+	form, err := url.ParseQuery(string(x.Body))
 	if err != nil {
 		return err
 	}
@@ -155,19 +154,19 @@ func validateToken(x exchange) error {
 // validateGetUser checks a getUser call against eBay's Commerce Identity API reference (no
 // model of it is beside the repository): a GET with a bearer token, answered with the user's
 // userId and username.
-func validateGetUser(x exchange) error {
-	if x.req.Method != http.MethodGet || !strings.HasPrefix(x.req.Header.Get("Authorization"), "Bearer ") {
+func validateGetUser(x connectorstest.Exchange) error {
+	if x.Request.Method != http.MethodGet || !strings.HasPrefix(x.Request.Header.Get("Authorization"), "Bearer ") {
 		return fmt.Errorf("getUser must be a GET with a bearer token")
 	}
-	if x.status != http.StatusOK {
+	if x.Status != http.StatusOK {
 		return nil
 	}
 	var u struct {
 		UserID   string `json:"userId"`
 		Username string `json:"username"`
 	}
-	if err := json.Unmarshal(x.answer, &u); err != nil || u.UserID == "" || u.Username == "" {
-		return fmt.Errorf("the getUser answer has no userId and username: %s", x.answer)
+	if err := json.Unmarshal(x.Answer, &u); err != nil || u.UserID == "" || u.Username == "" {
+		return fmt.Errorf("the getUser answer has no userId and username: %s", x.Answer)
 	}
 	return nil
 }
@@ -176,14 +175,14 @@ func validateGetUser(x exchange) error {
 // model of it is beside the repository): the headers every call needs, the user token as
 // X-EBAY-API-IAF-TOKEN, an XML body whose root is the call's request in eBay's namespace,
 // and ReviseInventoryStatus' one to four InventoryStatus, each an ItemID and a Quantity.
-func validateTrading(x exchange) error {
-	h := x.req.Header
+func validateTrading(x connectorstest.Exchange) error {
+	h := x.Request.Header
 	for _, name := range []string{"X-EBAY-API-CALL-NAME", "X-EBAY-API-SITEID", "X-EBAY-API-COMPATIBILITY-LEVEL", "X-EBAY-API-IAF-TOKEN"} {
 		if h.Get(name) == "" {
 			return fmt.Errorf("the Trading API request has no %s", name)
 		}
 	}
-	if x.req.Method != http.MethodPost || !strings.HasPrefix(h.Get("Content-Type"), "text/xml") {
+	if x.Request.Method != http.MethodPost || !strings.HasPrefix(h.Get("Content-Type"), "text/xml") {
 		return fmt.Errorf("a Trading API request is an XML POST")
 	}
 	var root struct {
@@ -193,7 +192,7 @@ func validateTrading(x exchange) error {
 			Quantity *int64 `xml:"Quantity"`
 		} `xml:"InventoryStatus"`
 	}
-	if err := xml.Unmarshal(x.body, &root); err != nil {
+	if err := xml.Unmarshal(x.Body, &root); err != nil {
 		return fmt.Errorf("the Trading API request is not XML: %w", err)
 	}
 	if want := (xml.Name{Space: "urn:ebay:apis:eBLBaseComponents", Local: h.Get("X-EBAY-API-CALL-NAME") + "Request"}); root.XMLName != want {
