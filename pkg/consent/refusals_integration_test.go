@@ -15,26 +15,27 @@ import (
 	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
-// TestConsentRefusals: a state reused, expired, of another account, forged or missing, and
-// a denied consent are refused (a 404 page when no return_url can be trusted, else the
+// TestConsentRefusals: a state reused, expired, of another account, forged or missing, a
+// denied consent and a Shopify callback whose hmac is forged or missing are refused (a 404 page when no return_url can be trusted, else the
 // browser back with the error code), and nothing is stored: no channel, and no page or
 // redirect quotes the state or the code.
 func TestConsentRefusals(t *testing.T) {
 	const name = "amazon"
-	sb, ok := sandboxes(t)[name]
-	if !ok {
-		t.Fatal("no Amazon consent sandbox")
-	}
 	env := testenv.Get(t)
 	ctx := context.Background()
-	// consented creates an authorization of f's account (through the service, at now), has
-	// the sandbox's seller decide, and returns the callback URL the browser is sent to.
-	consented := func(t *testing.T, f *orderstest.Fixture, now time.Time, decision string) string {
+	// consentedAs creates an authorization of type typ of f's account (through the service,
+	// at now), has the sandbox's seller decide, and returns the callback URL the browser is
+	// sent to; consented is an Amazon one.
+	consentedAs := func(t *testing.T, typ string, f *orderstest.Fixture, now time.Time, decision string) string {
 		t.Helper()
+		sb, ok := sandboxes(t)[typ]
+		if !ok {
+			t.Fatalf("no %s consent sandbox", typ)
+		}
 		seller, fields := sb.AddSeller()
 		svc := env.Deps.Consent()
 		svc.Now = func() time.Time { return now }
-		a, err := svc.Authorize(ctx, f.Acct.ID, consent.Input{Type: name, ReturnURL: returnPage().URL, Fields: fields})
+		a, err := svc.Authorize(ctx, f.Acct.ID, consent.Input{Type: typ, ReturnURL: returnPage().URL, Fields: fields})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,17 +45,23 @@ func TestConsentRefusals(t *testing.T) {
 		}
 		return back.String()
 	}
-	withState := func(callback, state string) string {
+	consented := func(t *testing.T, f *orderstest.Fixture, now time.Time, decision string) string {
+		t.Helper()
+		return consentedAs(t, name, f, now, decision)
+	}
+	// withParam is callback with its query parameter param set to value ("": removed).
+	withParam := func(callback, param, value string) string {
 		u, _ := url.Parse(callback)
 		q := u.Query()
-		if state == "" {
-			q.Del("state")
+		if value == "" {
+			q.Del(param)
 		} else {
-			q.Set("state", state)
+			q.Set(param, value)
 		}
 		u.RawQuery = q.Encode()
 		return u.String()
 	}
+	withState := func(callback, state string) string { return withParam(callback, "state", state) }
 	for _, tc := range []struct {
 		name string
 		// callback is the URL the browser opens, after any visits of its own.
@@ -87,6 +94,12 @@ func TestConsentRefusals(t *testing.T) {
 		{"denied", func(t *testing.T, f, _ *orderstest.Fixture) string {
 			return consented(t, f, time.Now(), sandbox.Deny)
 		}, consent.CodeDenied},
+		{"Shopify hmac forged", func(t *testing.T, f, _ *orderstest.Fixture) string {
+			return withParam(consentedAs(t, "shopify", f, time.Now(), sandbox.Approve), "hmac", strings.Repeat("0", 64))
+		}, consent.CodeRefused},
+		{"Shopify hmac missing", func(t *testing.T, f, _ *orderstest.Fixture) string {
+			return withParam(consentedAs(t, "shopify", f, time.Now(), sandbox.Approve), "hmac", "")
+		}, consent.CodeRefused},
 		{"another type's route", func(t *testing.T, f, _ *orderstest.Fixture) string {
 			return strings.Replace(consented(t, f, time.Now(), sandbox.Approve), "/amazon/callback", "/ebay/callback", 1)
 		}, consent.CodeWrongType},
@@ -98,7 +111,7 @@ func TestConsentRefusals(t *testing.T) {
 			before := len(connected(t, f))
 			status, loc, page := visit(t, cb)
 			u, _ := url.Parse(cb)
-			for _, secret := range []string{u.Query().Get("state"), u.Query().Get("spapi_oauth_code")} {
+			for _, secret := range []string{u.Query().Get("state"), u.Query().Get("spapi_oauth_code"), u.Query().Get("code")} {
 				if secret != "" && (strings.Contains(page, secret) || strings.Contains(loc, secret)) {
 					t.Errorf("the answer quotes the callback's state or code: %s %s", loc, page)
 				}
