@@ -112,6 +112,9 @@ func TestDisabledAccountRefusedEverywhere(t *testing.T) {
 	}
 	for _, f := range env.Template.Functions {
 		for _, ev := range f.APIEvents {
+			if ev.Authorizer == "NONE" {
+				continue // a public route (the consent callbacks): its state is its authorization
+			}
 			path := strings.NewReplacer("{uuid}", "x", "{sku}", "x", "{request_id}", "x", "{sb_order_seq}", "1",
 				"{id}", "x", "{delivery_id}", "x").Replace(ev.Path)
 			t.Run(ev.Method+" "+ev.Path, func(t *testing.T) {
