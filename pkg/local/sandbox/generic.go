@@ -83,7 +83,7 @@ func NewGeneric() (*Generic, error) {
 // newGeneric returns a generic marketplace with its operations, not started.
 func newGeneric() *Generic {
 	g := &Generic{Server: NewServer()}
-	g.Registry = NewRegistry[*seller](g.state)
+	g.Registry = NewSavedRegistry[*seller](g.Server)
 	g.Seller = g.SellerOf
 	g.RateHeader = "X-RateLimit-Limit"
 	g.Handle("POST "+TokenPath, OpToken, g.Token(TokenEndpoint{Read: jsonGrant, Grants: []string{GrantRefreshToken}, TTL: time.Hour}))

@@ -98,7 +98,7 @@ func New() (*Sandbox, error) {
 // newSandbox returns a sandbox with its operations, not started.
 func newSandbox() *Sandbox {
 	s := &Sandbox{Server: sandbox.NewServer()}
-	s.Registry = sandbox.NewRegistry[*Seller](s.state)
+	s.Registry = sandbox.NewSavedRegistry[*Seller](s.Server)
 	s.Seller = s.SellerOf
 	s.AccessToken = tradingToken
 	s.Handle("POST "+TokenPath, OpToken, s.CodeToken(&s.Consents, sandbox.TokenEndpoint{Read: readGrant,

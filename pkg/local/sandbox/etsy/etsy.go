@@ -122,7 +122,7 @@ func New() (*Sandbox, error) {
 // newSandbox returns a sandbox with its operations, not started.
 func newSandbox() *Sandbox {
 	s := &Sandbox{Server: sandbox.NewServer(), days: map[string][]time.Time{}, perDay: PerDay}
-	s.Registry = sandbox.NewRegistry[*Shop](s.state)
+	s.Registry = sandbox.NewSavedRegistry[*Shop](s.Server)
 	s.Seller = s.SellerOf
 	s.RateHeader = "X-Limit-Per-Second"
 	s.SetLimit(OpAPI, PerSecond, PerSecond)

@@ -7,38 +7,19 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	"github.com/multisell/multisell/pkg/money"
 )
 
-// state is what a sandbox keeps in its file: its address (the URL channels keep), its
-// sellers and the access tokens it gave.
-type state struct {
-	Addr    string                   `json:"addr"`
-	Sellers map[string]*Seller       `json:"sellers"`
-	Tokens  map[string]sandbox.Token `json:"tokens"`
-}
-
-// Open returns a started sandbox whose state is kept in file (JSON, the owner's only), read
-// back when it exists, on the address it had before (a free loopback port the first time).
+// Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
 func Open(file string) (*Sandbox, error) {
 	s := newSandbox()
-	err := sandbox.OpenState(s.Server, s.Registry, file, func(st *state) string {
-		s.Restore(st.Sellers, st.Tokens)
-		return st.Addr
-	})
-	if err != nil {
+	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// state is what the sandbox keeps in its file (the lock held).
-func (s *Sandbox) state() any {
-	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Sellers: s.Sellers(), Tokens: s.Tokens()}
 }
 
 // AddSeller opens a seller account for the client id and its secret (the seller's API key).

@@ -103,7 +103,7 @@ func New() (*Sandbox, error) {
 // newSandbox returns a sandbox with its operations, not started.
 func newSandbox() *Sandbox {
 	s := &Sandbox{Server: sandbox.NewServer(), FeedDelay: time.Second, seen: map[string]bool{}}
-	s.Registry = sandbox.NewRegistry[*Seller](s.state)
+	s.Registry = sandbox.NewSavedRegistry[*Seller](s.Server)
 	s.Seller = s.SellerOf
 	s.AccessToken = sandbox.HeaderToken(headerToken)
 	s.ErrorBody = func(status int, message string) any {
