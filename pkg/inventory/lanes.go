@@ -14,8 +14,11 @@ import (
 // neither may cross, and the request ids on the record sort that out: a request accepted
 // before the one that last set the record is superseded, a delta of one composes), and an
 // account's adjustments of different records are applied Lanes at once (docs/inventory.md,
-// "Throughput").
-const Lanes = 16
+// "Throughput"). A FIFO queue applies one message of a group at a time, so the lanes, not the
+// consumer's receivers, bound how many of an account's adjustments are under way: at 16 the
+// consumer fell behind a load of 4 accounts, each lane's next message waiting for its
+// batch's slowest; at 64 it keeps up (docs/scale.md).
+const Lanes = 64
 
 // lane is the message group of adj on the adjustments queue.
 func lane(adj Adjustment) string {

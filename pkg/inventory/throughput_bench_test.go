@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/multisell/multisell/pkg/inventory"
 	"github.com/multisell/multisell/pkg/queue"
@@ -37,8 +39,12 @@ func loadDuration() time.Duration {
 // throughput is one run of the load: accepted and applied adjustments a second, and how
 // long after the load's end the last was applied.
 type throughput struct {
-	accepted, applied float64
-	drain             time.Duration
+	accepted, applied, appliedInLoad float64
+	drain                            time.Duration
+	// backlogMax is the most adjustments the queue held (waiting or being applied) at a
+	// sample, a second apart, during the load; backlogEnd what it held at the load's end. A
+	// consumer that keeps up holds a backlog that does not grow with the load's length.
+	backlogMax, backlogEnd int
 	// calls are the DynamoDB calls of the consumer per adjustment by operation (consumeCost).
 	calls map[string]float64
 	err   error
@@ -52,10 +58,12 @@ var (
 // BenchmarkAdjustThroughput loads the adjustments queue from 4 accounts for loadDuration on
 // the local stack (its pollers running inventory-adjust-consumer as Lambda would) and reports
 // accepted/s, applied/s (every adjustment accepted, over the time from the load's start to
-// the last applied) and drain_s, the time from the load's end to the last applied; then the
-// consumer's DynamoDB calls per adjustment of a batch shaped as the load's (ddb-calls/adj,
-// and <operation>/adj). The load runs once however many iterations the benchmark is given
-// (docs/scale.md).
+// the last applied), applied_in_load/s (those applied by the load's end, over the load's
+// time: what the consumer kept up with while the load ran), drain_s, the time from the load's
+// end to the last applied, and the queue's backlog (backlog_max over the load, sampled each
+// second, and backlog_end); then the consumer's DynamoDB calls per adjustment of a batch
+// shaped as the load's (ddb-calls/adj, and <operation>/adj). The load runs once however many
+// iterations the benchmark is given (docs/scale.md).
 func BenchmarkAdjustThroughput(b *testing.B) {
 	throughputOnce.Do(func() { throughputRun = adjustLoad(b) })
 	if throughputRun.err != nil {
@@ -63,7 +71,10 @@ func BenchmarkAdjustThroughput(b *testing.B) {
 	}
 	b.ReportMetric(throughputRun.accepted, "accepted/s")
 	b.ReportMetric(throughputRun.applied, "applied/s")
+	b.ReportMetric(throughputRun.appliedInLoad, "applied_in_load/s")
 	b.ReportMetric(throughputRun.drain.Seconds(), "drain_s")
+	b.ReportMetric(float64(throughputRun.backlogMax), "backlog_max")
+	b.ReportMetric(float64(throughputRun.backlogEnd), "backlog_end")
 	total := 0.0
 	for op, n := range throughputRun.calls {
 		b.ReportMetric(n, op+"/adj")
@@ -75,7 +86,8 @@ func BenchmarkAdjustThroughput(b *testing.B) {
 // adjustLoad runs the load and waits for its last adjustment of each account to be applied
 // (an account's adjustments apply in order).
 func adjustLoad(b *testing.B) throughput {
-	svc := newFixture(b).env.Deps.Inventory()
+	env := newFixture(b).env
+	svc := env.Deps.Inventory()
 	type account struct {
 		id, wh string
 		// last is the request id each worker had accepted last: one of them is the
@@ -93,10 +105,21 @@ func adjustLoad(b *testing.B) throughput {
 	start := time.Now()
 	end := start.Add(load)
 	var (
-		accepted atomic.Int64
-		wg       sync.WaitGroup
-		failed   atomic.Value
+		accepted   atomic.Int64
+		wg         sync.WaitGroup
+		failed     atomic.Value
+		backlogMax int
 	)
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for time.Now().Before(end) {
+			time.Sleep(time.Second)
+			if n, err := backlog(ctx, env.Deps.SQS, env.Deps.Config.AdjustmentsQueueURL); err == nil {
+				backlogMax = max(backlogMax, n)
+			}
+		}
+	}()
 	for _, a := range accts {
 		for w := range loadWorkers {
 			wg.Go(func() {
@@ -121,6 +144,11 @@ func adjustLoad(b *testing.B) throughput {
 	if err, _ := failed.Load().(error); err != nil {
 		return throughput{err: fmt.Errorf("enqueue: %w", err)}
 	}
+	backlogEnd, err := backlog(ctx, env.Deps.SQS, env.Deps.Config.AdjustmentsQueueURL)
+	if err != nil {
+		return throughput{err: err}
+	}
+	<-sampled
 	for _, a := range accts {
 		for _, id := range a.last {
 			if err := waitApplied(ctx, svc, a.id, id); err != nil {
@@ -132,7 +160,26 @@ func adjustLoad(b *testing.B) throughput {
 	n := float64(accepted.Load())
 	calls, err := consumeCost(ctx, svc, accts[0].id, accts[0].wh)
 	return throughput{accepted: n / loadEnd.Sub(start).Seconds(), applied: n / applied.Sub(start).Seconds(),
-		drain: applied.Sub(loadEnd), calls: calls, err: err}
+		appliedInLoad: (n - float64(backlogEnd)) / loadEnd.Sub(start).Seconds(), drain: applied.Sub(loadEnd), backlogMax: backlogMax, backlogEnd: backlogEnd, calls: calls, err: err}
+}
+
+// backlog is how many messages the queue holds, waiting or received and not yet deleted
+// (the approximate counts SQS keeps).
+func backlog(ctx context.Context, c *sqs.Client, url string) (int, error) {
+	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: &url, AttributeNames: []sqstypes.QueueAttributeName{
+		sqstypes.QueueAttributeNameApproximateNumberOfMessages, sqstypes.QueueAttributeNameApproximateNumberOfMessagesNotVisible}})
+	if err != nil {
+		return 0, fmt.Errorf("the adjustments queue's backlog: %w", err)
+	}
+	n := 0
+	for _, v := range out.Attributes {
+		k, err := strconv.Atoi(v)
+		if err != nil {
+			return 0, fmt.Errorf("the adjustments queue's backlog %q: %w", v, err)
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // costBatch is the number of messages of the batch consumeCost measures: a full batch of

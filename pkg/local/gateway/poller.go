@@ -221,8 +221,9 @@ const standardReceivers = 4
 // ScalingConfig.MaximumConcurrency: Lambda invokes up to that many batches at once, each
 // of another message group (SQS hands out a group's messages one batch at a time), so the
 // groups (a channel's pushes, an account's adjustments) proceed in parallel; the local
-// stack runs as many receivers as the template's ceiling, at most this many on a laptop.
-const fifoReceivers = 8
+// stack runs as many receivers as the template's ceiling, at most this many on a laptop
+// (8 were too few for the adjustments of 4 accounts: docs/scale.md).
+const fifoReceivers = 16
 
 // receivers is how many receive loops the source runs.
 func (p *Pollers) receivers(s *source) int {
