@@ -1,7 +1,6 @@
 package ebay
 
 import (
-	"maps"
 	"slices"
 	"time"
 
@@ -127,18 +126,4 @@ func (s *Sandbox) Revisions(clientID, sku string) (n int) {
 func (s *Sandbox) Fulfillments(clientID, orderID string) (out []ShippingFulfillmentDetails) {
 	s.With(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
 	return out
-}
-
-// firstInStock is the first SKU, in order, that shows a quantity, else the first ("" for none).
-func firstInStock(listings map[string]int64) string {
-	skus := slices.Sorted(maps.Keys(listings))
-	for _, sku := range skus {
-		if listings[sku] > 0 {
-			return sku
-		}
-	}
-	if len(skus) > 0 {
-		return skus[0]
-	}
-	return ""
 }
