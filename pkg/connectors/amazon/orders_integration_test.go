@@ -12,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestOrdersImport: a seller's 250 orders across 3 pages of getOrders import once each,
@@ -119,7 +120,7 @@ func TestOrdersImport(t *testing.T) {
 			}
 		}
 	})
-	f.wantUnder(t, amazon.OpGetOrders, amazon.OpGetOrderItems)
+	connectorstest.WantUnder(t, f.sb, amazon.OpGetOrders, amazon.OpGetOrderItems)
 }
 
 // TestPendingOrder: a Pending order imports unpaid (it reserves stock, not shippable), and

@@ -72,7 +72,7 @@ func TestPatches(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpGetListingsItem); got != 1 {
 		t.Errorf("%d getListingsItem, want 1 (the FBA listing's)", got)
 	}
-	f.wantUnder(t, amazon.OpPatchListingsItem)
+	connectorstest.WantUnder(t, f.sb, amazon.OpPatchListingsItem)
 }
 
 // TestQuantityResults: the connector's own results (which the runtime's messages carry
@@ -138,7 +138,7 @@ func TestFeed(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpPatchListingsItem); got != 0 {
 		t.Errorf("%d patches beside the feed, want none", got)
 	}
-	f.wantUnder(t, slices.Collect(maps.Keys(amazon.Published))...)
+	connectorstest.WantUnder(t, f.sb, slices.Collect(maps.Keys(amazon.Published))...)
 }
 
 // TestTracking: a shipment posts one confirmation with its order item ids, quantities and
@@ -212,16 +212,6 @@ func TestThrottled(t *testing.T) {
 	rep = f.Runtime(0).Push(c, msgs)
 	connectorstest.WantOutcomes(t, rep, false)
 	f.checkPushed(t, 3)
-}
-
-// wantUnder checks that no call of ops came over the sandbox's limit.
-func (f *fixture) wantUnder(t *testing.T, ops ...string) {
-	t.Helper()
-	for _, op := range ops {
-		if n := f.sb.Over(op); n != 0 {
-			t.Errorf("%d %s over the limit", n, op)
-		}
-	}
 }
 
 // TestHandlingTimeKept: the seller's handling time (lead_time_to_ship_max_days) survives 20

@@ -10,6 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/walmart"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // pollAll polls until a walk ends (not Partial), at most polls times, and returns the pages
@@ -66,11 +67,7 @@ func TestAcknowledgedOnce(t *testing.T) {
 			t.Errorf("order %s read again: line status %v, want Acknowledged", po, itemField(d[len(d)-1], 0, "status"))
 		}
 	}
-	for _, op := range []string{sbx.OpGetAllOrders, sbx.OpAcknowledge} {
-		if over := f.sb.Over(op); over != 0 {
-			t.Errorf("%d calls of %s over the limit", over, op)
-		}
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpGetAllOrders, sbx.OpAcknowledge)
 }
 
 // TestInboxDownNothingAcknowledged: while the inbox takes nothing, a poll acknowledges no

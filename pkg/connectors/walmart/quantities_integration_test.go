@@ -93,11 +93,7 @@ func TestQuantities(t *testing.T) {
 	if got := f.sb.Calls(sbx.OpBulkInventory); got != 1 {
 		t.Errorf("%d feeds for 2,000 listings, want one", got)
 	}
-	for _, op := range []string{sbx.OpUpdateItem, sbx.OpBulkInventory, sbx.OpFeedItemStatus, sbx.OpFeedStatuses, sbx.OpToken} {
-		if over := f.sb.Over(op); over != 0 {
-			t.Errorf("%d calls of %s over the limit", over, op)
-		}
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpUpdateItem, sbx.OpBulkInventory, sbx.OpFeedItemStatus, sbx.OpFeedStatuses, sbx.OpToken)
 }
 
 // TestFeedInFlight: a push whose feed is not processed within FeedWait is put off; its

@@ -106,3 +106,13 @@ func WantOutcomes(t testing.TB, rep connectors.PushReport, putOff bool) {
 		}
 	}
 }
+
+// WantUnder checks that no call of the operations ops came over the sandbox's limit.
+func WantUnder(t testing.TB, sb interface{ Over(op string) int }, ops ...string) {
+	t.Helper()
+	for _, op := range ops {
+		if n := sb.Over(op); n != 0 {
+			t.Errorf("%d calls of %s over the limit", n, op)
+		}
+	}
+}
