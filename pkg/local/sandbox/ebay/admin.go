@@ -8,13 +8,7 @@ import (
 )
 
 // Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
-func Open(file string) (*Sandbox, error) {
-	s := newSandbox()
-	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func Open(file string) (*Sandbox, error) { return sandbox.OpenSaved(file, newSandbox) }
 
 // AddSeller opens a seller account for the client id, its secret and refresh token, on the
 // marketplace (EBAY_US).

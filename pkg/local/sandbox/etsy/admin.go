@@ -12,13 +12,7 @@ import (
 )
 
 // Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
-func Open(file string) (*Sandbox, error) {
-	s := newSandbox()
-	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func Open(file string) (*Sandbox, error) { return sandbox.OpenSaved(file, newSandbox) }
 
 // AddShop opens shop shopID of the user userID for the app clientID (its keystring) and
 // secret (its shared secret), with refresh the owner's refresh token.
