@@ -76,14 +76,14 @@ func BenchmarkAmazonBurst(b *testing.B) {
 		at := start.Add(-burstSpan + burstSpan*time.Duration(i)/burstOrders)
 		f.order(fmt.Sprintf("114-%07d-%07d", i/burstPageLen, i), "Unshipped", at, "SKU-A")
 	}
-	rt := f.runtime(time.Duration(float64(connectors.DefaultMaxWait) / k))
+	rt := f.Runtime(time.Duration(float64(connectors.DefaultMaxWait) / k))
 	rt.Overlap = connectors.DefaultOverlap
 	tick := time.Duration(float64(pollTick) / k)
 	work := time.Duration(float64(pollTimeout-pollMargins) / k)
 	poll := func() connectors.PollResult {
 		ctx, cancel := context.WithTimeout(context.Background(), pollMargins+work)
 		defer cancel()
-		res, err := rt.Poll(ctx, f.ch)
+		res, err := rt.Poll(ctx, f.Ch)
 		if err != nil {
 			b.Logf("poll: %v (its position is kept)", err)
 		}
@@ -105,7 +105,7 @@ func BenchmarkAmazonBurst(b *testing.B) {
 		}
 		poll()
 		polls++
-		for ref, docs := range f.inbox.TakeOrders() {
+		for ref, docs := range f.Inbox.TakeOrders() {
 			if sent[ref] > 0 {
 				resent += len(docs)
 			} else {

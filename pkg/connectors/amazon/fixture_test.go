@@ -11,10 +11,8 @@ import (
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	"github.com/multisell/multisell/pkg/secrets"
-	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/connectorstest"
-	"github.com/multisell/multisell/pkg/webhookhttp"
 	"github.com/multisell/multisell/pkg/wire"
 )
 
@@ -29,11 +27,9 @@ const (
 // fixture is a test's account and its Amazon channel on a sandbox of its own, served by a
 // connector registered under the test's name (its limits and settings).
 type fixture struct {
-	env   *testenv.Env
+	*connectorstest.Fixture
 	sb    *amazonsb.Amazon
 	conn  *amazon.Connector
-	ch    connectors.Channel
-	inbox *connectorstest.Inbox
 	creds map[string]string
 }
 
@@ -66,24 +62,15 @@ func newFixture(t testing.TB, conn *amazon.Connector, limits map[string]connecto
 	conn.Name = fmt.Sprintf("amazon-%s-%d", t.Name(), time.Now().UnixNano())
 	conn.ChannelType = conn.Name
 	connectors.Register(conn)
-	f := &fixture{env: env, sb: sb, conn: conn, inbox: &connectorstest.Inbox{}, creds: map[string]string{
-		"refresh_token": "Atzr|refresh", "client_id": "amzn1.application-oa2-client.test", "client_secret": "s3cr3t",
-		"seller_id": sellerID, "marketplace_id": marketplace}}
-	sb.AddSeller(sellerID, marketplace, f.creds["client_id"], f.creds["client_secret"], f.creds["refresh_token"])
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: conn.Name,
-		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + amazonsb.TokenPath}}
-	plain, _ := json.Marshal(f.creds)
-	f.ch.Credentials, err = f.sealer().Seal(context.Background(), acct.ID, f.ch.UUID, plain)
-	if err != nil {
-		t.Fatal(err)
-	}
+	creds := map[string]string{"refresh_token": "Atzr|refresh", "client_id": "amzn1.application-oa2-client.test", "client_secret": "s3cr3t",
+		"seller_id": sellerID, "marketplace_id": marketplace}
+	sb.AddSeller(sellerID, marketplace, creds["client_id"], creds["client_secret"], creds["refresh_token"])
+	f := &fixture{sb: sb, conn: conn, creds: creds, Fixture: connectorstest.NewFixture(t, env, connectorstest.FixtureChannel{
+		Connector: conn.Name, Type: "Amazon", API: sb.URL, Auth: sb.URL + amazonsb.TokenPath, Credentials: creds,
+		Sealer: kms{env.Deps.Secrets(secrets.Credentials)}, OwnClient: true})}
 	t.Cleanup(func() { checkModels(t, sb.Requests()) })
 	return f
 }
-
-// sealer seals the channel's secrets with the stack's KMS.
-func (f *fixture) sealer() kms { return kms{f.env.Deps.Secrets(secrets.Credentials)} }
 
 // kms is a secrets.Service as a connectors.Sealer.
 type kms struct{ s secrets.Service }
@@ -96,37 +83,24 @@ func (k kms) Open(ctx context.Context, account, channel string, sealed []byte) (
 	return k.s.Open(ctx, account, channel, sealed)
 }
 
-// runtime is a new instance of the runtime (maxWait 0: the default).
-func (f *fixture) runtime(maxWait time.Duration) *connectors.Runtime {
-	return &connectors.Runtime{Table: f.env.Deps.Table, Sealer: f.sealer(), Inbox: f.inbox,
-		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: maxWait, Overlap: time.Second}
-}
-
 // session is a session of the channel, as the runtime builds it.
 func (f *fixture) session(t *testing.T) *connectors.Session {
 	t.Helper()
-	s, err := f.runtime(0).Session(context.Background(), f.ch)
+	s, err := f.Runtime(0).Session(context.Background(), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// quantity is an outbox listing.quantity message of the channel.
-func (f *fixture) quantity(sku string, q, version int64) connectors.Message {
-	b, _ := json.Marshal(map[string]any{"type": "listing.quantity", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
-		"channel_type": "Amazon", "channel_sku": sku, "listing_ref": nil, "sku": sku, "quantity": q, "version": version})
-	return connectors.Message{ID: fmt.Sprintf("%s-%d", sku, version), Body: string(b), Account: f.ch.Account}
-}
-
 // tracking is an outbox shipment.tracking message of the channel.
 func (f *fixture) tracking(order, shipment, carrier string, items ...wire.TrackingItem) connectors.Message {
 	b, _ := json.Marshal(wire.TrackingMessage{
-		Header:     wire.Header{Type: wire.TypeShipmentTracking, AccountID: f.ch.Account, ChannelUUID: f.ch.UUID, ChannelType: "Amazon"},
+		Header:     wire.Header{Type: wire.TypeShipmentTracking, AccountID: f.Ch.Account, ChannelUUID: f.Ch.UUID, ChannelType: "Amazon"},
 		DisplayRef: order, ShipmentID: shipment, CarrierName: carrier, CarrierNameGiven: carrier, TrackingNumber: "1Z999AA10123456784",
 		Items: items, ShippedAt: "2026-11-20T15:04:05Z",
 	})
-	return connectors.Message{ID: shipment, Body: string(b), Account: f.ch.Account}
+	return connectors.Message{ID: shipment, Body: string(b), Account: f.Ch.Account}
 }
 
 // order places an order of one line per sku (quantity 1 each) in the sandbox, updated at.
@@ -145,8 +119,4 @@ func (f *fixture) order(id, status string, at time.Time, skus ...string) {
 }
 
 // ctx is a test's bounded context.
-func ctx(t *testing.T, d time.Duration) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return c
-}
+var ctx = connectorstest.Ctx

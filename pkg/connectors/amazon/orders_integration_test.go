@@ -12,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestOrdersImport: a seller's 250 orders across 3 pages of getOrders import once each,
@@ -23,16 +24,16 @@ func TestOrdersImport(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, &amazon.Connector{}, fast)
 	c := ctx(t, 2*time.Minute)
-	rt := f.runtime(0)
+	rt := f.Runtime(0)
 	base := time.Now().Add(-20 * time.Hour).Truncate(time.Second)
 	for i := range 250 {
 		f.order(fmt.Sprintf("111-%07d-0000001", i), "Unshipped", base.Add(time.Duration(i)*time.Minute), fmt.Sprintf("SKU-%d", i%7))
 	}
-	res, err := rt.Poll(c, f.ch)
+	res, err := rt.Poll(c, f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := f.inbox.TakeOrders()
+	got := f.Inbox.TakeOrders()
 	if res.Pages != 3 || res.Orders != 250 || len(got) != 250 {
 		t.Fatalf("poll: %d pages, %d orders, %d distinct, want 3, 250, 250", res.Pages, res.Orders, len(got))
 	}
@@ -62,11 +63,11 @@ func TestOrdersImport(t *testing.T) {
 	t.Run("quiet", func(t *testing.T) {
 		before, items := f.sb.Calls(amazon.OpGetOrders), f.sb.Calls(amazon.OpGetOrderItems)
 		time.Sleep(1100 * time.Millisecond) // past the overlap
-		if _, err := rt.Poll(c, f.ch); err != nil {
+		if _, err := rt.Poll(c, f.Ch); err != nil {
 			t.Fatal(err)
 		}
 		// The cursor is the newest change minus the overlap: the newest order comes again.
-		if got := len(f.inbox.TakeOrders()); got > 1 {
+		if got := len(f.Inbox.TakeOrders()); got > 1 {
 			t.Errorf("a quiet poll sent %d orders", got)
 		}
 		if got := f.sb.Calls(amazon.OpGetOrders) - before; got != 1 {
@@ -81,10 +82,10 @@ func TestOrdersImport(t *testing.T) {
 		now := time.Now().Truncate(time.Second)
 		f.sb.SetOrderStatus(sellerID, "111-0000010-0000001", "Shipped", now)
 		f.sb.SetOrderStatus(sellerID, "111-0000011-0000001", "Canceled", now)
-		if _, err := rt.Poll(c, f.ch); err != nil {
+		if _, err := rt.Poll(c, f.Ch); err != nil {
 			t.Fatal(err)
 		}
-		got := f.inbox.TakeOrders()
+		got := f.Inbox.TakeOrders()
 		shipped, cancelled := got["111-0000010-0000001"], got["111-0000011-0000001"]
 		if len(shipped) != 1 || len(cancelled) != 1 {
 			t.Fatalf("changed orders sent %d and %d times, want once each", len(shipped), len(cancelled))
@@ -103,23 +104,23 @@ func TestOrdersImport(t *testing.T) {
 			f.order(fmt.Sprintf("112-%07d-0000001", i), "Unshipped", now.Add(time.Duration(i)*time.Second), "SKU-1")
 		}
 		f.sb.FailNext(amazon.OpGetOrderItems, 1)
-		if _, err := rt.Poll(c, f.ch); err == nil {
+		if _, err := rt.Poll(c, f.Ch); err == nil {
 			t.Fatal("a poll whose getOrderItems failed succeeded")
 		}
-		if got := f.inbox.TakeOrders(); len(got) != 0 {
+		if got := f.Inbox.TakeOrders(); len(got) != 0 {
 			t.Errorf("the failed poll sent %d orders, want none", len(got))
 		}
-		if _, err := rt.Poll(c, f.ch); err != nil {
+		if _, err := rt.Poll(c, f.Ch); err != nil {
 			t.Fatal(err)
 		}
-		got := f.inbox.TakeOrders()
+		got := f.Inbox.TakeOrders()
 		for i := range 5 {
 			if ref := fmt.Sprintf("112-%07d-0000001", i); len(got[ref]) != 1 {
 				t.Errorf("after the failure, %s sent %d times, want once", ref, len(got[ref]))
 			}
 		}
 	})
-	f.wantUnder(t, amazon.OpGetOrders, amazon.OpGetOrderItems)
+	connectorstest.WantUnder(t, f.sb, amazon.OpGetOrders, amazon.OpGetOrderItems)
 }
 
 // TestPendingOrder: a Pending order imports unpaid (it reserves stock, not shippable), and
@@ -128,20 +129,20 @@ func TestPendingOrder(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, &amazon.Connector{}, fast)
 	c := ctx(t, time.Minute)
-	rt := f.runtime(0)
+	rt := f.Runtime(0)
 	f.order("113-0000001-0000001", "Pending", time.Now().Add(-time.Hour), "SKU-P")
-	if _, err := rt.Poll(c, f.ch); err != nil {
+	if _, err := rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	doc := f.inbox.TakeOrders()["113-0000001-0000001"]
+	doc := f.Inbox.TakeOrders()["113-0000001-0000001"]
 	if len(doc) != 1 || doc[0]["payment_status"] != "none" || doc[0]["items"].([]any)[0].(map[string]any)["status"] != "Pending" {
 		t.Fatalf("pending order: %v", doc)
 	}
 	f.sb.SetOrderStatus(sellerID, "113-0000001-0000001", "Unshipped", time.Now())
-	if _, err := rt.Poll(c, f.ch); err != nil {
+	if _, err := rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	if doc := f.inbox.TakeOrders()["113-0000001-0000001"]; len(doc) != 1 || doc[0]["payment_status"] != "all" {
+	if doc := f.Inbox.TakeOrders()["113-0000001-0000001"]; len(doc) != 1 || doc[0]["payment_status"] != "all" {
 		t.Fatalf("unshipped order: %v", doc)
 	}
 }
@@ -165,22 +166,22 @@ func TestBadAnswers(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, &amazon.Connector{}, fast)
 			c := ctx(t, time.Minute)
-			rt := f.runtime(0)
+			rt := f.Runtime(0)
 			for i := range 3 {
 				f.order(fmt.Sprintf("114-%07d-0000001", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-B")
 			}
 			tt.break_(f)
-			_, err := rt.Poll(c, f.ch)
+			_, err := rt.Poll(c, f.Ch)
 			if err == nil || !contains(err.Error(), tt.want) {
 				t.Fatalf("poll: %v, want an error saying %q", err, tt.want)
 			}
-			if got := f.inbox.TakeOrders(); len(got) != 0 {
+			if got := f.Inbox.TakeOrders(); len(got) != 0 {
 				t.Errorf("the failed poll sent %d orders, want none", len(got))
 			}
-			if _, err := rt.Poll(c, f.ch); err != nil {
+			if _, err := rt.Poll(c, f.Ch); err != nil {
 				t.Fatal(err)
 			}
-			if got := f.inbox.TakeOrders(); len(got) != 3 {
+			if got := f.Inbox.TakeOrders(); len(got) != 3 {
 				t.Errorf("the next poll sent %d orders, want 3", len(got))
 			}
 		})
@@ -212,11 +213,11 @@ func TestBadOrder(t *testing.T) {
 			bad, good := "115-0000001-0000001", "115-0000002-0000001"
 			tt.place(f, bad, time.Now().Add(-2*time.Minute))
 			f.order(good, "Unshipped", time.Now().Add(-time.Minute), "SKU-G")
-			res, err := f.runtime(0).Poll(ctx(t, time.Minute), f.ch)
+			res, err := f.Runtime(0).Poll(ctx(t, time.Minute), f.Ch)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := f.inbox.TakeOrders()
+			got := f.Inbox.TakeOrders()
 			if len(got[good]) != 1 {
 				t.Errorf("the good order after the bad one: sent %d times, want once", len(got[good]))
 			}
@@ -244,7 +245,7 @@ func TestRefusedToken(t *testing.T) {
 	f := newFixture(t, &amazon.Connector{}, fast)
 	c := ctx(t, time.Minute)
 	for range 3 {
-		if _, err := f.runtime(0).Poll(c, f.ch); err != nil {
+		if _, err := f.Runtime(0).Poll(c, f.Ch); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -263,7 +264,7 @@ func (f *fixture) refusedThrice(t *testing.T, c context.Context) *connectors.Dis
 	f.sb.Refuse(sellerID, true)
 	var err error
 	for range 3 {
-		_, err = f.runtime(0).Poll(c, f.ch)
+		_, err = f.Runtime(0).Poll(c, f.Ch)
 	}
 	var d *connectors.Disconnected
 	if !errors.As(err, &d) {
@@ -287,7 +288,7 @@ func TestBurstProgresses(t *testing.T) {
 	for i := range 5 {
 		f.order(fmt.Sprintf("118-0000001-000000%d", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-A")
 	}
-	s, err := f.runtime(time.Millisecond).Session(c, f.ch)
+	s, err := f.Runtime(time.Millisecond).Session(c, f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestDeadlineCutsPage(t *testing.T) {
 	for i := range 3 {
 		f.order(fmt.Sprintf("118-0000002-000000%d", i), "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-A")
 	}
-	s, err := f.runtime(0).Session(ctx(t, time.Minute), f.ch)
+	s, err := f.Runtime(0).Session(ctx(t, time.Minute), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/wire"
 )
 
@@ -22,7 +23,7 @@ func (f *fixture) listings(n int) []connectors.Message {
 	for i := range n {
 		sku := fmt.Sprintf("SKU-%03d", i)
 		f.sb.PutListing(sellerID, amazonsb.Listing{SKU: sku, FBA: i == 0, Quantity: map[bool]int64{true: 7}[i == 0]})
-		msgs = append(msgs, f.quantity(sku, int64(10+i), 1))
+		msgs = append(msgs, f.Quantity(sku, int64(10+i), 1))
 	}
 	return msgs
 }
@@ -33,7 +34,7 @@ func (f *fixture) listings(n int) []connectors.Message {
 func (f *fixture) checkPushed(t *testing.T, n int) {
 	t.Helper()
 	results := map[string]map[string]any{}
-	for _, r := range f.inbox.TakeResults() {
+	for _, r := range f.Inbox.TakeResults() {
 		results[r["channel_sku"].(string)] = r
 	}
 	if len(results) != n {
@@ -62,8 +63,8 @@ func TestPatches(t *testing.T) {
 	f := newFixture(t, &amazon.Connector{FeedThreshold: 1000}, nil)
 	c := ctx(t, 2*time.Minute)
 	msgs := f.listings(100)
-	rep := f.runtime(0).Push(c, msgs)
-	wantOutcomes(t, rep, false)
+	rep := f.Runtime(0).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, false)
 	f.checkPushed(t, 100)
 	if got := f.sb.Calls(amazon.OpPatchListingsItem); got != 100 {
 		t.Errorf("%d patches, want 100", got)
@@ -71,7 +72,7 @@ func TestPatches(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpGetListingsItem); got != 1 {
 		t.Errorf("%d getListingsItem, want 1 (the FBA listing's)", got)
 	}
-	f.wantUnder(t, amazon.OpPatchListingsItem)
+	connectorstest.WantUnder(t, f.sb, amazon.OpPatchListingsItem)
 }
 
 // TestQuantityResults: the connector's own results (which the runtime's messages carry
@@ -122,14 +123,14 @@ func TestFeed(t *testing.T) {
 	c := ctx(t, 2*time.Minute)
 	msgs := f.listings(100)
 	f.sb.FeedDelay = 3 * time.Second
-	rep := f.runtime(0).Push(c, msgs)
-	wantOutcomes(t, rep, true)
-	if got := f.inbox.TakeResults(); len(got) != 0 {
+	rep := f.Runtime(0).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, true)
+	if got := f.Inbox.TakeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a feed not done, want none", len(got))
 	}
 	time.Sleep(1500 * time.Millisecond)
-	rep = f.runtime(0).Push(c, msgs)
-	wantOutcomes(t, rep, false)
+	rep = f.Runtime(0).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, false)
 	f.checkPushed(t, 100)
 	if got := f.sb.Calls(amazon.OpCreateFeed); got != 1 {
 		t.Errorf("%d feeds, want 1", got)
@@ -137,7 +138,7 @@ func TestFeed(t *testing.T) {
 	if got := f.sb.Calls(amazon.OpPatchListingsItem); got != 0 {
 		t.Errorf("%d patches beside the feed, want none", got)
 	}
-	f.wantUnder(t, slices.Collect(maps.Keys(amazon.Published))...)
+	connectorstest.WantUnder(t, f.sb, slices.Collect(maps.Keys(amazon.Published))...)
 }
 
 // TestTracking: a shipment posts one confirmation with its order item ids, quantities and
@@ -152,16 +153,16 @@ func TestTracking(t *testing.T) {
 		wire.TrackingItem{OrderItemRef: "115-0000001-0000001-1", SKU: "SKU-A", Quantity: 1},
 		wire.TrackingItem{OrderItemRef: "115-0000001-0000001-2", SKU: "SKU-B", Quantity: 1})
 	f.sb.RefuseNext(amazon.OpConfirmShipment, amazonsb.Error{Code: "InvalidInput", Message: "Invalid carrier code"})
-	f.runtime(0).Push(c, []connectors.Message{msg})
-	res := f.inbox.TakeResults()
+	f.Runtime(0).Push(c, []connectors.Message{msg})
+	res := f.Inbox.TakeResults()
 	if len(res) != 1 || res[0]["ok"] != false || !strings.Contains(fmt.Sprint(res[0]["error"]), "InvalidInput: Invalid carrier code") {
 		t.Fatalf("refused: %v, want failed with Amazon's message", res)
 	}
 	if got := f.sb.Confirmations(sellerID, "115-0000001-0000001"); len(got) != 0 {
 		t.Fatalf("%d confirmations after a refusal", len(got))
 	}
-	f.runtime(0).Push(c, []connectors.Message{msg})
-	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
+	f.Runtime(0).Push(c, []connectors.Message{msg})
+	if res := f.Inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
 		t.Fatalf("retry: %v, want ok", res)
 	}
 	got := f.sb.Confirmations(sellerID, "115-0000001-0000001")
@@ -169,8 +170,8 @@ func TestTracking(t *testing.T) {
 		t.Fatalf("%d confirmations, want 1", len(got))
 	}
 	// The shipment's retry (its result lost, say) is the same package: the same number.
-	f.runtime(0).Push(c, []connectors.Message{msg})
-	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
+	f.Runtime(0).Push(c, []connectors.Message{msg})
+	if res := f.Inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
 		t.Fatalf("second push of the shipment: %v, want ok", res)
 	}
 	if again := f.sb.Confirmations(sellerID, "115-0000001-0000001"); len(again) != 1 {
@@ -202,36 +203,15 @@ func TestThrottled(t *testing.T) {
 	c := ctx(t, time.Minute)
 	msgs := f.listings(3)
 	f.sb.ThrottleNext(amazon.OpPatchListingsItem, 1, 3*time.Second)
-	rep := f.runtime(time.Second).Push(c, msgs)
-	wantOutcomes(t, rep, true)
-	if got := f.inbox.TakeResults(); len(got) != 0 {
+	rep := f.Runtime(time.Second).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, true)
+	if got := f.Inbox.TakeResults(); len(got) != 0 {
 		t.Fatalf("%d results of a throttled push", len(got))
 	}
 	time.Sleep(time.Until(rep.Outcomes[0].RetryAt))
-	rep = f.runtime(0).Push(c, msgs)
-	wantOutcomes(t, rep, false)
+	rep = f.Runtime(0).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, false)
 	f.checkPushed(t, 3)
-}
-
-// wantOutcomes checks that every message of a push is done (putOff false: no retry, no
-// error, not dropped), or put off until a time to retry (putOff true).
-func wantOutcomes(t *testing.T, rep connectors.PushReport, putOff bool) {
-	t.Helper()
-	for _, o := range rep.Outcomes {
-		if o.Drop != "" || o.Err != nil || o.RetryAt.IsZero() == putOff {
-			t.Fatalf("outcome %+v, want put off %v", o, putOff)
-		}
-	}
-}
-
-// wantUnder checks that no call of ops came over the sandbox's limit.
-func (f *fixture) wantUnder(t *testing.T, ops ...string) {
-	t.Helper()
-	for _, op := range ops {
-		if n := f.sb.Over(op); n != 0 {
-			t.Errorf("%d %s over the limit", n, op)
-		}
-	}
 }
 
 // TestHandlingTimeKept: the seller's handling time (lead_time_to_ship_max_days) survives 20

@@ -7,6 +7,7 @@ import (
 
 	"github.com/multisell/multisell/pkg/connectors/amazon"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestRestrictedData: with the restricted role, the poll reads the orders with a Restricted
@@ -37,14 +38,14 @@ func TestRestrictedData(t *testing.T) {
 			for i, want := range tt.notices {
 				id := "116-0000001-000000" + string(rune('1'+i))
 				f.order(id, "Unshipped", time.Now().Add(-time.Hour+time.Duration(i)*time.Second), "SKU-A")
-				res, err := f.runtime(0).Poll(c, f.ch)
+				res, err := f.Runtime(0).Poll(c, f.Ch)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if len(res.Notices) != want || want > 0 && !strings.Contains(res.Notices[0], "Restricted Data Token") {
 					t.Errorf("poll %d: notices %q, want %d naming the Restricted Data Token", i+1, res.Notices, want)
 				}
-				docs := f.inbox.TakeOrders()[id]
+				docs := f.Inbox.TakeOrders()[id]
 				if len(docs) != 1 {
 					t.Fatalf("poll %d: order %s sent %d times, want once", i+1, id, len(docs))
 				}
@@ -62,7 +63,7 @@ func TestRestrictedData(t *testing.T) {
 			}
 			// Granted again: the next poll's token ends the notice; refused again, it is told again.
 			f.sb.LackRole(sellerID, amazonsb.RoleRestricted, false)
-			if res, err := f.runtime(0).Poll(c, f.ch); err != nil || len(res.Notices) != 0 {
+			if res, err := f.Runtime(0).Poll(c, f.Ch); err != nil || len(res.Notices) != 0 {
 				t.Fatalf("poll with the role granted: %v, %q", err, res.Notices)
 			}
 		})
@@ -80,12 +81,12 @@ func TestListingRoleMissing(t *testing.T) {
 	c := ctx(t, time.Minute)
 	msgs := f.listings(3)
 	for range 4 {
-		rep := f.runtime(0).Push(c, msgs)
-		wantOutcomes(t, rep, false)
+		rep := f.Runtime(0).Push(c, msgs)
+		connectorstest.WantOutcomes(t, rep, false)
 		if len(rep.Disconnected) != 0 {
 			t.Fatalf("a push without the listing role disconnected the channel: %v", rep.Disconnected[0])
 		}
-		for _, r := range f.inbox.TakeResults() {
+		for _, r := range f.Inbox.TakeResults() {
 			if r["ok"] != false || !strings.Contains(r["error"].(string), "Access to requested resource is denied") {
 				t.Errorf("result %v, want failed with Amazon's message", r)
 			}
@@ -95,10 +96,10 @@ func TestListingRoleMissing(t *testing.T) {
 		t.Errorf("%d patches for 4 pushes of 3 listings, want 4 (one a batch)", got)
 	}
 	f.order("117-0000001-0000001", "Unshipped", time.Now().Add(-time.Hour), "SKU-A")
-	if _, err := f.runtime(0).Poll(c, f.ch); err != nil {
+	if _, err := f.Runtime(0).Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.inbox.TakeOrders(); len(got["117-0000001-0000001"]) != 1 {
+	if got := f.Inbox.TakeOrders(); len(got["117-0000001-0000001"]) != 1 {
 		t.Errorf("orders after the refused pushes: %v, want the order imported", got)
 	}
 	f.refusedThrice(t, c)

@@ -16,6 +16,7 @@ import (
 	"github.com/multisell/multisell/pkg/listings"
 	amazonsb "github.com/multisell/multisell/pkg/local/sandbox/amazon"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 	"github.com/multisell/multisell/pkg/testenv/orderstest"
 )
 
@@ -105,7 +106,7 @@ func TestAmazonChannelEndToEnd(t *testing.T) {
 	if p.CarrierCode != "UPS" || p.TrackingNumber != "1ZAMZ" || len(p.OrderItems) != 1 || p.OrderItems[0].OrderItemID != "116-0000001-0000001-1" || p.OrderItems[0].Quantity != 1 {
 		t.Errorf("confirmation %+v", p)
 	}
-	sf.wantUnder(t, slices.Collect(maps.Keys(amazon.Published))...)
+	connectorstest.WantUnder(t, sf.sb, slices.Collect(maps.Keys(amazon.Published))...)
 }
 
 // deref is *p, "" for nil.

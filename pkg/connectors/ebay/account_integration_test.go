@@ -25,7 +25,7 @@ func TestMarketplaceAccount(t *testing.T) {
 	name := func(client, secret, refresh, marketplace string) string {
 		t.Helper()
 		plain, _ := json.Marshal(map[string]string{"client_id": client, "client_secret": secret, "refresh_token": refresh, "marketplace_id": marketplace})
-		got, err := f.runtime(30*time.Second).MarketplaceAccount(c, f.ch, plain)
+		got, err := f.Runtime(30*time.Second).MarketplaceAccount(c, f.Ch, plain)
 		if err != nil {
 			t.Fatalf("name the account of %s: %v", client, err)
 		}
@@ -42,7 +42,7 @@ func TestMarketplaceAccount(t *testing.T) {
 		t.Errorf("another user is named %q too", other)
 	}
 	plain, _ := json.Marshal(map[string]string{"client_id": seller, "client_secret": "s3cr3t-value", "refresh_token": "revoked", "marketplace_id": "EBAY_US"})
-	_, err := f.runtime(30*time.Second).MarketplaceAccount(c, f.ch, plain)
+	_, err := f.Runtime(30*time.Second).MarketplaceAccount(c, f.Ch, plain)
 	var ae *connectors.AuthError
 	if !errors.As(err, &ae) || strings.Contains(err.Error(), "revoked") {
 		t.Errorf("a refused token: %v, want an AuthError quoting no credential", err)

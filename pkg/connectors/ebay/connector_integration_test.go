@@ -10,6 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestOrdersImportOnce: 450 orders come in 3 pages and each reaches the inbox once; a poll
@@ -26,25 +27,25 @@ func TestOrdersImportOnce(t *testing.T) {
 	}
 	f.sb.ChangeOrder(seller, "11-00001-00001", func(o *sbx.Order) { o.OrderPaymentStatus = "PENDING"; o.PaymentSummary = nil })
 	f.sb.ChangeOrder(seller, "11-00002-00001", func(o *sbx.Order) {}) // modified later than the rest
-	ch := f.ch
+	ch := f.Ch
 
 	// A poll whose second page the inbox refuses keeps the cursor.
-	f.inbox.SetFail(func(n int) bool { return n == 2 })
-	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil {
+	f.Inbox.SetFail(func(n int) bool { return n == 2 })
+	if _, err := f.Runtime(30*time.Second).Poll(c, ch); err == nil {
 		t.Fatal("poll with a failing inbox: no error")
 	}
-	f.inbox.SetFail(nil)
-	_ = f.inbox.TakeOrders()
+	f.Inbox.SetFail(nil)
+	_ = f.Inbox.TakeOrders()
 	// A poll eBay fails keeps it too.
 	f.sb.FailNext(sbx.OpGetOrders, 1)
-	if _, err := f.runtime(30*time.Second).Poll(c, ch); err == nil {
+	if _, err := f.Runtime(30*time.Second).Poll(c, ch); err == nil {
 		t.Fatal("poll eBay fails: no error")
 	}
-	res, err := f.runtime(30*time.Second).Poll(c, ch)
+	res, err := f.Runtime(30*time.Second).Poll(c, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeOrders()
+	docs := f.Inbox.TakeOrders()
 	if got, want := res.Pages, 3; got != want {
 		t.Errorf("pages: got %d, want %d", got, want)
 	}
@@ -79,21 +80,21 @@ func TestOrdersImportOnce(t *testing.T) {
 		o.CancelStatus = &sbx.CancelStatus{CancelState: "CANCELED", CancelledDate: sbx.Now()}
 	})
 	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *sbx.Order) { o.LineItems = []sbx.LineItem{} })
-	res, err = f.runtime(30*time.Second).Poll(c, ch)
+	res, err = f.Runtime(30*time.Second).Poll(c, ch)
 	if err != nil || res.Refused == nil || !strings.Contains(res.Refused.Error(), "no lineItems") {
 		t.Fatalf("poll beside an unreadable order: got %v, refused %v, want no error and the order refused", err, res.Refused)
 	}
-	docs = f.inbox.TakeOrders()
+	docs = f.Inbox.TakeOrders()
 	if got := len(docs["11-00030-00001"]); got != 0 {
 		t.Errorf("the unreadable order was sent %d times, want none", got)
 	}
 	f.sb.ChangeOrder(seller, "11-00030-00001", func(o *sbx.Order) {
 		*o = sbx.NewOrder(o.OrderID, "SKU-1", 1, time.Now())
 	})
-	if _, err := f.runtime(30*time.Second).Poll(c, ch); err != nil {
+	if _, err := f.Runtime(30*time.Second).Poll(c, ch); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(f.inbox.TakeOrders()["11-00030-00001"]); got != 1 {
+	if got := len(f.Inbox.TakeOrders()["11-00030-00001"]); got != 1 {
 		t.Errorf("the order once readable was sent %d times, want once", got)
 	}
 	for _, tc := range []struct{ ref, field, want string }{
@@ -119,9 +120,7 @@ func TestOrdersImportOnce(t *testing.T) {
 			t.Errorf("order %s %s: got %s, want %s", tc.ref, tc.field, got, tc.want)
 		}
 	}
-	if got, want := f.sb.Over(sbx.OpGetOrders), 0; got != want {
-		t.Errorf("getOrders over the limit: got %d, want %d", got, want)
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpGetOrders)
 }
 
 // TestQuantities: 120 listings' quantities go out in calls of at most 25; each ends synced
@@ -137,19 +136,15 @@ func TestQuantities(t *testing.T) {
 		if i != 77 {
 			f.sb.AddListing(seller, sku, 0)
 		}
-		msgs = append(msgs, f.quantity(sku, int64(i+1), 1))
+		msgs = append(msgs, f.Quantity(sku, int64(i+1), 1))
 	}
 	f.sb.ThrottleNext(sbx.OpBulkQuantity, 1, time.Second)
-	rep := f.runtime(30*time.Second).Push(c, msgs)
-	for _, o := range rep.Outcomes {
-		if o.Drop != "" || o.Err != nil || !o.RetryAt.IsZero() {
-			t.Errorf("outcome %+v, want done", o)
-		}
-	}
+	rep := f.Runtime(30*time.Second).Push(c, msgs)
+	connectorstest.WantOutcomes(t, rep, false)
 	if got, want := f.sb.Calls(sbx.OpBulkQuantity), 1+5; got != want {
 		t.Errorf("bulk calls: got %d, want %d (one 429, then 120 in 5)", got, want)
 	}
-	results := f.inbox.TakeResults()
+	results := f.Inbox.TakeResults()
 	if got, want := len(results), 120; got != want {
 		t.Fatalf("results: got %d, want %d", got, want)
 	}
@@ -170,9 +165,7 @@ func TestQuantities(t *testing.T) {
 			t.Errorf("%s shows %d, want %d", sku, q, n+1)
 		}
 	}
-	if got, want := f.sb.Over(sbx.OpBulkQuantity), 0; got != want {
-		t.Errorf("calls over the limit: got %d, want %d", got, want)
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpBulkQuantity)
 }
 
 // TestRevisionLimit: a listing pushed more often than its revisions allow is put off, never
@@ -185,15 +178,15 @@ func TestRevisionLimit(t *testing.T) {
 	f.sb.AddListing(seller, "HOT", 0)
 	f.sb.AddListing(seller, "COLD", 0)
 	burst := ebay.RevisionLimit.Burst
-	rt := f.runtime(5 * time.Second)
+	rt := f.Runtime(5 * time.Second)
 	for v := range burst {
-		rep := rt.Push(c, []connectors.Message{f.quantity("HOT", int64(v), int64(v+1))})
+		rep := rt.Push(c, []connectors.Message{f.Quantity("HOT", int64(v), int64(v+1))})
 		if o := rep.Outcomes[0]; o.Err != nil || !o.RetryAt.IsZero() {
 			t.Fatalf("push %d: %+v, want done", v, o)
 		}
 	}
 	start := time.Now()
-	rep := rt.Push(c, []connectors.Message{f.quantity("HOT", 100, 100), f.quantity("HOT", 101, 101), f.quantity("COLD", 7, 1)})
+	rep := rt.Push(c, []connectors.Message{f.Quantity("HOT", 100, 100), f.Quantity("HOT", 101, 101), f.Quantity("COLD", 7, 1)})
 	for i, o := range rep.Outcomes[:2] {
 		if o.RetryAt.Before(start.Add(5 * time.Minute)) {
 			t.Errorf("push of HOT past the limit, message %d: %+v, want put off by minutes", i, o)
@@ -202,7 +195,7 @@ func TestRevisionLimit(t *testing.T) {
 	if o := rep.Outcomes[2]; !o.RetryAt.IsZero() || o.Err != nil {
 		t.Errorf("COLD: %+v, want done", o)
 	}
-	results := f.inbox.TakeResults()
+	results := f.Inbox.TakeResults()
 	if got, want := len(results), burst+1; got != want {
 		t.Errorf("results: got %d, want %d (none for the listing put off)", got, want)
 	}
@@ -232,7 +225,7 @@ func TestTracking(t *testing.T) {
 	second.LineItemID, second.SKU, second.Quantity = "12-00001-00001-2", "SKU-B", 3
 	o.LineItems = append(o.LineItems, second)
 	f.sb.PutOrder(seller, o)
-	rt := f.runtime(10 * time.Second)
+	rt := f.Runtime(10 * time.Second)
 	rep := rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S1", "Royal Mail",
 		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 2},
 		map[string]any{"order_item_ref": "12-00001-00001-2", "sku": "SKU-B", "quantity": 1})})
@@ -246,18 +239,18 @@ func TestTracking(t *testing.T) {
 	if g, want := fmt.Sprint(got[0]), "{[{12-00001-00001-1 2} {12-00001-00001-2 1}] 2026-11-20T10:00:00.000Z RoyalMail 9400S1}"; g != want {
 		t.Errorf("fulfillment: got %s, want %s", g, want)
 	}
-	if r := f.inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true {
+	if r := f.Inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true {
 		t.Errorf("results %v, want one ok", r)
 	}
 	rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S1", "Royal Mail",
 		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 2},
 		map[string]any{"order_item_ref": "12-00001-00001-2", "sku": "SKU-B", "quantity": 1})})
-	if r := f.inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true || len(f.sb.Fulfillments(seller, o.OrderID)) != 1 {
+	if r := f.Inbox.TakeResults(); len(r) != 1 || r[0]["ok"] != true || len(f.sb.Fulfillments(seller, o.OrderID)) != 1 {
 		t.Errorf("the same shipment again: results %v, want one ok and still one fulfillment", r)
 	}
 	rt.Push(c, []connectors.Message{f.tracking(o.OrderID, "S2", "USPS",
 		map[string]any{"order_item_ref": "12-00001-00001-1", "sku": "SKU-A", "quantity": 1})})
-	r := f.inbox.TakeResults()
+	r := f.Inbox.TakeResults()
 	if len(r) != 1 || r[0]["ok"] != false || !strings.Contains(fmt.Sprint(r[0]["error"]), "exceeds what remains to ship") {
 		t.Errorf("refused shipment results %v, want failed with eBay's message", r)
 	}
@@ -275,7 +268,7 @@ func TestRefusedRefreshToken(t *testing.T) {
 	f.sb.Refuse(seller, true)
 	var err error
 	for range connectors.RefusalsToDisconnect {
-		_, err = f.runtime(5*time.Second).Poll(c, f.ch)
+		_, err = f.Runtime(5*time.Second).Poll(c, f.Ch)
 	}
 	var d *connectors.Disconnected
 	if !errors.As(err, &d) || !strings.Contains(d.Reason, "invalid_grant") {

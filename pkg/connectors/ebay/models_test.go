@@ -1,69 +1,23 @@
 package ebay_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
-
 	"github.com/multisell/multisell/pkg/connectors/ebay"
-	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
-// models are eBay's official OpenAPI documents as routers, by the base path they serve.
-var models = struct {
-	sync.Mutex
-	byBase map[string]routers.Router
-}{byBase: map[string]routers.Router{}}
-
-// modelFiles are the documents, by the base path of their server.
-var modelFiles = map[string]string{
-	"/sell/fulfillment/v1": "ebay/sell_fulfillment_v1_oas3.yaml",
-	"/sell/inventory/v1":   "ebay/sell_inventory_v1_oas3.json",
-}
-
-// loadModels loads the documents (once per test binary); a subtest that skips, saying so,
-// when they are not beside the repository. It returns whether they are loaded.
-func loadModels(t *testing.T) bool {
-	t.Helper()
-	ok := false
-	t.Run("models", func(t *testing.T) {
-		models.Lock()
-		defer models.Unlock()
-		for base, name := range modelFiles {
-			if models.byBase[base] != nil {
-				continue
-			}
-			file := testenv.ChannelModel(t, name)
-			loader := openapi3.NewLoader()
-			doc, err := loader.LoadFromFile(file)
-			if err != nil {
-				t.Fatalf("load %s: %v", file, err)
-			}
-			doc.Servers = openapi3.Servers{{URL: ebay.ProductionAPI + base}}
-			r, err := gorillamux.NewRouter(doc)
-			if err != nil {
-				t.Fatalf("route %s: %v", file, err)
-			}
-			models.byBase[base] = r
-		}
-		ok = true
-	})
-	return ok
-}
+// models are eBay's official OpenAPI documents, each with the base path it serves.
+var models = &connectorstest.Models{API: ebay.ProductionAPI, Files: map[string]string{
+	"ebay/sell_fulfillment_v1_oas3.yaml": "/sell/fulfillment/v1",
+	"ebay/sell_inventory_v1_oas3.json":   "/sell/inventory/v1",
+}}
 
 // validate checks every request the connector sent to the sandbox against eBay's documents
 // (the token request, which no document holds, against eBay's OAuth rules), and every
@@ -73,7 +27,7 @@ func (f *fixture) validate(t *testing.T) {
 		return
 	}
 	checked := 0
-	for _, x := range f.rec.Exchanges() {
+	for _, x := range f.Rec.Exchanges() {
 		if err := validateExchange(x); err != nil {
 			t.Errorf("%s %s: %v", x.Request.Method, x.Request.URL.RequestURI(), err)
 		}
@@ -93,38 +47,14 @@ func validateExchange(x connectorstest.Exchange) error {
 	if x.Request.URL.Path == "/commerce/identity/v1/user/" {
 		return validateGetUser(x)
 	}
-	var router routers.Router
-	for base, r := range models.byBase {
-		if strings.HasPrefix(x.Request.URL.Path, base) {
-			router = r
-		}
-	}
-	if router == nil {
-		return fmt.Errorf("no eBay document has the path")
-	}
-	req := x.Request.Clone(context.Background())
-	u, _ := url.Parse(ebay.ProductionAPI + x.Request.URL.RequestURI())
-	req.URL, req.Host = u, u.Host
-	req.Body = io.NopCloser(bytes.NewReader(x.Body))
-	route, params, err := router.FindRoute(req)
+	in, err := models.ValidateRequest(x.Request, x.Body)
 	if err != nil {
-		return fmt.Errorf("not an operation of the document: %w", err)
-	}
-	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		return fmt.Errorf("request: %w", err)
+		return err
 	}
 	if x.Status == http.StatusTooManyRequests || x.Status == http.StatusInternalServerError {
 		return nil // the framework's injected faults and limit answers
 	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.Status, Header: x.Header,
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(x.Answer)
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		return fmt.Errorf("answer %d: %w", x.Status, err)
-	}
-	return nil
+	return connectorstest.ValidateAnswer(in, x.Status, x.Header, x.Answer)
 }
 
 // validateToken checks a token request against eBay's OAuth rules: a form of the

@@ -9,6 +9,7 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/ebay"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/ebay"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // TestOfferQuantity: a listing whose offer holds 2 shows 7 after a push of 7, and 4 after a
@@ -25,13 +26,9 @@ func TestOfferQuantity(t *testing.T) {
 	}
 	var ref *string
 	for i, want := range []int64{7, 4} {
-		rep := f.runtime(30*time.Second).Push(c, []connectors.Message{f.quantityRef("SKU-O", ref, want, int64(i+1))})
-		for _, o := range rep.Outcomes {
-			if o.Err != nil || o.Drop != "" {
-				t.Fatalf("push %d: outcome %+v", want, o)
-			}
-		}
-		res := f.inbox.TakeResults()
+		rep := f.Runtime(30*time.Second).Push(c, []connectors.Message{f.QuantityRef("SKU-O", ref, want, int64(i+1))})
+		connectorstest.WantOutcomes(t, rep, false)
+		res := f.Inbox.TakeResults()
 		if len(res) != 1 || res[0]["ok"] != true {
 			t.Fatalf("push %d: results %v, want one ok", want, res)
 		}
@@ -72,12 +69,12 @@ func TestTradingListings(t *testing.T) {
 			if r, ok := refs[sku]; ok {
 				ref = &r
 			}
-			msgs = append(msgs, f.quantityRef(sku, ref, 10+version, version))
+			msgs = append(msgs, f.QuantityRef(sku, ref, 10+version, version))
 		}
-		msgs = append(msgs, f.quantity("SKU-INV", 10+version, version))
-		f.runtime(30*time.Second).Push(c, msgs)
+		msgs = append(msgs, f.Quantity("SKU-INV", 10+version, version))
+		f.Runtime(30*time.Second).Push(c, msgs)
 		out := map[string]map[string]any{}
-		for _, r := range f.inbox.TakeResults() {
+		for _, r := range f.Inbox.TakeResults() {
 			out[r["channel_sku"].(string)] = r
 		}
 		return out
@@ -135,7 +132,7 @@ func TestMigrateListings(t *testing.T) {
 	a, b := f.sb.AddTradingListing(seller, "SKU-M1", 3), f.sb.AddTradingListing(seller, "SKU-M2", 4)
 	gone := f.sb.AddTradingListing(seller, "SKU-M3", 5)
 	f.sb.EndListing(seller, gone)
-	s, err := f.runtime(30*time.Second).Session(c, f.ch)
+	s, err := f.Runtime(30*time.Second).Session(c, f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +145,8 @@ func TestMigrateListings(t *testing.T) {
 		t.Fatalf("migrations: %+v, want the first two migrated with their offers, the ended one failed with 25718", got)
 	}
 	ref := got[0].ListingRef
-	f.runtime(30*time.Second).Push(c, []connectors.Message{f.quantityRef("SKU-M1", &ref, 9, 1)})
-	if res := f.inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
+	f.Runtime(30*time.Second).Push(c, []connectors.Message{f.QuantityRef("SKU-M1", &ref, 9, 1)})
+	if res := f.Inbox.TakeResults(); len(res) != 1 || res[0]["ok"] != true {
 		t.Fatalf("push after the migration: %v", res)
 	}
 	if q, _ := f.sb.Quantity(seller, "SKU-M1"); q != 9 {

@@ -18,10 +18,10 @@ func TestCollectedTax(t *testing.T) {
 	o := sbx.NewOrder("30-00001-00001", "SKU-1", 1, time.Now())
 	sbx.WithCollectedTax(&o, 165)
 	f.sb.PutOrder(seller, o)
-	if _, err := f.runtime(30*time.Second).Poll(c, f.ch); err != nil {
+	if _, err := f.Runtime(30*time.Second).Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeOrders()["30-00001-00001"]
+	docs := f.Inbox.TakeOrders()["30-00001-00001"]
 	if len(docs) != 1 {
 		t.Fatalf("order sent %d times, want once", len(docs))
 	}
@@ -42,30 +42,30 @@ func TestLinesOnEBay(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t, 60*time.Second)
 	f.sb.AddListing(seller, "SKU-L", 10)
-	f.sb.BindChannel(seller, f.ch.UUID)
-	o, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "SKU-L", Quantity: 3, Lines: 2, Currency: "GBP"})
+	f.sb.BindChannel(seller, f.Ch.UUID)
+	o, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "SKU-L", Quantity: 3, Lines: 2, Currency: "GBP"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ch := range []sandbox.LineChange{
-		{ChannelUUID: f.ch.UUID, OrderID: o.ID, Line: 1, Shipped: 2},
-		{ChannelUUID: f.ch.UUID, OrderID: o.ID, Line: 2, Cancelled: 3},
+		{ChannelUUID: f.Ch.UUID, OrderID: o.ID, Line: 1, Shipped: 2},
+		{ChannelUUID: f.Ch.UUID, OrderID: o.ID, Line: 2, Cancelled: 3},
 	} {
 		if err := sandbox.ChangeLine(c, f.sb.URL, ch); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.ch.UUID, OrderID: o.ID, Line: 1, Shipped: 2}); err == nil {
+	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.Ch.UUID, OrderID: o.ID, Line: 1, Shipped: 2}); err == nil {
 		t.Error("shipping more than is left: no error")
 	}
-	whole, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "SKU-L", Lines: 2, Shipped: true})
+	whole, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "SKU-L", Lines: 2, Shipped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.runtime(30*time.Second).Poll(c, f.ch); err != nil {
+	if _, err := f.Runtime(30*time.Second).Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeOrders()
+	docs := f.Inbox.TakeOrders()
 	line := func(order string, i int) string {
 		if len(docs[order]) != 1 {
 			return fmt.Sprintf("order sent %d times", len(docs[order]))

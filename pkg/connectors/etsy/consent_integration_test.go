@@ -82,7 +82,7 @@ func TestConsent(t *testing.T) {
 			if got := etsy.Connector.MarketplaceAccount(creds); got != "Etsy shop 31400001" {
 				t.Errorf("the consent's shop is %q", got)
 			}
-			if err := f.rt.Verify(ctx(t, time.Minute), f.ch, raw); err != nil {
+			if err := f.rt.Verify(ctx(t, time.Minute), f.Ch, raw); err != nil {
 				t.Errorf("the consent's credentials do not verify: %v", err)
 			}
 		})

@@ -1,9 +1,6 @@
 package etsy_test
 
 import (
-	"context"
-	"encoding/json"
-	"net/http"
 	"strconv"
 	"testing"
 	"time"
@@ -11,10 +8,8 @@ import (
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/connectors/etsy"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/etsy"
-	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/connectorstest"
-	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
 func TestMain(m *testing.M) {
@@ -24,10 +19,9 @@ func TestMain(m *testing.M) {
 
 // fixture is a test's account, a channel on an Etsy sandbox shop, the runtime and its inbox.
 type fixture struct {
-	sb    *sbx.Sandbox
-	ch    connectors.Channel
-	rt    *connectors.Runtime
-	inbox *connectorstest.Inbox
+	*connectorstest.Fixture
+	sb *sbx.Sandbox
+	rt *connectors.Runtime
 }
 
 // The app and shop owner of the fixture's shop.
@@ -50,27 +44,21 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { _ = sb.Close() })
 	sb.AddShop(shop, shop, keystring, secret, refresh)
-	f := &fixture{sb: sb, inbox: &connectorstest.Inbox{}}
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "etsy",
-		Endpoints: connectors.Endpoints{API: sb.URL, Auth: sb.URL + sbx.TokenPath}}
-	sb.BindChannel(strconv.FormatInt(shop, 10), f.ch.UUID)
-	sealer := connectorstest.NewSealer(t)
-	plain, _ := json.Marshal(map[string]string{"client_id": keystring, "client_secret": secret,
-		"refresh_token": refresh, "shop_id": strconv.FormatInt(shop, 10)})
-	f.ch.Credentials, _ = sealer.Seal(context.Background(), acct.ID, f.ch.UUID, plain)
-	f.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: sealer, Inbox: f.inbox,
-		Channels: connectorstest.Channels{Ch: f.ch}, Policy: webhookhttp.Policy{Local: true}, MaxWait: 10 * time.Second,
-		Overlap: time.Second, HTTP: &http.Client{Timeout: 30 * time.Second}}
-	router := loadModel(t)
-	t.Cleanup(func() { validateRequests(t, sb, router) })
+	f := &fixture{sb: sb, Fixture: connectorstest.NewFixture(t, env, connectorstest.FixtureChannel{
+		Connector: "etsy", Type: "Etsy", API: sb.URL, Auth: sb.URL + sbx.TokenPath,
+		Credentials: map[string]string{"client_id": keystring, "client_secret": secret,
+			"refresh_token": refresh, "shop_id": strconv.FormatInt(shop, 10)}})}
+	sb.BindChannel(strconv.FormatInt(shop, 10), f.Ch.UUID)
+	f.rt = f.Runtime(10 * time.Second)
+	loaded := models.Load(t)
+	t.Cleanup(func() { validateRequests(t, sb, loaded) })
 	return f
 }
 
 // session is a session of the fixture's channel.
 func (f *fixture) session(t *testing.T) *connectors.Session {
 	t.Helper()
-	s, err := f.rt.Session(ctx(t, time.Minute), f.ch)
+	s, err := f.rt.Session(ctx(t, time.Minute), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +66,4 @@ func (f *fixture) session(t *testing.T) *connectors.Session {
 }
 
 // ctx is a test's bounded context.
-func ctx(t *testing.T, d time.Duration) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return c
-}
+var ctx = connectorstest.Ctx

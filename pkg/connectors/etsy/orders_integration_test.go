@@ -59,11 +59,11 @@ func TestPollReceipts(t *testing.T) {
 	}
 
 	// Through the runtime: every receipt once.
-	res, err := f.rt.Poll(ctx(t, 2*time.Minute), f.ch)
+	res, err := f.rt.Poll(ctx(t, 2*time.Minute), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := f.inbox.TakeCounts()
+	counts := f.Inbox.TakeCounts()
 	if len(counts) != 300 || res.Pages < 3 {
 		t.Fatalf("first poll: %d receipts in %d pages, want 300 in 3 or more", len(counts), res.Pages)
 	}
@@ -77,10 +77,10 @@ func TestPollReceipts(t *testing.T) {
 	f.sb.ChangeReceipt(shop, ids[5], sbx.RefundAll)
 	f.sb.ChangeReceipt(shop, ids[6], sbx.Cancel)
 	f.sb.RefundUnits(shop, ids[8], 1, 1) // the 8th receipt's line has 3 units
-	if _, err := f.rt.Poll(ctx(t, 2*time.Minute), f.ch); err != nil {
+	if _, err := f.rt.Poll(ctx(t, 2*time.Minute), f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeOrders()
+	docs := f.Inbox.TakeOrders()
 	for _, tc := range []struct {
 		name        string
 		id          int64

@@ -31,11 +31,11 @@ func TestPollOrders(t *testing.T) {
 		orders = append(orders, f.sb.PutOrder(f.token, base.Add(time.Duration(i)*time.Second),
 			sbx.LineInput{SKU: "MUG-1", Quantity: 2, Price: "12.50"}, sbx.LineInput{SKU: "TEE-1", Quantity: 1, Price: "20.00"}))
 	}
-	res, err := f.rt.Poll(c, f.ch)
+	res, err := f.rt.Poll(c, f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeDocs()
+	docs := f.Inbox.TakeDocs()
 	seen := map[string]int{}
 	for _, d := range docs {
 		seen[d["display_ref"].(string)]++
@@ -48,7 +48,7 @@ func TestPollOrders(t *testing.T) {
 	line := items[0].(map[string]any)
 	if got, want := fmt.Sprint(first["channel_uuid"], first["payment_status"], first["total"], first["shipping_country_code"], len(items),
 		line["sku"], line["quantity"], line["unit_price"], strings.HasPrefix(line["order_item_ref"].(string), "gid://shopify/LineItem/")),
-		fmt.Sprint(f.ch.UUID, "all", 50.0, "US", 2, "MUG-1", 2, 12.5, true); got != want {
+		fmt.Sprint(f.Ch.UUID, "all", 50.0, "US", 2, "MUG-1", 2, 12.5, true); got != want {
 		t.Errorf("first document %v\n= %s, want %s", first, got, want)
 	}
 
@@ -61,10 +61,10 @@ func TestPollOrders(t *testing.T) {
 	now := time.Now()
 	f.sb.ChangeOrder(f.token, orders[10].ID, now, sbx.Cancel(now))
 	f.sb.ChangeOrder(f.token, orders[20].ID, now, sbx.Refund)
-	if _, err := f.rt.Poll(c, f.ch); err != nil {
+	if _, err := f.rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs = f.inbox.TakeDocs()
+	docs = f.Inbox.TakeDocs()
 	byRef := map[string]map[string]any{}
 	for _, d := range docs {
 		byRef[d["display_ref"].(string)] = d
@@ -84,19 +84,19 @@ func TestPollOrders(t *testing.T) {
 	for i := range 200 {
 		orders = append(orders, f.sb.PutOrder(f.token, time.Now().Add(time.Duration(i)*time.Millisecond), sbx.LineInput{SKU: "MUG-1", Quantity: 1, Price: "12.50"}))
 	}
-	sent := f.inbox.Sends()
-	f.inbox.SetFail(func(n int) bool { return n == sent+2 })
-	if _, err := f.rt.Poll(c, f.ch); err == nil {
+	sent := f.Inbox.Sends()
+	f.Inbox.SetFail(func(n int) bool { return n == sent+2 })
+	if _, err := f.rt.Poll(c, f.Ch); err == nil {
 		t.Fatal("a poll whose second page the inbox refused did not fail")
 	}
 	f.sb.FailNext(sbx.OpGraphQL, 1)
-	if _, err := f.rt.Poll(c, f.ch); err == nil || !strings.Contains(err.Error(), "status 500") {
+	if _, err := f.rt.Poll(c, f.Ch); err == nil || !strings.Contains(err.Error(), "status 500") {
 		t.Fatalf("a poll answered 500: %v", err)
 	}
-	if _, err := f.rt.Poll(c, f.ch); err != nil {
+	if _, err := f.rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs = f.inbox.TakeDocs()
+	docs = f.Inbox.TakeDocs()
 	seen = map[string]int{}
 	for _, d := range docs {
 		seen[d["display_ref"].(string)]++
@@ -310,7 +310,7 @@ func TestThrottledWaits(t *testing.T) {
 	f.sb.SetBucket(f.token, 100, 2)
 	f.sb.Spend(f.token, 100)
 	rep := f.rt.Push(c, []connectors.Message{f.quantity("A", item, 3)})
-	results := f.inbox.TakeResults()
+	results := f.Inbox.TakeResults()
 	if o := rep.Outcomes[0]; o.Err != nil || !o.RetryAt.IsZero() || len(results) != 1 || results[0]["ok"] != true {
 		t.Fatalf("outcome %+v, results %v: want synced", o, results)
 	}
@@ -323,7 +323,7 @@ func TestThrottledWaits(t *testing.T) {
 	f.sb.Spend(f.token, 100)
 	f.rt.MaxWait = time.Second
 	rep = f.rt.Push(c, []connectors.Message{f.quantity("A", item, 4)})
-	results = f.inbox.TakeResults()
+	results = f.Inbox.TakeResults()
 	if o := rep.Outcomes[0]; o.Err != nil || o.RetryAt.IsZero() || len(results) != 0 {
 		t.Errorf("outcome %+v, results %v: want put off", o, results)
 	}
@@ -358,10 +358,10 @@ func TestBadAnswers(t *testing.T) {
 				_, _ = w.Write([]byte(tt.body))
 			}))
 			t.Cleanup(srv.Close)
-			f.ch.Endpoints.API = srv.URL
-			f.rt.Channels = connectorstest.Channels{Ch: f.ch}
+			f.Ch.Endpoints.API = srv.URL
+			f.rt.Channels = connectorstest.Channels{Ch: f.Ch}
 			rep := f.rt.Push(ctx(t, 30*time.Second), []connectors.Message{f.quantity("A", "gid://shopify/InventoryItem/1", 3)})
-			results := f.inbox.TakeResults()
+			results := f.Inbox.TakeResults()
 			got := "put off"
 			if len(results) == 1 {
 				got = fmt.Sprint(results[0]["ok"], " ", results[0]["error"])

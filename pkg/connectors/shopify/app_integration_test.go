@@ -21,12 +21,12 @@ import (
 func appFixture(t *testing.T) (*fixture, *atomic.Int64) {
 	t.Helper()
 	f := newFixture(t)
-	f.sb.SetApp(f.token, "app-"+f.ch.UUID, "shpss_secret")
-	creds, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "client_id": "app-" + f.ch.UUID,
+	f.sb.SetApp(f.token, "app-"+f.Ch.UUID, "shpss_secret")
+	creds, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "client_id": "app-" + f.Ch.UUID,
 		"client_secret": "shpss_secret", "location_id": f.location})
-	f.ch.Credentials = creds
-	f.ch.Endpoints.Auth = f.sb.URL + sbx.TokenPath
-	f.rt.Channels = connectorstest.Channels{Ch: f.ch}
+	f.Ch.Credentials = creds
+	f.Ch.Endpoints.Auth = f.sb.URL + sbx.TokenPath
+	f.rt.Channels = connectorstest.Channels{Ch: f.Ch}
 	skew := &atomic.Int64{}
 	f.rt.Now = func() time.Time { return time.Now().Add(-time.Duration(skew.Load())) }
 	return f, skew
@@ -36,7 +36,7 @@ func appFixture(t *testing.T) (*fixture, *atomic.Int64) {
 func (f *fixture) refusals(t *testing.T) int64 {
 	t.Helper()
 	img, err := testenv.Get(t).Deps.Table.Item(ctx(t, 10*time.Second),
-		store.Key(store.PK(f.ch.Account, "CONN"), store.Join(f.ch.UUID, "token")), true)
+		store.Key(store.PK(f.Ch.Account, "CONN"), store.Join(f.Ch.UUID, "token")), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,18 +56,18 @@ func TestClientCredentials(t *testing.T) {
 	f.sb.TokenTTL = ttl
 	skew.Store(int64(ttl)) // our clock a token's life behind the shop's
 	c := ctx(t, 60*time.Second)
-	if err := f.rt.Verify(c, f.ch, f.ch.Credentials); err != nil {
+	if err := f.rt.Verify(c, f.Ch, f.Ch.Credentials); err != nil {
 		t.Fatalf("verify: %v", err)
 	}
 	exchanges := f.sb.Calls(sbx.OpToken)
 	poll := func(step string, wantExchanges int) {
 		t.Helper()
 		o := f.sb.PutOrder(f.token, time.Now(), sbx.LineInput{SKU: "A", Quantity: 1, Price: "1.00"})
-		if _, err := f.rt.Poll(c, f.ch); err != nil {
+		if _, err := f.rt.Poll(c, f.Ch); err != nil {
 			t.Fatalf("%s: poll: %v", step, err)
 		}
 		imported := false
-		for _, d := range f.inbox.TakeDocs() {
+		for _, d := range f.Inbox.TakeDocs() {
 			imported = imported || d["display_ref"] == o.Name
 		}
 		got := fmt.Sprint(imported, f.sb.Calls(sbx.OpToken)-exchanges, f.refusals(t))
@@ -84,10 +84,10 @@ func TestClientCredentials(t *testing.T) {
 	poll("token expired on the shop's clock", 1)
 
 	// Wrong client credentials: a refusal of the exchange at connect.
-	bad, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "client_id": "app-" + f.ch.UUID,
+	bad, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "client_id": "app-" + f.Ch.UUID,
 		"client_secret": "wrong", "location_id": f.location})
 	var ae *connectors.AuthError
-	if err := f.rt.Verify(c, f.ch, bad); !errors.As(err, &ae) {
+	if err := f.rt.Verify(c, f.Ch, bad); !errors.As(err, &ae) {
 		t.Errorf("verify with a wrong secret: %v, want an AuthError", err)
 	}
 }

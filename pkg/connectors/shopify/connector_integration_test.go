@@ -19,7 +19,6 @@ import (
 	"github.com/multisell/multisell/pkg/store"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/connectorstest"
-	"github.com/multisell/multisell/pkg/webhookhttp"
 )
 
 func TestMain(m *testing.M) {
@@ -35,11 +34,10 @@ func (plain) Open(_ context.Context, _, _ string, b []byte) ([]byte, error) { re
 
 // fixture is a test's account, its Shopify channel on a sandbox shop, and a runtime.
 type fixture struct {
+	*connectorstest.Fixture
 	sb       *sbx.Shop
 	token    string
 	location string
-	ch       connectors.Channel
-	inbox    *connectorstest.Inbox
 	rt       *connectors.Runtime
 }
 
@@ -52,21 +50,19 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	f := &fixture{sb: sb, token: "shpat_" + store.NewID(), inbox: &connectorstest.Inbox{}}
-	f.location = sb.AddShop(f.token, "sandbox.myshopify.com")
-	acct := env.NewAccount(t, testenv.AccountOptions{})
-	creds, _ := json.Marshal(map[string]string{"shop_domain": "sandbox.myshopify.com", "access_token": f.token, "location_id": f.location})
-	f.ch = connectors.Channel{Account: acct.ID, UUID: store.NewID(), Connector: "shopify", Credentials: creds,
-		Endpoints: connectors.Endpoints{API: sb.URL}}
-	f.rt = &connectors.Runtime{Table: env.Deps.Table, Sealer: plain{}, Inbox: f.inbox, Channels: connectorstest.Channels{Ch: f.ch},
-		Policy: webhookhttp.Policy{Local: true}, MaxWait: 10 * time.Second, Overlap: time.Second}
+	token := "shpat_" + store.NewID()
+	location := sb.AddShop(token, "sandbox.myshopify.com")
+	f := &fixture{sb: sb, token: token, location: location, Fixture: connectorstest.NewFixture(t, env, connectorstest.FixtureChannel{
+		Connector: "shopify", Type: "Shopify", API: sb.URL, Sealer: plain{}, OwnClient: true,
+		Credentials: map[string]string{"shop_domain": "sandbox.myshopify.com", "access_token": token, "location_id": location}})}
+	f.rt = f.Runtime(10 * time.Second)
 	return f
 }
 
 // session is a session of the fixture's channel, as the runtime builds it.
 func (f *fixture) session(t *testing.T) *connectors.Session {
 	t.Helper()
-	s, err := f.rt.Session(context.Background(), f.ch)
+	s, err := f.rt.Session(context.Background(), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,38 +75,26 @@ func (f *fixture) quantity(sku, ref string, q int64) connectors.Message {
 	if ref != "" {
 		lr = ref
 	}
-	b, _ := json.Marshal(map[string]any{"type": "listing.quantity", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
+	b, _ := json.Marshal(map[string]any{"type": "listing.quantity", "account_id": f.Ch.Account, "channel_uuid": f.Ch.UUID,
 		"channel_type": "Shopify", "channel_sku": sku, "listing_ref": lr, "sku": sku, "quantity": q, "version": 1})
-	return connectors.Message{ID: sku, Body: string(b), Account: f.ch.Account}
+	return connectors.Message{ID: sku, Body: string(b), Account: f.Ch.Account}
 }
 
 // tracking is an outbox shipment.tracking message of the channel.
 func (f *fixture) tracking(order, shipment string, items ...map[string]any) connectors.Message {
-	b, _ := json.Marshal(map[string]any{"type": "shipment.tracking", "account_id": f.ch.Account, "channel_uuid": f.ch.UUID,
+	b, _ := json.Marshal(map[string]any{"type": "shipment.tracking", "account_id": f.Ch.Account, "channel_uuid": f.Ch.UUID,
 		"channel_type": "Shopify", "display_ref": order, "shipment_id": shipment, "carrier_name": "UPS",
 		"carrier_name_given": "ups", "tracking_number": "1Z999", "tracking_url": "https://www.ups.com/track?tracknum=1Z999",
 		"shipping_method": nil, "items": items, "shipped_at": "2026-11-23T20:00:04Z"})
-	return connectors.Message{ID: shipment, Body: string(b), Account: f.ch.Account}
+	return connectors.Message{ID: shipment, Body: string(b), Account: f.Ch.Account}
 }
 
 // push pushes msgs with the fixture's runtime, all of which must be done (neither put off
 // nor failed to answer), and returns the results sent.
 func (f *fixture) push(t *testing.T, c context.Context, msgs []connectors.Message) []map[string]any {
 	t.Helper()
-	for _, o := range f.rt.Push(c, msgs).Outcomes {
-		if o.Err != nil || o.Drop != "" || !o.RetryAt.IsZero() {
-			t.Fatalf("outcome %+v, want done", o)
-		}
-	}
-	results := f.inbox.TakeResults()
-	return results
-}
-
-// ctx is a test's bounded context.
-func ctx(t *testing.T, d time.Duration) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return c
+	connectorstest.WantOutcomes(t, f.rt.Push(c, msgs), false)
+	return f.Inbox.TakeResults()
 }
 
 var (
@@ -169,3 +153,6 @@ func validateRequests(t *testing.T, sb *sbx.Shop) {
 		t.Logf("%d requests validated against %s", len(reqs), officialSource)
 	})
 }
+
+// ctx is a test's bounded context.
+var ctx = connectorstest.Ctx

@@ -43,7 +43,7 @@ func TestConsentExchange(t *testing.T) {
 	if creds["location_id"] != f.location || creds["refresh_token"] == "" || creds["client_id"] != sbx.AppClientID {
 		t.Fatalf("credentials %v: want the shop's location %s, the app and a refresh token", creds, f.location)
 	}
-	ch := f.ch
+	ch := f.Ch
 	ch.Credentials, ch.Endpoints.Auth = raw, f.sb.URL+sbx.TokenPath
 	if err := f.rt.Verify(ctx, ch, raw); err != nil {
 		t.Fatalf("verify: %v", err)

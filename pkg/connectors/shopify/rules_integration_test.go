@@ -31,11 +31,11 @@ func TestPollCost(t *testing.T) {
 		o := f.sb.PutOrder(f.token, base.Add(time.Duration(i)*time.Second), lines...)
 		want[o.Name] = len(lines)
 	}
-	if _, err := f.rt.Poll(c, f.ch); err != nil {
+	if _, err := f.rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]int{}
-	for _, d := range f.inbox.TakeDocs() {
+	for _, d := range f.Inbox.TakeDocs() {
 		got[d["display_ref"].(string)] = len(d["items"].([]any))
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -60,10 +60,10 @@ func TestCustomLine(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t, 60*time.Second)
 	o := f.sb.PutOrder(f.token, time.Now(), sbx.LineInput{SKU: "MUG-1", Quantity: 1, Price: "10.00"}, sbx.LineInput{Quantity: 1, Price: "2.50"})
-	if _, err := f.rt.Poll(c, f.ch); err != nil {
+	if _, err := f.rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
-	docs := f.inbox.TakeDocs()
+	docs := f.Inbox.TakeDocs()
 	if len(docs) != 1 {
 		t.Fatalf("%d documents", len(docs))
 	}
@@ -126,12 +126,12 @@ func TestScopes(t *testing.T) {
 	f := newFixture(t)
 	c := ctx(t, 30*time.Second)
 	f.sb.SetScopes(f.token, "read_orders", "read_products", "write_inventory")
-	err := f.rt.Verify(c, f.ch, f.ch.Credentials)
+	err := f.rt.Verify(c, f.Ch, f.Ch.Credentials)
 	if err == nil || !strings.Contains(err.Error(), "the app lacks the access scopes read_locations, write_merchant_managed_fulfillment_orders") {
 		t.Errorf("verify without two scopes: %v", err)
 	}
 	f.sb.SetScopes(f.token, "read_orders", "write_products", "write_inventory", "read_locations", "write_merchant_managed_fulfillment_orders")
-	if err := f.rt.Verify(c, f.ch, f.ch.Credentials); err != nil {
+	if err := f.rt.Verify(c, f.Ch, f.Ch.Credentials); err != nil {
 		t.Errorf("verify without read_all_orders: %v", err)
 	}
 }
@@ -144,24 +144,24 @@ func TestOrderMapping(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	c := ctx(t, 60*time.Second)
-	f.sb.BindChannel(f.token, f.ch.UUID)
+	f.sb.BindChannel(f.token, f.Ch.UUID)
 	f.sb.AddVariant(f.token, "MUG-1", 10)
-	_, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "MUG-1", Quantity: 2, Lines: 2, Currency: "EUR", Shipped: true})
+	_, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "MUG-1", Quantity: 2, Lines: 2, Currency: "EUR", Shipped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	open, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "MUG-1", Quantity: 3})
+	open, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "MUG-1", Quantity: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.ch.UUID, OrderID: open.ID, Line: 1, Cancelled: 1, Shipped: 1}); err != nil {
+	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.Ch.UUID, OrderID: open.ID, Line: 1, Cancelled: 1, Shipped: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.rt.Poll(c, f.ch); err != nil {
+	if _, err := f.rt.Poll(c, f.Ch); err != nil {
 		t.Fatal(err)
 	}
 	docs := map[int]map[string]any{}
-	for _, d := range f.inbox.TakeDocs() {
+	for _, d := range f.Inbox.TakeDocs() {
 		docs[len(docs)] = d
 	}
 	if len(docs) != 2 {
@@ -192,7 +192,7 @@ func TestMaxCostShrinks(t *testing.T) {
 		f.sb.PutOrder(f.token, time.Now(), sbx.LineInput{SKU: "A", Quantity: 1, Price: "1.00"})
 	}
 	f.sb.MaxOrdersPage = 2
-	res, err := f.rt.Poll(c, f.ch)
+	res, err := f.rt.Poll(c, f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}

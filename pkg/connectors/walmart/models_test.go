@@ -1,67 +1,22 @@
 package walmart_test
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/multisell/multisell/pkg/connectors/walmart"
 	"github.com/multisell/multisell/pkg/testenv"
 	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
-// modelFiles are Walmart's US Marketplace models beside the repository.
-var modelFiles = []string{"walmart/orders.json", "walmart/inventory.json", "walmart/auth.json", "walmart/feeds.json"}
-
-// models are the models as routers, loaded once per test binary.
-var models = struct {
-	sync.Mutex
-	routers []routers.Router
-}{}
-
-// loadModels loads the models (once per test binary); a subtest that skips, saying so, when
-// they are not beside the repository. It returns whether they are loaded.
-func loadModels(t *testing.T) bool {
-	t.Helper()
-	ok := false
-	t.Run("models", func(t *testing.T) {
-		models.Lock()
-		defer models.Unlock()
-		if models.routers != nil {
-			ok = true
-			return
-		}
-		var rs []routers.Router
-		for _, name := range modelFiles {
-			file := testenv.ChannelModel(t, name)
-			doc, err := openapi3.NewLoader().LoadFromFile(file)
-			if err != nil {
-				t.Fatalf("load %s: %v", file, err)
-			}
-			fixCollision(doc)
-			doc.Servers = openapi3.Servers{{URL: walmart.ProductionAPI}}
-			r, err := gorillamux.NewRouter(doc)
-			if err != nil {
-				t.Fatalf("route %s: %v", file, err)
-			}
-			rs = append(rs, r)
-		}
-		models.routers = rs
-		ok = true
-	})
-	return ok
-}
+// models are Walmart's US Marketplace models beside the repository, each serving any path.
+var models = &connectorstest.Models{API: walmart.ProductionAPI, Fix: fixCollision, Files: map[string]string{
+	"walmart/orders.json": "", "walmart/inventory.json": "", "walmart/auth.json": "", "walmart/feeds.json": "",
+}}
 
 // fixCollision undoes the collision of the models' copy (../shared/channel-models/README.md):
 // there the name of the refund request's lines stands for the lines of orders and of
@@ -102,7 +57,7 @@ func (f *fixture) validate(t *testing.T) {
 		t.Log("Walmart's models are not beside the repository: the requests were not checked against them")
 		return
 	}
-	seen := f.rec.Exchanges()
+	seen := f.Rec.Exchanges()
 	if err := headerRules(seen); err != nil {
 		t.Error(err)
 	}
@@ -164,38 +119,11 @@ func foldHeader(h http.Header) http.Header {
 
 // validateExchange checks one request, and its answer when a 2xx, against the models.
 func validateExchange(x connectorstest.Exchange) error {
-	req := x.Request.Clone(context.Background())
-	u, _ := url.Parse(walmart.ProductionAPI + x.Request.URL.RequestURI())
-	req.URL, req.Host = u, u.Host
-	req.Body = io.NopCloser(bytes.NewReader(x.Body))
-	var (
-		route  *routers.Route
-		params map[string]string
-		err    error
-	)
-	for _, r := range models.routers {
-		if route, params, err = r.FindRoute(req); err == nil {
-			break
-		}
+	in, err := models.ValidateRequest(x.Request, x.Body)
+	if err != nil || x.Status/100 != 2 {
+		return err
 	}
-	if route == nil {
-		return fmt.Errorf("not an operation of Walmart's models: %w", err)
-	}
-	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		return fmt.Errorf("request: %w", err)
-	}
-	if x.Status/100 != 2 {
-		return nil
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: x.Status, Header: http.Header{"Content-Type": {"application/json"}},
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(x.Answer)
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		return fmt.Errorf("answer %d: %w", x.Status, err)
-	}
-	return nil
+	return connectorstest.ValidateAnswer(in, x.Status, http.Header{"Content-Type": {"application/json"}}, x.Answer)
 }
 
 // TestRequestsMatchModels: the requests of an order's import, acknowledgement and shipment,

@@ -10,6 +10,7 @@ import (
 	"github.com/multisell/multisell/pkg/local/sandbox"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/walmart"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // pollAll polls until a walk ends (not Partial), at most polls times, and returns the pages
@@ -18,7 +19,7 @@ func pollAll(t *testing.T, f *fixture, rt *connectors.Runtime, polls int) int {
 	t.Helper()
 	pages := 0
 	for range polls {
-		res, err := rt.Poll(ctx(t, 3*time.Minute), f.ch)
+		res, err := rt.Poll(ctx(t, 3*time.Minute), f.Ch)
 		if err != nil {
 			t.Fatalf("poll: %v", err)
 		}
@@ -46,18 +47,18 @@ func TestAcknowledgedOnce(t *testing.T) {
 		pos[i] = fmt.Sprintf("18%011d", i+1)
 		f.sb.PutOrder(seller, sbx.NewOrder(pos[i], "SKU-A", 1, 1, "USD", at.Add(time.Duration(i)*time.Second)))
 	}
-	rt := f.runtime(10 * time.Second)
+	rt := f.Runtime(10 * time.Second)
 	if pages := pollAll(t, f, rt, 5); pages < n/walmart.PageSize {
 		t.Errorf("%d pages read, want at least %d", pages, n/walmart.PageSize)
 	}
-	counts := f.inbox.TakeCounts()
+	counts := f.Inbox.TakeCounts()
 	for _, po := range pos {
 		if counts[po] != 1 || f.sb.Acks(seller, po) != 1 {
 			t.Fatalf("order %s: sent %d times, acknowledged %d times; want once each", po, counts[po], f.sb.Acks(seller, po))
 		}
 	}
 	pollAll(t, f, rt, 5)
-	docs := f.inbox.TakeOrders()
+	docs := f.Inbox.TakeOrders()
 	for _, po := range pos {
 		if f.sb.Acks(seller, po) != 1 {
 			t.Fatalf("order %s acknowledged %d times after a second poll, want once", po, f.sb.Acks(seller, po))
@@ -66,11 +67,7 @@ func TestAcknowledgedOnce(t *testing.T) {
 			t.Errorf("order %s read again: line status %v, want Acknowledged", po, itemField(d[len(d)-1], 0, "status"))
 		}
 	}
-	for _, op := range []string{sbx.OpGetAllOrders, sbx.OpAcknowledge} {
-		if over := f.sb.Over(op); over != 0 {
-			t.Errorf("%d calls of %s over the limit", over, op)
-		}
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpGetAllOrders, sbx.OpAcknowledge)
 }
 
 // TestInboxDownNothingAcknowledged: while the inbox takes nothing, a poll acknowledges no
@@ -82,15 +79,15 @@ func TestInboxDownNothingAcknowledged(t *testing.T) {
 	f.sb.AddItem(seller, "SKU-D", 10)
 	var ids []string
 	for range 3 {
-		o, err := sandbox.PlaceOrder(ctx(t, time.Minute), f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID})
+		o, err := sandbox.PlaceOrder(ctx(t, time.Minute), f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, o.ID)
 	}
-	f.inbox.SetFail(func(int) bool { return true })
-	rt := f.runtime(10 * time.Second)
-	if _, err := rt.Poll(ctx(t, time.Minute), f.ch); err == nil {
+	f.Inbox.SetFail(func(int) bool { return true })
+	rt := f.Runtime(10 * time.Second)
+	if _, err := rt.Poll(ctx(t, time.Minute), f.Ch); err == nil {
 		t.Fatal("poll with the inbox down: no error")
 	}
 	for _, id := range ids {
@@ -98,9 +95,9 @@ func TestInboxDownNothingAcknowledged(t *testing.T) {
 			t.Errorf("order %s acknowledged %d times with the inbox down, want 0", id, n)
 		}
 	}
-	f.inbox.SetFail(nil)
+	f.Inbox.SetFail(nil)
 	pollAll(t, f, rt, 3)
-	counts := f.inbox.TakeCounts()
+	counts := f.Inbox.TakeCounts()
 	for _, id := range ids {
 		if counts[id] != 1 || f.sb.Acks(seller, id) != 1 {
 			t.Errorf("order %s after the inbox is back: sent %d, acknowledged %d; want once each", id, counts[id], f.sb.Acks(seller, id))
@@ -118,28 +115,28 @@ func TestOneLineCancelled(t *testing.T) {
 	f := newFixture(t)
 	f.sb.AddItem(seller, "SKU-L", 10)
 	c := ctx(t, 2*time.Minute)
-	o, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "SKU-L", Quantity: 2, Lines: 2, Currency: "USD"})
+	o, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "SKU-L", Quantity: 2, Lines: 2, Currency: "USD"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := f.runtime(10 * time.Second)
+	rt := f.Runtime(10 * time.Second)
 	pollAll(t, f, rt, 3)
-	first := f.inbox.TakeOrders()[o.ID]
+	first := f.Inbox.TakeOrders()[o.ID]
 	if len(first) != 1 {
 		t.Fatalf("order sent %d times, want once", len(first))
 	}
 	if got, want := fmt.Sprint(first[0]["subtotal"], " ", first[0]["shipping_cost"], " ", first[0]["tax"], " ", first[0]["total"]), "79.96 4.99 6.4 91.35"; got != want {
 		t.Errorf("subtotal shipping tax total %s, want %s", got, want)
 	}
-	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.ch.UUID, OrderID: o.ID, Line: 2, Cancelled: 2}); err != nil {
+	if err := sandbox.ChangeLine(c, f.sb.URL, sandbox.LineChange{ChannelUUID: f.Ch.UUID, OrderID: o.ID, Line: 2, Cancelled: 2}); err != nil {
 		t.Fatal(err)
 	}
-	shipped, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "SKU-L", Lines: 2, Shipped: true})
+	shipped, err := sandbox.PlaceOrder(c, f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "SKU-L", Lines: 2, Shipped: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pollAll(t, f, rt, 3)
-	docs := f.inbox.TakeOrders()
+	docs := f.Inbox.TakeOrders()
 	again := docs[o.ID]
 	if len(again) == 0 {
 		t.Fatal("the order was not imported again after its line was cancelled")

@@ -11,27 +11,24 @@ import (
 	"github.com/multisell/multisell/pkg/connectors/walmart"
 	sbx "github.com/multisell/multisell/pkg/local/sandbox/walmart"
 	"github.com/multisell/multisell/pkg/testenv"
+	"github.com/multisell/multisell/pkg/testenv/connectorstest"
 )
 
 // pushAll pushes listings (SKUs, the quantity of the i-th i+1) through the runtime in
 // pushes of size at most and returns the listing results by SKU.
 func pushAll(t *testing.T, f *fixture, skus []string, size int) map[string]map[string]any {
 	t.Helper()
-	rt := f.runtime(10 * time.Second)
+	rt := f.Runtime(10 * time.Second)
 	for start := 0; start < len(skus); start += size {
 		var msgs []connectors.Message
 		for i := start; i < min(start+size, len(skus)); i++ {
-			msgs = append(msgs, f.quantity(skus[i], int64(i+1), 1))
+			msgs = append(msgs, f.Quantity(skus[i], int64(i+1), 1))
 		}
 		rep := rt.Push(ctx(t, 3*time.Minute), msgs)
-		for _, o := range rep.Outcomes {
-			if o.Err != nil || o.Drop != "" || !o.RetryAt.IsZero() {
-				t.Fatalf("push of %s: %+v", o.ID, o)
-			}
-		}
+		connectorstest.WantOutcomes(t, rep, false)
 	}
 	out := map[string]map[string]any{}
-	for _, r := range f.inbox.TakeResults() {
+	for _, r := range f.Inbox.TakeResults() {
 		sku, _ := r["channel_sku"].(string)
 		if out[sku] != nil {
 			t.Errorf("listing %s answered twice", sku)
@@ -96,11 +93,7 @@ func TestQuantities(t *testing.T) {
 	if got := f.sb.Calls(sbx.OpBulkInventory); got != 1 {
 		t.Errorf("%d feeds for 2,000 listings, want one", got)
 	}
-	for _, op := range []string{sbx.OpUpdateItem, sbx.OpBulkInventory, sbx.OpFeedItemStatus, sbx.OpFeedStatuses, sbx.OpToken} {
-		if over := f.sb.Over(op); over != 0 {
-			t.Errorf("%d calls of %s over the limit", over, op)
-		}
-	}
+	connectorstest.WantUnder(t, f.sb, sbx.OpUpdateItem, sbx.OpBulkInventory, sbx.OpFeedItemStatus, sbx.OpFeedStatuses, sbx.OpToken)
 }
 
 // TestFeedInFlight: a push whose feed is not processed within FeedWait is put off; its
@@ -114,7 +107,7 @@ func TestFeedInFlight(t *testing.T) {
 	for _, sku := range skus {
 		batch = append(batch, connectors.QuantityPush{ChannelSKU: sku, Quantity: 7})
 	}
-	s, err := f.runtime(10*time.Second).Session(ctx(t, time.Minute), f.ch)
+	s, err := f.Runtime(10*time.Second).Session(ctx(t, time.Minute), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}

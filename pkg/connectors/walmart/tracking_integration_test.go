@@ -19,19 +19,19 @@ import (
 func placeAndImport(t *testing.T, f *fixture, lines, quantity int) string {
 	t.Helper()
 	f.sb.AddItem(seller, "SKU-T", 50)
-	o, err := sandbox.PlaceOrder(ctx(t, time.Minute), f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.ch.UUID, SKU: "SKU-T", Lines: lines, Quantity: quantity})
+	o, err := sandbox.PlaceOrder(ctx(t, time.Minute), f.sb.URL, sandbox.OrderRequest{ChannelUUID: f.Ch.UUID, SKU: "SKU-T", Lines: lines, Quantity: quantity})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pollAll(t, f, f.runtime(10*time.Second), 3)
-	f.inbox.TakeDocs()
+	pollAll(t, f, f.Runtime(10*time.Second), 3)
+	f.Inbox.TakeDocs()
 	return o.ID
 }
 
 // post posts a tracking through a session of the channel.
 func post(t *testing.T, f *fixture, tr connectors.Tracking) error {
 	t.Helper()
-	s, err := f.runtime(10*time.Second).Session(ctx(t, time.Minute), f.ch)
+	s, err := f.Runtime(10*time.Second).Session(ctx(t, time.Minute), f.Ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPartialShipment(t *testing.T) {
 		t.Errorf("lines after a partial shipment: %q, want %q", got, want)
 	}
 	var body walmart.Shipment
-	for _, x := range f.rec.Exchanges() {
+	for _, x := range f.Rec.Exchanges() {
 		if x.Request.Method == http.MethodPost && strings.HasSuffix(x.Request.URL.Path, "/shipping") {
 			_ = json.Unmarshal(x.Body, &body)
 		}

@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -60,27 +58,8 @@ type LineChange struct {
 // unitPrice is the price of every line of a placed order, in cents.
 const unitPrice = 1999
 
-// placeOrder serves AdminOrdersPath: a new order of the seller of the channel, updated now,
-// whose document is the order import document the connector passes on.
-func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	g.Lock()
-	defer g.Unlock()
-	s, ok := g.Bound(in.ChannelUUID)
-	if !ok {
-		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = s.defaultSKU()
-	}
-	if in.SKU == "" {
-		WriteJSON(w, http.StatusConflict, map[string]string{"error": "the shop of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
-		return
-	}
+// placeOrder places a new order of the seller's, updated now (the lock held).
+func (s *seller) placeOrder(in OrderRequest) (GenericOrder, error) {
 	now := time.Now().UTC()
 	id := "GM-" + strconv.Itoa(1001+len(s.Orders))
 	lineTotal := wire.Cents(int64(unitPrice * in.Quantity))
@@ -101,13 +80,11 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 		Items: items,
 	})
 	if err != nil {
-		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
-		return
+		return GenericOrder{}, fmt.Errorf("sandbox order: %w", err)
 	}
 	o := GenericOrder{ID: id, UpdatedAt: now, Document: doc}
 	s.Orders[id] = o
-	g.Save()
-	WriteJSON(w, http.StatusCreated, o)
+	return o, nil
 }
 
 // DecodeOrderRequest reads the OrderRequest of a call of AdminOrdersPath (its quantity 1 by
@@ -115,16 +92,16 @@ func (g *Generic) placeOrder(w http.ResponseWriter, r *http.Request) {
 func DecodeOrderRequest(w http.ResponseWriter, r *http.Request) (OrderRequest, bool) {
 	var in OrderRequest
 	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid required"})
+		adminError(w, http.StatusBadRequest, "a JSON object with channel_uuid required")
 		return in, false
 	}
 	in.Quantity, in.Lines, in.Currency = cmp.Or(in.Quantity, 1), cmp.Or(in.Lines, 1), cmp.Or(in.Currency, "USD")
 	if in.Quantity < 1 || in.Quantity > maxOrderQuantity {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "quantity must be from 1 to 1000000"})
+		adminError(w, http.StatusBadRequest, "quantity must be from 1 to 1000000")
 		return in, false
 	}
 	if in.Lines < 1 || in.Lines > maxLines {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "lines must be from 1 to 50"})
+		adminError(w, http.StatusBadRequest, "lines must be from 1 to 50")
 		return in, false
 	}
 	return in, true
@@ -140,35 +117,21 @@ func shipLine(it *wire.OrderItem, order string, n int64) {
 	it.CarrierName, it.TrackingNumber = "Generic Post", "GP"+order+"-"+it.OrderItemRef
 }
 
-// changeLine serves AdminLinesPath on the generic sandbox: the line's shipped and cancelled
-// quantities in the order's document grow, and the order becomes the last changed.
-func (g *Generic) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in LineChange
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid, order_id, line (from 1) and shipped or cancelled (from 0) required"})
-		return
-	}
-	g.Lock()
-	defer g.Unlock()
-	s, ok := g.Bound(in.ChannelUUID)
-	var o GenericOrder
-	if ok {
-		o, ok = s.Orders[in.OrderID]
-	}
+// changeLine changes a line of an order of the seller's: the line's shipped and cancelled
+// quantities in the order's document grow, and the order becomes the last changed (the
+// lock held).
+func (s *seller) changeLine(in LineChange) (GenericOrder, error) {
+	o, ok := s.Orders[in.OrderID]
 	if !ok {
-		WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no order " + in.OrderID + " on the shop of channel " + in.ChannelUUID})
-		return
+		return o, Refuse(http.StatusNotFound, "no order "+in.OrderID+" on the shop of channel "+in.ChannelUUID)
 	}
 	var doc wire.OrderDocument
 	if err := json.Unmarshal(o.Document, &doc); err != nil || in.Line > len(doc.Items) {
-		WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "the order has no line " + strconv.Itoa(in.Line)})
-		return
+		return o, Refuse(http.StatusBadRequest, "the order has no line "+strconv.Itoa(in.Line))
 	}
 	it := &doc.Items[in.Line-1]
 	if it.QuantityShipped+it.QuantityCancelled+int64(in.Shipped+in.Cancelled) > it.Quantity {
-		WriteJSON(w, http.StatusConflict, map[string]string{"error": "more than is left of the line"})
-		return
+		return o, Refuse(http.StatusConflict, "more than is left of the line")
 	}
 	if in.Shipped > 0 {
 		shipLine(it, o.ID, int64(in.Shipped))
@@ -176,28 +139,11 @@ func (g *Generic) changeLine(w http.ResponseWriter, r *http.Request) {
 	it.QuantityCancelled += int64(in.Cancelled)
 	b, err := json.Marshal(doc)
 	if err != nil {
-		WriteJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
-		return
+		return o, fmt.Errorf("sandbox order: %w", err)
 	}
 	o.Document, o.UpdatedAt = b, time.Now().UTC()
 	s.Orders[o.ID] = o
-	g.Save()
-	WriteJSON(w, http.StatusOK, o)
-}
-
-// defaultSKU is the SKU of the first listing, by SKU, that shows a quantity, else of the
-// first listing ("" without listings).
-func (s *seller) defaultSKU() string {
-	skus := slices.Sorted(maps.Keys(s.Quantities))
-	for _, sku := range skus {
-		if s.Quantities[sku] > 0 {
-			return sku
-		}
-	}
-	if len(skus) > 0 {
-		return skus[0]
-	}
-	return ""
+	return o, nil
 }
 
 // PlaceOrder asks the generic sandbox at baseURL for a new order (AdminOrdersPath) and

@@ -91,8 +91,9 @@ func newGeneric() *Generic {
 	g.Handle("GET /v1/orders", OpOrders, g.authed(g.orders))
 	g.Handle("POST /v1/inventory", OpInventory, g.authed(g.inventory))
 	g.Handle("POST /v1/orders/{id}/fulfillments", OpFulfillments, g.authed(g.fulfill))
-	g.Admin("POST "+AdminOrdersPath, g.placeOrder)
-	g.Admin("POST "+AdminLinesPath, g.changeLine)
+	ServeAdminOrders(g.Server, g.Registry, AdminOrders[*seller, GenericOrder]{
+		SKU:   func(s *seller, asked string) string { return cmp.Or(asked, FirstInStock(s.Quantities)) },
+		Place: (*seller).placeOrder, Change: (*seller).changeLine, Generic: func(o GenericOrder) GenericOrder { return o }})
 	return g
 }
 

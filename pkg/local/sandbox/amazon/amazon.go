@@ -179,8 +179,9 @@ func newAmazon() *Amazon {
 	a.api("GET /feeds/2021-06-30/documents/{feedDocumentId}", amazon.OpGetFeedDocument, a.getFeedDocument)
 	a.Admin("PUT "+uploadPath+"{id}", a.upload)
 	a.Admin("GET "+downloadPath+"{id}", a.download)
-	a.Admin("POST "+sandbox.AdminOrdersPath, a.placeOrder)
-	a.Admin("POST "+sandbox.AdminLinesPath, a.changeLine)
+	sandbox.ServeAdminOrders(a.Server, a.Registry, sandbox.AdminOrders[*Seller, *StoredOrder]{
+		SKU:   (*Seller).orderSKU,
+		Place: a.placeOrder, Change: (*Seller).changeLine, Generic: genericOrder})
 	return a
 }
 

@@ -266,46 +266,45 @@ func (a *Amazon) confirmShipment(w http.ResponseWriter, r *http.Request, s *Sell
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// placeOrder serves sandbox.AdminOrdersPath: a new Unshipped order of the seller of the
-// channel, of in.Lines lines of in.Quantity of in.SKU, each 19.99 a unit in in.Currency (its
-// ItemPrice the units' price, OrderTotal their sum), or Shipped whole already (every line's
-// QuantityShipped, and a confirmation by UPS as the seller's own tools would post it);
-// answered as the generic sandbox answers (id, updated_at, document: the order).
-func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
+// genericOrder is the order as the admin order endpoints answer it, as the generic sandbox
+// does (id, updated_at, document: the order and its lines).
+func genericOrder(o *StoredOrder) sandbox.GenericOrder {
+	at, _ := time.Parse(time.RFC3339, o.Order.LastUpdateDate)
+	return sandbox.NewGenericOrder(o.Order.AmazonOrderID, at, o)
+}
+
+// orderSKU is the SKU an admin order takes: the one asked when the seller lists it, else
+// its default ("" for none).
+func (s *Seller) orderSKU(asked string) string {
+	if asked == "" {
+		asked = s.defaultSKU()
 	}
-	a.Lock()
-	defer a.Unlock()
-	s, ok := a.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
-		return
+	if s.Listings[asked] == nil {
+		return ""
 	}
-	if in.SKU == "" {
-		in.SKU = s.defaultSKU()
-	}
-	if s.Listings[in.SKU] == nil {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no such listing: name a sku it lists"})
-		return
-	}
-	lines, cur := max(in.Lines, 1), cmp.Or(in.Currency, "USD")
+	return asked
+}
+
+// placeOrder places a new Unshipped order of the seller, of in.Lines lines of in.Quantity of
+// in.SKU, each 19.99 a unit in in.Currency (its ItemPrice the units' price, OrderTotal their
+// sum), or Shipped whole already (every line's QuantityShipped, and a confirmation by UPS as
+// the seller's own tools would post it; the lock held).
+func (a *Amazon) placeOrder(s *Seller, in sandbox.OrderRequest) (*StoredOrder, error) {
 	now := time.Now().UTC().Format(time.RFC3339)
 	id := fmt.Sprintf("113-%07d-%07d", a.st.Seq+1, 1000+len(s.Orders))
 	a.nextID("")
 	o := &StoredOrder{
 		Order: Order{AmazonOrderID: id, PurchaseDate: now, LastUpdateDate: now, OrderStatus: "Unshipped",
 			FulfillmentChannel: "MFN", ShipServiceLevel: "Std US D2D Dom", MarketplaceID: s.MarketplaceID,
-			OrderTotal: &Money{CurrencyCode: cur, Amount: string(wire.Cents(int64(1999 * in.Quantity * lines)))},
+			OrderTotal: &Money{CurrencyCode: in.Currency, Amount: string(wire.Cents(int64(1999 * in.Quantity * in.Lines)))},
 			ShippingAddress: &Address{Name: "Sandbox Buyer", AddressLine1: "1 Test Street", City: "Seattle", StateOrRegion: "WA", PostalCode: "98109",
 				CountryCode: "US", Phone: "+1 206-555-0100"},
 			BuyerInfo: &BuyerInfo{BuyerEmail: "buyer@marketplace.amazon.com"}},
 	}
 	pkg := PackageDetail{PackageReferenceID: "1", CarrierCode: "UPS", TrackingNumber: "1ZSANDBOX" + id[4:11], ShipDate: now}
-	for range lines {
+	for range in.Lines {
 		it := OrderItem{ASIN: "B0SANDBOX1", SellerSKU: in.SKU, OrderItemID: a.nextID("7"), QuantityOrdered: int64(in.Quantity),
-			ItemPrice: &Money{CurrencyCode: cur, Amount: string(wire.Cents(int64(1999 * in.Quantity)))}}
+			ItemPrice: &Money{CurrencyCode: in.Currency, Amount: string(wire.Cents(int64(1999 * in.Quantity)))}}
 		if in.Shipped {
 			it.QuantityShipped = it.QuantityOrdered
 			pkg.OrderItems = append(pkg.OrderItems, packageItem{OrderItemID: it.OrderItemID, Quantity: it.QuantityOrdered})
@@ -317,43 +316,22 @@ func (a *Amazon) placeOrder(w http.ResponseWriter, r *http.Request) {
 		s.Confirmations[id] = append(s.Confirmations[id], pkg)
 	}
 	s.Orders[id] = o
-	a.Save()
-	answerOrder(w, http.StatusCreated, o)
+	return o, nil
 }
 
-// answerOrder answers an order as AdminOrdersPath does.
-func answerOrder(w http.ResponseWriter, status int, o *StoredOrder) {
-	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, status, map[string]any{"id": o.Order.AmazonOrderID, "updated_at": o.Order.LastUpdateDate, "document": json.RawMessage(doc)})
-}
-
-// changeLine serves sandbox.AdminLinesPath as Seller Central would change the line: shipped
-// units add to its QuantityShipped (a confirmation by UPS), cancelled units are no longer
-// ordered (its QuantityOrdered goes down, as Amazon shows a cancelled unit), but when they
-// are all the order has left and none shipped the order is Canceled whole (its lines as
-// placed). The order's status follows (PartiallyShipped, Shipped) and it is changed now.
-func (a *Amazon) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.LineChange
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a LineChange with channel_uuid, order_id, line (from 1) and units shipped or cancelled required"})
-		return
-	}
-	a.Lock()
-	defer a.Unlock()
-	s, ok := a.Bound(in.ChannelUUID)
-	var o *StoredOrder
-	if ok {
-		o = s.Orders[in.OrderID]
-	}
+// changeLine changes a line of the seller's order as Seller Central would: shipped units add
+// to its QuantityShipped (a confirmation by UPS), cancelled units are no longer ordered (its
+// QuantityOrdered goes down, as Amazon shows a cancelled unit), but when they are all the
+// order has left and none shipped the order is Canceled whole (its lines as placed). The
+// order's status follows (PartiallyShipped, Shipped) and it is changed now (the lock held).
+func (s *Seller) changeLine(in sandbox.LineChange) (*StoredOrder, error) {
+	o := s.Orders[in.OrderID]
 	if o == nil || in.Line > len(o.Items) {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no such order line of the seller of channel " + in.ChannelUUID})
-		return
+		return nil, sandbox.Refuse(http.StatusNotFound, "no such order line of the seller of channel "+in.ChannelUUID)
 	}
 	it := &o.Items[in.Line-1]
 	if int64(in.Shipped+in.Cancelled) > it.QuantityOrdered-it.QuantityShipped || o.Order.OrderStatus == "Canceled" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "more than is left of the line"})
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, "more than is left of the line")
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	if in.Shipped > 0 {
@@ -382,8 +360,7 @@ func (a *Amazon) changeLine(w http.ResponseWriter, r *http.Request) {
 		o.Order.OrderStatus = "PartiallyShipped"
 	}
 	o.Order.LastUpdateDate = now
-	a.Save()
-	answerOrder(w, http.StatusOK, o)
+	return o, nil
 }
 
 // defaultSKU is the first listing by SKU the seller fulfills itself with a quantity, else

@@ -1,7 +1,6 @@
 package ebay
 
 import (
-	"maps"
 	"slices"
 	"time"
 
@@ -9,13 +8,7 @@ import (
 )
 
 // Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
-func Open(file string) (*Sandbox, error) {
-	s := newSandbox()
-	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func Open(file string) (*Sandbox, error) { return sandbox.OpenSaved(file, newSandbox) }
 
 // AddSeller opens a seller account for the client id, its secret and refresh token, on the
 // marketplace (EBAY_US).
@@ -127,18 +120,4 @@ func (s *Sandbox) Revisions(clientID, sku string) (n int) {
 func (s *Sandbox) Fulfillments(clientID, orderID string) (out []ShippingFulfillmentDetails) {
 	s.With(clientID, func(sl *Seller) { out = slices.Clone(sl.Fulfillments[orderID]) })
 	return out
-}
-
-// firstInStock is the first SKU, in order, that shows a quantity, else the first ("" for none).
-func firstInStock(listings map[string]int64) string {
-	skus := slices.Sorted(maps.Keys(listings))
-	for _, sku := range skus {
-		if listings[sku] > 0 {
-			return sku
-		}
-	}
-	if len(skus) > 0 {
-		return skus[0]
-	}
-	return ""
 }

@@ -9,6 +9,7 @@
 package ebay
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"strings"
@@ -120,8 +121,9 @@ func newSandbox() *Sandbox {
 	s.Handle("GET "+UserPath, OpGetUser, s.Authed(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusUnauthorized, 1001, "OAuth", "REQUEST", "Invalid access token")
 	}, s.getUser))
-	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
-	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
+	sandbox.ServeAdminOrders(s.Server, s.Registry, sandbox.AdminOrders[*Seller, *Order]{
+		SKU:   func(sl *Seller, asked string) string { return cmp.Or(asked, sandbox.FirstInStock(sl.Listings)) },
+		Place: (*Seller).placeOrder, Change: (*Seller).changeLine, Generic: genericOrder})
 	return s
 }
 

@@ -1,8 +1,6 @@
 package ebay
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -113,32 +111,19 @@ func minus(a *Amount, v *big.Rat) *Amount {
 	return &Amount{Value: new(big.Rat).Sub(x, v).FloatString(2), Currency: a.Currency}
 }
 
-// placeOrder serves sandbox.AdminOrdersPath for the seller bound to the channel: a new order
-// of Lines lines (the SKU asked, else the first listing in stock) in Currency, placed already
-// shipped whole when Shipped says so, answered as a sandbox.GenericOrder whose document is
-// the eBay order.
-func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = firstInStock(sl.Listings)
-	}
-	if in.SKU == "" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no listing yet: name a sku"})
-		return
-	}
+// genericOrder is the order as the admin order endpoints answer it: a sandbox.GenericOrder
+// whose document is the eBay order.
+func genericOrder(o *Order) sandbox.GenericOrder {
+	at, _ := time.Parse(time.RFC3339Nano, o.LastModifiedDate)
+	return sandbox.NewGenericOrder(o.OrderID, at, o)
+}
+
+// placeOrder places a new order of the seller's of in.Lines lines of in.SKU in in.Currency,
+// placed already shipped whole when in.Shipped says so (the lock held).
+func (sl *Seller) placeOrder(in sandbox.OrderRequest) (*Order, error) {
 	now := time.Now()
 	o := newOrder(fmt.Sprintf("%02d-%05d-%05d", 10+len(sl.Orders)%90, now.Unix()%100000, len(sl.Orders)+1), in.SKU,
-		int64(in.Quantity), max(in.Lines, 1), cmp.Or(in.Currency, "USD"), now)
+		int64(in.Quantity), in.Lines, in.Currency, now)
 	sl.Orders[o.OrderID] = &o
 	if in.Shipped {
 		f := ShippingFulfillmentDetails{ShippingCarrierCode: "USPS", TrackingNumber: "9400" + o.OrderID[3:8] + fmt.Sprint(len(sl.Fulfillments[o.OrderID])+1), ShippedDate: Now()}
@@ -147,41 +132,22 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 		}
 		sl.addFulfillment(&o, f)
 	}
-	s.Save()
-	answerOrder(w, http.StatusCreated, o)
+	return &o, nil
 }
 
-// answerOrder answers status with the order as a sandbox.GenericOrder.
-func answerOrder(w http.ResponseWriter, status int, o Order) {
-	doc, _ := json.Marshal(o)
-	at, _ := time.Parse(time.RFC3339Nano, o.LastModifiedDate)
-	sandbox.WriteJSON(w, status, sandbox.GenericOrder{ID: o.OrderID, UpdatedAt: at.UTC(), Document: doc})
-}
-
-// changeLine serves sandbox.AdminLinesPath: the seller ships more units of a line (a shipping
-// fulfillment with USPS and a tracking number) or cancels them, as Seller Hub does by
-// refunding the line (a LineItemRefund of the units' price); an order left with nothing to
-// ship and nothing shipped is cancelled whole (cancelStatus CANCELED). 400 for a bad body,
-// 404 for an unknown channel, order or line, 409 for more than is left.
-func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.LineChange
-	if json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "channel_uuid, order_id, line (from 1) and shipped or cancelled (0 or more, not both 0) required"})
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok || sl.Orders[in.OrderID] == nil || in.Line > len(sl.Orders[in.OrderID].LineItems) {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no such channel, order or line"})
-		return
-	}
+// changeLine ships more units of a line of the seller's order (a shipping fulfillment with
+// USPS and a tracking number) or cancels them, as Seller Hub does by refunding the line (a
+// LineItemRefund of the units' price); an order left with nothing to ship and nothing
+// shipped is cancelled whole (cancelStatus CANCELED). 404 for an unknown order or line, 409
+// for more than is left (the lock held).
+func (sl *Seller) changeLine(in sandbox.LineChange) (*Order, error) {
 	o := sl.Orders[in.OrderID]
+	if o == nil || in.Line > len(o.LineItems) {
+		return nil, sandbox.Refuse(http.StatusNotFound, "no such order or line")
+	}
 	li := &o.LineItems[in.Line-1]
 	if left := li.Quantity - sl.shipped(o.OrderID)[li.LineItemID] - refundedUnits(*li); int64(in.Shipped+in.Cancelled) > left {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": fmt.Sprintf("line %d has %d units left", in.Line, left)})
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, fmt.Sprintf("line %d has %d units left", in.Line, left))
 	}
 	if in.Cancelled > 0 {
 		li.Refunds = append(li.Refunds, LineItemRefund{Amount: amount(unitCents*int64(in.Cancelled), li.LineItemCost.Currency), RefundDate: Now()})
@@ -193,8 +159,7 @@ func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
 			TrackingNumber: fmt.Sprintf("9400%s%d", o.OrderID[3:8], len(sl.Fulfillments[o.OrderID])+1),
 			LineItems:      []LineItemReference{{LineItemID: li.LineItemID, Quantity: int64(in.Shipped)}}})
 	}
-	s.Save()
-	answerOrder(w, http.StatusOK, *o)
+	return o, nil
 }
 
 // refundedUnits is how many units of the line its refunds paid back.

@@ -2,7 +2,6 @@ package etsy
 
 import (
 	"encoding/json"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -13,13 +12,7 @@ import (
 )
 
 // Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
-func Open(file string) (*Sandbox, error) {
-	s := newSandbox()
-	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func Open(file string) (*Sandbox, error) { return sandbox.OpenSaved(file, newSandbox) }
 
 // AddShop opens shop shopID of the user userID for the app clientID (its keystring) and
 // secret (its shared secret), with refresh the owner's refresh token.
@@ -216,28 +209,15 @@ func (s *Sandbox) Shipments(shopID, receipt int64) (out []Shipment) {
 	return out
 }
 
-// placeOrder serves AdminOrdersPath: a paid receipt of the shop bound to the channel, of
-// lines lines of quantity of sku (the first listed product in stock by default), in
-// currency, shipped whole (USPS) when asked; answered as a GenericOrder of the receipt.
-func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sh, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		fail(w, http.StatusNotFound, "no shop of this sandbox is channel "+in.ChannelUUID)
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = sh.firstInStock()
-	}
-	if in.SKU == "" {
-		fail(w, http.StatusConflict, "the shop of channel "+in.ChannelUUID+" has no listing yet: name a sku")
-		return
-	}
+// genericOrder is the receipt as the admin order endpoints answer it: a GenericOrder of its
+// id, its last change, and the receipt as the document.
+func genericOrder(rc *Receipt) sandbox.GenericOrder {
+	return sandbox.NewGenericOrder(strconv.FormatInt(rc.ReceiptID, 10), time.Unix(rc.UpdatedTimestamp, 0), rc)
+}
+
+// placeOrder places a paid receipt on the shop of in.Lines lines of in.Quantity of in.SKU,
+// in in.Currency, shipped whole (USPS) when asked (the lock held).
+func (sh *Shop) placeOrder(in sandbox.OrderRequest) (*Receipt, error) {
 	lines := make([]Line, in.Lines)
 	for i := range lines {
 		lines[i] = Line{SKU: in.SKU, Quantity: int64(in.Quantity), Cents: unitCents}
@@ -246,8 +226,7 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 	if in.Shipped {
 		ship(rc, 0, len(rc.Transactions))
 	}
-	s.Save()
-	writeOrder(w, http.StatusCreated, rc)
+	return rc, nil
 }
 
 // ship ships the transactions from i to j of the receipt (the seller's own tools: USPS and a
@@ -305,58 +284,34 @@ func (sh *Shop) firstInStock() string {
 	return first
 }
 
-// writeOrder answers the receipt as a GenericOrder (its id, its last change, and the receipt
-// as the document).
-func writeOrder(w http.ResponseWriter, status int, rc *Receipt) {
-	doc, _ := json.Marshal(rc)
-	sandbox.WriteJSON(w, status, sandbox.GenericOrder{ID: strconv.FormatInt(rc.ReceiptID, 10),
-		UpdatedAt: time.Unix(rc.UpdatedTimestamp, 0).UTC(), Document: doc})
-}
-
-// changeLine serves AdminLinesPath. Etsy ships lines whole and cancels whole receipts:
-// shipping a line ships all of it (its transaction's shipped_timestamp, one more shipment;
-// part of a line is 409); cancelling every unit of a receipt of one line not shipped cancels
-// the receipt; cancelling fewer is what a seller does on Etsy by refunding them (a payment
-// adjustment of the line's transaction, RefundUnits).
-func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.LineChange
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		fail(w, http.StatusBadRequest, "a JSON object with channel_uuid, order_id, line (from 1) and shipped or cancelled (from 0) required")
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sh, ok := s.Bound(in.ChannelUUID)
+// changeLine changes a line of a receipt of the shop (the lock held). Etsy ships lines whole
+// and cancels whole receipts: shipping a line ships all of it (its transaction's
+// shipped_timestamp, one more shipment; part of a line is 409); cancelling every unit of a
+// receipt of one line not shipped cancels the receipt; cancelling fewer is what a seller
+// does on Etsy by refunding them (a payment adjustment of the line's transaction,
+// RefundUnits).
+func (sh *Shop) changeLine(in sandbox.LineChange) (*Receipt, error) {
 	id, _ := strconv.ParseInt(in.OrderID, 10, 64)
-	var rc *Receipt
-	if ok {
-		rc = sh.Receipts[id]
-	}
+	rc := sh.Receipts[id]
 	switch {
 	case rc == nil:
-		fail(w, http.StatusNotFound, "no receipt "+in.OrderID+" on the shop of channel "+in.ChannelUUID)
-		return
+		return nil, sandbox.Refuse(http.StatusNotFound, "no receipt "+in.OrderID+" on the shop of channel "+in.ChannelUUID)
 	case in.Line > len(rc.Transactions):
-		fail(w, http.StatusBadRequest, "the receipt has no line "+strconv.Itoa(in.Line))
-		return
+		return nil, sandbox.Refuse(http.StatusBadRequest, "the receipt has no line "+strconv.Itoa(in.Line))
 	}
 	t := rc.Transactions[in.Line-1]
 	switch {
 	case in.Shipped > 0 && (t.ShippedTimestamp != nil || int64(in.Shipped) != t.Quantity || in.Cancelled > 0):
-		fail(w, http.StatusConflict, "Etsy ships a line whole, once")
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, "Etsy ships a line whole, once")
 	case in.Shipped > 0:
 		ship(rc, in.Line-1, in.Line)
 	case rc.Status == "canceled" || t.ShippedTimestamp != nil || int64(in.Cancelled) > t.Quantity-sh.refundedUnits(rc, in.Line-1):
-		fail(w, http.StatusConflict, "more than is left of the line")
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, "more than is left of the line")
 	case len(rc.Transactions) == 1 && int64(in.Cancelled) == t.Quantity:
 		Cancel(rc)
 		touch(rc, time.Now().Unix())
 	default:
 		sh.refund(rc, in.Line-1, int64(in.Cancelled))
 	}
-	s.Save()
-	writeOrder(w, http.StatusOK, rc)
+	return rc, nil
 }

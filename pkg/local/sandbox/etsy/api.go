@@ -36,6 +36,15 @@ func intParam(w http.ResponseWriter, q url.Values, name string, def, min, max in
 	return n, true
 }
 
+// pageParams reads a page's limit (1 to 100, 25 when absent) and offset (from 0), or answers
+// 400 and false.
+func pageParams(w http.ResponseWriter, q url.Values) (limit, offset int64, ok bool) {
+	if limit, ok = intParam(w, q, "limit", 25, 1, 100); ok {
+		offset, ok = intParam(w, q, "offset", 0, 0, 0)
+	}
+	return limit, offset, ok
+}
+
 // getReceipts serves getShopReceipts: the receipts changed (min_last_modified,
 // max_last_modified) and created (min_created, max_created) within the bounds, sorted on
 // created, updated or receipt_id (ties by receipt id), up or down, limit (1 to 100) from
@@ -50,11 +59,7 @@ func (s *Sandbox) getReceipts(w http.ResponseWriter, r *http.Request, sh *Shop) 
 		}
 		bounds[i] = v
 	}
-	limit, ok := intParam(w, q, "limit", 25, 1, 100)
-	if !ok {
-		return
-	}
-	offset, ok := intParam(w, q, "offset", 0, 0, 0)
+	limit, offset, ok := pageParams(w, q)
 	if !ok {
 		return
 	}
@@ -179,11 +184,7 @@ func touch(rc *Receipt, now int64) {
 // Inventory.
 func (s *Sandbox) getListings(w http.ResponseWriter, r *http.Request, sh *Shop) {
 	q := r.URL.Query()
-	limit, ok := intParam(w, q, "limit", 25, 1, 100)
-	if !ok {
-		return
-	}
-	offset, ok := intParam(w, q, "offset", 0, 0, 0)
+	limit, offset, ok := pageParams(w, q)
 	if !ok {
 		return
 	}

@@ -9,6 +9,7 @@
 package etsy
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"strings"
@@ -136,8 +137,9 @@ func newSandbox() *Sandbox {
 	s.api("GET "+apiPrefix+"/listings/{listing_id}/inventory", "getListingInventory", s.getInventory)
 	s.api("PUT "+apiPrefix+"/listings/{listing_id}/inventory", "updateListingInventory", s.updateInventory)
 	s.Handle("GET "+apiPrefix+"/users/{user_id}/shops", OpAPI, s.record("getShopByOwnerUserId", s.shopOfUser))
-	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
-	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
+	sandbox.ServeAdminOrders(s.Server, s.Registry, sandbox.AdminOrders[*Shop, *Receipt]{
+		SKU:   func(sh *Shop, asked string) string { return cmp.Or(asked, sh.firstInStock()) },
+		Place: (*Shop).placeOrder, Change: (*Shop).changeLine, Generic: genericOrder})
 	return s
 }
 

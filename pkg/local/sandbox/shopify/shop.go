@@ -196,8 +196,9 @@ func newShop() *Shop {
 			return map[string]any{"access_token": v, "expires_in": int(ttl.Seconds())}
 		}})))
 	s.Handle("GET "+AuthorizePath, OpAuthorize, s.authorize)
-	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
-	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
+	sandbox.ServeAdminOrders(s.Server, s.Registry, sandbox.AdminOrders[*shopState, *Order]{
+		SKU:   func(sh *shopState, asked string) string { return cmp.Or(asked, sh.defaultSKU()) },
+		Place: (*shopState).placeOrder, Change: (*shopState).changeLine, Generic: genericOrder})
 	return s
 }
 

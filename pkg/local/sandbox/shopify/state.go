@@ -1,10 +1,7 @@
 package shopify
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -45,39 +42,33 @@ func (s *Shop) state() any {
 	return state{Addr: strings.TrimPrefix(s.URL, "http://"), Shops: s.Sellers(), Tokens: s.Tokens()}
 }
 
-// placeOrder serves sandbox.AdminOrdersPath: a new order on the shop bound to the channel
-// (a sandbox.OrderRequest: its lines, currency, and shipped whole with a tracking number),
-// answered 201 as sandbox.PlaceOrder reads it (id, updated_at, and the order as document).
-func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sh, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no shop of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		// The first variant, by id, that shows a quantity, else the first.
-		for _, id := range slices.Sorted(maps.Keys(sh.Variants)) {
-			v := sh.Variants[id]
-			if in.SKU == "" || (sh.Levels[v.InventoryItem] > 0 && sh.Levels[sh.item0(in.SKU)] <= 0) {
-				in.SKU = v.SKU
-			}
+// genericOrder is the order as the admin order endpoints answer it, as sandbox.PlaceOrder
+// reads it (id, updated_at, and the order as document).
+func genericOrder(o *Order) sandbox.GenericOrder {
+	return sandbox.NewGenericOrder(o.ID, o.UpdatedAt, o)
+}
+
+// defaultSKU is the SKU of the first variant, by id, that shows a quantity, else of the first
+// ("" without variants; the lock held).
+func (sh *shopState) defaultSKU() string {
+	sku := ""
+	for _, id := range slices.Sorted(maps.Keys(sh.Variants)) {
+		v := sh.Variants[id]
+		if sku == "" || (sh.Levels[v.InventoryItem] > 0 && sh.Levels[sh.item0(sku)] <= 0) {
+			sku = v.SKU
 		}
 	}
-	if in.SKU == "" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the shop of channel " + in.ChannelUUID + " has no variant yet: name a sku"})
-		return
-	}
-	lines := make([]LineInput, max(in.Lines, 1))
+	return sku
+}
+
+// placeOrder places a new order on the shop (a sandbox.OrderRequest: its lines, currency,
+// and shipped whole with a tracking number; the lock held).
+func (sh *shopState) placeOrder(in sandbox.OrderRequest) (*Order, error) {
+	lines := make([]LineInput, in.Lines)
 	for i := range lines {
 		lines[i] = LineInput{SKU: in.SKU, Quantity: int64(in.Quantity), Price: "19.99"}
 	}
-	o := sh.newOrder(time.Now().UTC(), cmp.Or(in.Currency, "USD"), lines)
+	o := sh.newOrder(time.Now().UTC(), in.Currency, lines)
 	if in.Shipped {
 		shipped := map[*FulfillmentOrderLine]int64{}
 		for _, fo := range o.FulfillOrders {
@@ -87,37 +78,17 @@ func (s *Shop) placeOrder(w http.ResponseWriter, r *http.Request) {
 		}
 		sh.record(o, shipped, "UPS", "1Z"+strings.TrimPrefix(o.ID, "gid://shopify/Order/"), "")
 	}
-	s.Save()
-	s.answerOrder(w, http.StatusCreated, o)
+	return o, nil
 }
 
-// answerOrder answers the order as sandbox.PlaceOrder reads it.
-func (s *Shop) answerOrder(w http.ResponseWriter, status int, o *Order) {
-	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, status, map[string]any{"id": o.ID, "updated_at": o.UpdatedAt, "document": json.RawMessage(doc)})
-}
-
-// changeLine serves sandbox.AdminLinesPath: ships (one fulfillment with a tracking number,
-// from the line's open fulfillment orders) or cancels (removes from the order, as an order
-// edit or a refund with restock does: currentQuantity and what remains to fulfil go down)
-// more units of a line, which becomes the order's last change.
-func (s *Shop) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.LineChange
-	if json.NewDecoder(io.LimitReader(r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "a JSON object with channel_uuid, order_id, line (from 1) and shipped or cancelled is required"})
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sh, ok := s.Bound(in.ChannelUUID)
-	var o *Order
-	if ok {
-		o = sh.Orders[in.OrderID]
-	}
+// changeLine ships (one fulfillment with a tracking number, from the line's open
+// fulfillment orders) or cancels (removes from the order, as an order edit or a refund with
+// restock does: currentQuantity and what remains to fulfil go down) more units of a line of
+// an order of the shop, which becomes the order's last change (the lock held).
+func (sh *shopState) changeLine(in sandbox.LineChange) (*Order, error) {
+	o := sh.Orders[in.OrderID]
 	if o == nil || in.Line > len(o.Lines) {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no such order or line on the shop of channel " + in.ChannelUUID})
-		return
+		return nil, sandbox.Refuse(http.StatusNotFound, "no such order or line on the shop of channel "+in.ChannelUUID)
 	}
 	l := o.Lines[in.Line-1]
 	var open []*FulfillmentOrderLine
@@ -130,8 +101,7 @@ func (s *Shop) changeLine(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if int64(in.Shipped+in.Cancelled) > left {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": fmt.Sprintf("line %d has %d units left to ship or cancel", in.Line, left)})
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, fmt.Sprintf("line %d has %d units left to ship or cancel", in.Line, left))
 	}
 	take := func(n int64) map[*FulfillmentOrderLine]int64 {
 		out := map[*FulfillmentOrderLine]int64{}
@@ -154,8 +124,7 @@ func (s *Shop) changeLine(w http.ResponseWriter, r *http.Request) {
 		sh.record(o, take(int64(in.Shipped)), "UPS", fmt.Sprintf("1Z%s%d", strings.TrimPrefix(o.ID, "gid://shopify/Order/"), len(sh.Fulfills)), "")
 	}
 	o.UpdatedAt = time.Now().UTC()
-	s.Save()
-	s.answerOrder(w, http.StatusOK, o)
+	return o, nil
 }
 
 // item0 is the inventory item of the shop's variant of sku ("" without one; the lock held).

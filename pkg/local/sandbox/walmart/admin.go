@@ -3,9 +3,7 @@ package walmart
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -14,13 +12,7 @@ import (
 )
 
 // Open returns a started sandbox whose state is kept in file (sandbox.OpenSaved).
-func Open(file string) (*Sandbox, error) {
-	s := newSandbox()
-	if err := sandbox.OpenSaved(s.Server, s.Registry, file); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+func Open(file string) (*Sandbox, error) { return sandbox.OpenSaved(file, newSandbox) }
 
 // AddSeller opens a seller account for the client id and its secret (the seller's API key).
 func (s *Sandbox) AddSeller(clientID, secret string) {
@@ -111,43 +103,16 @@ func (sl *Seller) nextPO() string {
 	return fmt.Sprintf("%013d", 1800000000000+sl.Seq)
 }
 
-// firstInStock is the first SKU, in order, that has a quantity, else the first ("" for none).
-func firstInStock(items map[string]int64) string {
-	skus := slices.Sorted(maps.Keys(items))
-	for _, sku := range skus {
-		if items[sku] > 0 {
-			return sku
-		}
-	}
-	if len(skus) > 0 {
-		return skus[0]
-	}
-	return ""
+// genericOrder is the order as the admin order endpoints answer it: a sandbox.GenericOrder
+// whose document is the purchase order.
+func genericOrder(o *PurchaseOrder) sandbox.GenericOrder {
+	return sandbox.NewGenericOrder(o.PurchaseOrderID, time.UnixMilli(lastModified(o)), o)
 }
 
-// placeOrder serves sandbox.AdminOrdersPath for the seller bound to the channel: a new
-// Created order of Lines lines (the SKU asked, else the first item in stock) in Currency,
-// shipped whole already (UPS, as the seller's own tools would ship it) when Shipped says so,
-// answered as a sandbox.GenericOrder whose document is the purchase order.
-func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
-	in, ok := sandbox.DecodeOrderRequest(w, r)
-	if !ok {
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no seller of this sandbox is channel " + in.ChannelUUID})
-		return
-	}
-	if in.SKU == "" {
-		in.SKU = firstInStock(sl.Items)
-	}
-	if in.SKU == "" {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": "the seller of channel " + in.ChannelUUID + " has no item yet: name a sku"})
-		return
-	}
+// placeOrder places a new Created order of the seller's of in.Lines lines of in.SKU in
+// in.Currency, shipped whole already (UPS, as the seller's own tools would ship it) when
+// in.Shipped says so (the lock held).
+func (sl *Seller) placeOrder(in sandbox.OrderRequest) (*PurchaseOrder, error) {
 	o := NewOrder(sl.nextPO(), in.SKU, int64(in.Quantity), in.Lines, in.Currency, time.Now())
 	if in.Shipped {
 		for i := range o.OrderLines.OrderLine {
@@ -158,39 +123,21 @@ func (s *Sandbox) placeOrder(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sl.Orders[o.PurchaseOrderID] = &o
-	s.Save()
-	answerAdmin(w, http.StatusCreated, &o)
+	return &o, nil
 }
 
-// answerAdmin answers status with the order as a sandbox.GenericOrder.
-func answerAdmin(w http.ResponseWriter, status int, o *PurchaseOrder) {
-	doc, _ := json.Marshal(o)
-	sandbox.WriteJSON(w, status, sandbox.GenericOrder{ID: o.PurchaseOrderID, UpdatedAt: time.UnixMilli(lastModified(o)).UTC(), Document: doc})
-}
-
-// changeLine serves sandbox.AdminLinesPath: the seller ships more units of a line (USPS with
-// a tracking number, as Seller Center would) or cancels them (Cancelled, as Walmart shows a
-// line the seller or the customer cancelled); the line's statusDate becomes now. 400 for a
-// bad body, 404 for an unknown channel, order or line, 409 for more than is left.
-func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
-	var in sandbox.LineChange
-	if json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&in) != nil || in.ChannelUUID == "" || in.OrderID == "" ||
-		in.Line < 1 || in.Shipped < 0 || in.Cancelled < 0 || in.Shipped+in.Cancelled == 0 {
-		sandbox.WriteJSON(w, http.StatusBadRequest, map[string]string{"error": "channel_uuid, order_id, line (from 1) and shipped or cancelled (0 or more, not both 0) required"})
-		return
-	}
-	s.Lock()
-	defer s.Unlock()
-	sl, ok := s.Bound(in.ChannelUUID)
-	if !ok || sl.Orders[in.OrderID] == nil || in.Line > len(sl.Orders[in.OrderID].OrderLines.OrderLine) {
-		sandbox.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "no such channel, order or line"})
-		return
-	}
+// changeLine ships more units of a line of the seller's order (USPS with a tracking number,
+// as Seller Center would) or cancels them (Cancelled, as Walmart shows a line the seller or
+// the customer cancelled); the line's statusDate becomes now. 404 for an unknown order or
+// line, 409 for more than is left (the lock held).
+func (sl *Seller) changeLine(in sandbox.LineChange) (*PurchaseOrder, error) {
 	o := sl.Orders[in.OrderID]
+	if o == nil || in.Line > len(o.OrderLines.OrderLine) {
+		return nil, sandbox.Refuse(http.StatusNotFound, "no such order or line")
+	}
 	l := &o.OrderLines.OrderLine[in.Line-1]
 	if left := open(l); int64(in.Shipped+in.Cancelled) > left {
-		sandbox.WriteJSON(w, http.StatusConflict, map[string]string{"error": fmt.Sprintf("line %d has %d units left", in.Line, left)})
-		return
+		return nil, sandbox.Refuse(http.StatusConflict, fmt.Sprintf("line %d has %d units left", in.Line, left))
 	}
 	if in.Cancelled > 0 {
 		n := int64(in.Cancelled)
@@ -207,6 +154,5 @@ func (s *Sandbox) changeLine(w http.ResponseWriter, r *http.Request) {
 			MethodCode: "Standard", TrackingNumber: fmt.Sprintf("9400%s%s%d", o.PurchaseOrderID, l.LineNumber, len(l.OrderLineStatuses.OrderLineStatus))})
 	}
 	l.StatusDate = time.Now().UnixMilli()
-	s.Save()
-	answerAdmin(w, http.StatusOK, o)
+	return o, nil
 }

@@ -10,6 +10,7 @@
 package walmart
 
 import (
+	"cmp"
 	"mime"
 	"net/http"
 	"strings"
@@ -120,8 +121,9 @@ func newSandbox() *Sandbox {
 	s.Handle("GET "+feedsPath, OpFeedStatuses, s.authed(s.feedStatuses))
 	s.Handle("GET "+feedPath, OpFeedItemStatus, s.authed(s.feedItemStatus))
 	s.Handle("GET "+feedPath+"/errorReport", OpFeedErrors, s.authed(s.feedErrorReport))
-	s.Admin("POST "+sandbox.AdminOrdersPath, s.placeOrder)
-	s.Admin("POST "+sandbox.AdminLinesPath, s.changeLine)
+	sandbox.ServeAdminOrders(s.Server, s.Registry, sandbox.AdminOrders[*Seller, *PurchaseOrder]{
+		SKU:   func(sl *Seller, asked string) string { return cmp.Or(asked, sandbox.FirstInStock(sl.Items)) },
+		Place: (*Seller).placeOrder, Change: (*Seller).changeLine, Generic: genericOrder})
 	return s
 }
 
