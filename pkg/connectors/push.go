@@ -65,6 +65,13 @@ type ChannelPush struct {
 // fairness").
 const PushWait = time.Second
 
+// SharedPushWait is PushWait for a channel whose messages share their batch with another
+// channel's: the batch ends with its slowest channel, so one channel's wait for its limits
+// would hold the other channels' lanes with it. Such a channel waits for a token due within
+// this and puts the rest off, so the others' lanes are given back to the queue at once
+// (docs/connectors.md, "Pushes and fairness").
+const SharedPushWait = 100 * time.Millisecond
+
 // AuthRetry is how long a push the channel refused the token of waits before it is tried again.
 const AuthRetry = 30 * time.Second
 
@@ -124,6 +131,7 @@ func (r *Runtime) push(ctx context.Context, msgs []Message, wait time.Duration) 
 	}
 	// The channels are pushed at once: each waits on its own channel only. Their reports
 	// share the Outcomes, each setting its own messages'.
+	wait = batchWait(wait, len(groups))
 	parts := make([]PushReport, len(groups))
 	var wg sync.WaitGroup
 	for j, g := range groups {
@@ -136,6 +144,16 @@ func (r *Runtime) push(ctx context.Context, msgs []Message, wait time.Duration) 
 		rep.Channels = append(rep.Channels, p.Channels...)
 	}
 	return rep
+}
+
+// batchWait is how long the calls of each of a batch's channels wait for its limits
+// together, given the most they may (0: each call up to MaxWait, left as it is) and how
+// many channels share the batch: SharedPushWait at most when they are several.
+func batchWait(wait time.Duration, channels int) time.Duration {
+	if wait > 0 && channels > 1 {
+		return min(wait, SharedPushWait)
+	}
+	return wait
 }
 
 // pushChannel pushes one channel's messages, its calls waiting for its limits at most wait
