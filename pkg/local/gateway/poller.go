@@ -269,7 +269,10 @@ const StopGrace = 5 * time.Second
 // loop, so a request the emulator never answers would otherwise stop its function for the
 // rest of the run: a CI run once saw
 // the connector queue's consumer stop for minutes with messages waiting and nothing logged.
-const receiveTimeout = 10 * time.Second
+// It outlasts an emulator's pause (the fault tests' are up to 20 s): a paused emulator
+// answers what it holds when it resumes, and the messages it gives a receive abandoned
+// meanwhile stay hidden for the receive's whole visibility (docs/local-stack.md).
+const receiveTimeout = 30 * time.Second
 
 // receiveMargin is how much longer than its function's timeout a received batch is kept
 // invisible (receiveVisibility): the invocation ends by its timeout, and the delete or
