@@ -91,9 +91,9 @@ func Page(r *Request, body any, total int, next *paging.Cursor, page paging.Page
 	return resp
 }
 
-// nextURL is the request's own path (its stage included) and query, with
-// the cursor next in place of page and cursor.
-func nextURL(r *Request, next *paging.Cursor) string {
+// QueryValues is the request's query string: every value of each parameter, as API Gateway gives
+// them (its multi-value parameters, else the single ones).
+func (r *Request) QueryValues() url.Values {
 	q := url.Values{}
 	for k, vs := range r.MultiValueQueryStringParameters {
 		q[k] = vs
@@ -103,6 +103,13 @@ func nextURL(r *Request, next *paging.Cursor) string {
 			q[k] = []string{v}
 		}
 	}
+	return q
+}
+
+// nextURL is the request's own path (its stage included) and query, with
+// the cursor next in place of page and cursor.
+func nextURL(r *Request, next *paging.Cursor) string {
+	q := r.QueryValues()
 	delete(q, "page")
 	q.Set("cursor", next.Encode())
 	return cmp.Or(r.RequestContext.Path, r.Path) + "?" + q.Encode()

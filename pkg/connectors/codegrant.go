@@ -2,8 +2,6 @@ package connectors
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -42,26 +40,13 @@ func (s *Session) CodeGrant(ctx context.Context, g CodeGrant) (Token, error) {
 		form.Set("code_verifier", g.CodeVerifier)
 	}
 	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"application/json"}}
-	if g.Basic {
-		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(g.ClientID+":"+g.ClientSecret)))
-	} else {
-		form.Set("client_id", g.ClientID)
-		form.Set("client_secret", g.ClientSecret)
-	}
-	resp, err := s.Call(ctx, g.Op, Request{Method: http.MethodPost, URL: g.URL, Header: h, Body: []byte(form.Encode())})
+	clientAuth(h, form, g.Basic, g.ClientID, g.ClientSecret)
+	t, err := s.postGrant(ctx, g.Op, g.Channel, g.URL, h, form)
 	if err != nil {
 		return Token{}, err
 	}
-	t, err := ParseTokenAnswer(g.Channel, resp.Status, resp.Body, s.rt.now())
-	if err != nil {
-		return Token{}, err
-	}
-	var r struct {
-		Refresh string `json:"refresh_token"`
-	}
-	if json.Unmarshal(resp.Body, &r) != nil || r.Refresh == "" {
+	if t.Refresh == "" {
 		return Token{}, fmt.Errorf("%s token: the answer to the code has no refresh_token", g.Channel)
 	}
-	t.Refresh = r.Refresh
 	return t, nil
 }

@@ -43,13 +43,19 @@ func (s *Session) RefreshGrant(ctx context.Context, g RefreshGrant) (Token, erro
 	if g.ContentType != "" {
 		h.Set("Content-Type", g.ContentType)
 	}
-	if g.Basic {
-		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(g.ClientID+":"+g.ClientSecret)))
-	} else {
-		form.Set("client_id", g.ClientID)
-		form.Set("client_secret", g.ClientSecret)
-	}
+	clientAuth(h, form, g.Basic, g.ClientID, g.ClientSecret)
 	return s.postGrant(ctx, g.Op, g.Channel, cmp.Or(g.URL, s.Endpoints.Auth), h, form)
+}
+
+// clientAuth authenticates a grant's client: its id and secret as HTTP Basic authentication
+// in h (basic), or in the form.
+func clientAuth(h http.Header, form url.Values, basic bool, id, secret string) {
+	if basic {
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(id+":"+secret)))
+		return
+	}
+	form.Set("client_id", id)
+	form.Set("client_secret", secret)
 }
 
 // ClientCredentialsGrant is an OAuth 2.0 client-credentials grant (RFC 6749, section 4.4):

@@ -3,7 +3,6 @@ package consent
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	"github.com/multisell/multisell/pkg/api"
 	"github.com/multisell/multisell/pkg/errs"
@@ -37,16 +36,7 @@ func (h Handlers) Create(ctx context.Context, r *api.Request) (*api.Response, er
 // marketplace sends the merchant's browser back: a redirect to the authorization's
 // return_url, else a page saying how it went; a state that cannot be trusted is a 404 page.
 func (h Handlers) Callback(ctx context.Context, r *api.Request) (*api.Response, error) {
-	q := url.Values{}
-	for k, vs := range r.MultiValueQueryStringParameters {
-		q[k] = vs
-	}
-	for k, v := range r.QueryStringParameters {
-		if _, ok := q[k]; !ok {
-			q.Set(k, v)
-		}
-	}
-	res, err := h.Service.Callback(ctx, r.PathParam("type"), q)
+	res, err := h.Service.Callback(ctx, r.PathParam("type"), r.QueryValues())
 	switch {
 	case err != nil:
 		return nil, err

@@ -2,7 +2,6 @@ package etsy
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"time"
@@ -46,11 +45,6 @@ func tokenAnswer(status int, body []byte, now time.Time) (connectors.Token, stri
 	if err != nil {
 		return connectors.Token{}, "", err
 	}
-	var a struct {
-		RefreshToken string `json:"refresh_token"`
-	}
-	_ = json.Unmarshal(body, &a)
-	t.Refresh = a.RefreshToken
 	return t, userOf(t.Value), nil
 }
 

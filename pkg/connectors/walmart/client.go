@@ -2,7 +2,6 @@ package walmart
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/multisell/multisell/pkg/connectors"
 	"github.com/multisell/multisell/pkg/redact"
@@ -43,13 +44,7 @@ func wmHeaders() http.Header {
 }
 
 // correlationID is a new random GUID.
-func correlationID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
-}
+func correlationID() string { return uuid.NewString() }
 
 // call makes an authorized call of op (method, path under the API endpoint, a JSON body when
 // in is not nil) and returns the answer of a 2xx; see send.

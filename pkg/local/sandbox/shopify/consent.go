@@ -41,8 +41,7 @@ const (
 
 // grantCode is an authorization code the consent page gave, single use.
 type grantCode struct {
-	Redirect string    `json:"redirect_uri"`
-	Exp      time.Time `json:"exp"`
+	Exp time.Time `json:"exp"`
 }
 
 // refreshToken is a refresh token of an expiring offline token.
@@ -82,14 +81,14 @@ func (s *Shop) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	s.Lock()
 	defer s.Unlock()
-	sh := s.consentShop(q.Get("sandbox_seller"), strings.ToLower(q.Get("shop")))
+	sh := s.consentShop(q.Get(sandbox.SellerParam), strings.ToLower(q.Get("shop")))
 	if sh == nil {
 		http.Error(w, "There is no shop in this sandbox", http.StatusNotFound)
 		return
 	}
 	now := time.Now()
 	out := url.Values{"shop": {sh.Domain}, "state": {q.Get("state")}, "timestamp": {strconv.FormatInt(now.Unix(), 10)}}
-	if q.Get("sandbox_decision") == "deny" {
+	if q.Get(sandbox.DecisionParam) == sandbox.Deny {
 		out.Set("error", "access_denied")
 		out.Set("error_description", "The merchant declined the app's installation")
 	} else {
@@ -97,19 +96,14 @@ func (s *Shop) authorize(w http.ResponseWriter, r *http.Request) {
 		if sh.Codes == nil {
 			sh.Codes = map[string]grantCode{}
 		}
-		sh.Codes[code] = grantCode{Redirect: back.String(), Exp: now.Add(CodeTTL)}
+		sh.Codes[code] = grantCode{Exp: now.Add(CodeTTL)}
 		sh.Scopes = strings.Split(q.Get("scope"), ",")
 		out.Set("code", code)
 		out.Set("host", base64.RawURLEncoding.EncodeToString([]byte("admin.shopify.com/store/"+strings.TrimSuffix(sh.Domain, ".myshopify.com"))))
 	}
 	out.Set("hmac", sign(out))
 	s.Save()
-	bq := back.Query()
-	for k, v := range out {
-		bq[k] = v
-	}
-	back.RawQuery = bq.Encode()
-	http.Redirect(w, r, back.String(), http.StatusFound)
+	sandbox.RedirectBack(w, r, back.String(), out)
 }
 
 // consentShop is the shop a consent is for (authorize; the lock held).
